@@ -1,0 +1,140 @@
+// The one configuration module: every environment variable the project reads, its default and why.
+
+export interface Config {
+  /** HTTP port of the gateway. */
+  port: number;
+  /** Interface the gateway binds to. */
+  host: string;
+  /** Absolute base of every `urls.*` member in responses. */
+  publicUrl: string;
+  /** Where the embedded store keeps its files. */
+  dataDir: string;
+  /** MongoDB connection string; when set, every service stores its collections there instead. */
+  mongoUrl: string;
+  /** Moleculer transporter, e.g. `nats://127.0.0.1:4222`; empty runs everything in one process. */
+  transporter: string;
+  /** Comma-separated services this process runs, or `all`. */
+  services: ServiceName[];
+  /** Moleculer namespace: brokers only see brokers of the same namespace. */
+  namespace: string;
+  /** Moleculer node id; empty lets Moleculer derive one from host and pid. */
+  nodeId: string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+  /** Token that authenticates the instance administrator; start-up makes sure it works. */
+  adminToken: string;
+  adminEmail: string;
+  /** How long an action call may take before the caller gets a timeout. */
+  requestTimeoutMs: number;
+  /** How long the gateway trusts a token it has already checked. Revocation drops it at once. */
+  authCacheTtlMs: number;
+  /** Largest JSON request body the gateway accepts, in bytes. */
+  jsonBodyLimitBytes: number;
+}
+
+export const ALL_SERVICES = ["gateway", "identity", "orgs", "content"] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+interface Variable {
+  name: string;
+  default: string;
+  why: string;
+}
+
+/** Every variable, in the order the README's table lists them. */
+export const VARIABLES: readonly Variable[] = [
+  { name: "PORT", default: "8080", why: "HTTP port of the gateway." },
+  { name: "HOST", default: "0.0.0.0", why: "Interface the gateway binds to." },
+  { name: "PUBLIC_URL", default: "http://localhost:$PORT", why: "Absolute base URL used in every `urls` member." },
+  { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
+  { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
+  { name: "TRANSPORTER", default: "", why: "Moleculer transporter (e.g. nats://127.0.0.1:4222); empty means one process." },
+  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, or all." },
+  { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
+  { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
+  { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },
+  { name: "ADMIN_TOKEN", default: "", why: "When set, start-up makes sure an instance administrator exists that this token authenticates." },
+  { name: "ADMIN_EMAIL", default: "admin@localhost", why: "Email of that instance administrator." },
+  { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
+  { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
+  { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
+];
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
+  const raw = env[name] ?? fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = (env[name] ?? fallback) as T;
+  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+  return raw;
+}
+
+function serviceList(raw: string): ServiceName[] {
+  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0 || names.includes("all")) return [...ALL_SERVICES];
+  for (const name of names) {
+    if (!(ALL_SERVICES as readonly string[]).includes(name)) {
+      throw new ConfigError(`SERVICES names an unknown service "${name}"; known: ${ALL_SERVICES.join(", ")}`);
+    }
+  }
+  return names as ServiceName[];
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, "PORT", "8080", 0, 65535);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  const transporter = env.TRANSPORTER ?? "";
+  if (transporter && !/^(nats|fake):/i.test(transporter) && transporter !== "Fake") {
+    throw new ConfigError(`TRANSPORTER must be a nats:// URL (or Fake for tests), got "${transporter.replace(/\/\/[^@]*@/, "//***@")}"`);
+  }
+  return Object.freeze({
+    port,
+    host: env.HOST || "0.0.0.0",
+    publicUrl,
+    dataDir: env.DATA_DIR || "./data",
+    mongoUrl: env.MONGO_URL || "",
+    transporter,
+    services: serviceList(env.SERVICES || "all"),
+    namespace: env.NAMESPACE || "",
+    nodeId: env.NODE_ID || "",
+    logLevel: oneOf(env, "LOGLEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace"] as const),
+    adminToken: env.ADMIN_TOKEN || "",
+    adminEmail: (env.ADMIN_EMAIL || "admin@localhost").toLowerCase(),
+    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", "10000", 100, 600000),
+    authCacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", "30000", 0, 3600000),
+    jsonBodyLimitBytes: integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600),
+  });
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration, read once. Tests pass their own through service settings. */
+export function config(): Config {
+  if (!current) current = loadConfig();
+  return current;
+}
+
+const perBroker = new WeakMap<object, Config>();
+
+/** Binds a configuration to a broker so that its services read that one (several brokers in one test process). */
+export function bindConfig(broker: object, cfg: Config): void {
+  perBroker.set(broker, cfg);
+}
+
+/** The configuration a service should use: its broker's, else the process-wide one. */
+export function configFor(broker: object): Config {
+  return perBroker.get(broker) ?? config();
+}

@@ -1,0 +1,54 @@
+// Broker options for every process: one place that sets transport, logging and fault tolerance.
+import type { BrokerOptions, Errors } from "moleculer";
+import type { Config } from "@docshelf/config";
+
+export function brokerOptions(cfg: Config): BrokerOptions {
+  return {
+    namespace: cfg.namespace,
+    nodeID: cfg.nodeId || undefined,
+    // Empty: every service in this process, no transporter. Otherwise NATS (or Fake in tests).
+    transporter: (cfg.transporter || null) as BrokerOptions["transporter"],
+    serializer: "JSON",
+
+    // pino JSON logs; the gateway never logs bodies, and these paths are redacted wherever they appear.
+    logger: {
+      type: "Pino",
+      options: {
+        level: cfg.logLevel,
+        pino: {
+          options: {
+            redact: {
+              paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "url", "*.url", "password", "*.password"],
+              censor: "[redacted]",
+            },
+          },
+        },
+      },
+    },
+    logLevel: cfg.logLevel,
+
+    // Moleculer's default is no timeout at all: a lost call would hang for minutes.
+    requestTimeout: cfg.requestTimeoutMs,
+    // Retries are off by default; only idempotent reads opt in per call.
+    retryPolicy: { enabled: false, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: (err: Error) => !!(err as Errors.MoleculerRetryableError)?.retryable },
+    // Stop calling a node whose calls keep failing for server reasons; 4xx answers never trip it.
+    circuitBreaker: {
+      enabled: true,
+      threshold: 0.5,
+      minRequestCount: 20,
+      windowTime: 60,
+      halfOpenTime: 10_000,
+      check: (err: Error) => typeof (err as Errors.MoleculerError)?.code === "number" && (err as Errors.MoleculerError).code >= 500,
+    },
+    // At most this many calls of one action run at once per node; the rest queue, and past the queue, 503.
+    bulkhead: { enabled: true, concurrency: 100, maxQueueSize: 1000 },
+    registry: { strategy: "RoundRobin", preferLocal: true },
+    // Let in-flight requests finish on shutdown.
+    tracking: { enabled: true, shutdownTimeout: 10_000 },
+    heartbeatInterval: 5,
+    heartbeatTimeout: 15,
+    metrics: { enabled: false },
+    tracing: { enabled: false },
+    validator: true,
+  };
+}

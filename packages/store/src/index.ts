@@ -1,0 +1,27 @@
+// The store: one contract, an embedded nedb adapter and a MongoDB adapter, chosen by configuration.
+import { join, resolve } from "node:path";
+import { MongoStore } from "./mongo";
+import { NedbStore } from "./nedb";
+import type { Store } from "./types";
+
+export * from "./types";
+export { op, Operator, toQuery, type Filter, type FilterValue, type Primitive } from "./filter";
+export { cursorOf, normalizeSort } from "./cursor";
+export { newId, newSecret } from "./ids";
+export { NedbStore } from "./nedb";
+export { MongoStore } from "./mongo";
+
+export interface StoreOptions {
+  mongoUrl?: string;
+  dataDir?: string;
+  /** Keep the embedded store in memory (unit tests). */
+  memory?: boolean;
+}
+
+/** Opens the store a service keeps its collections in. */
+export async function openStore(service: string, options: StoreOptions): Promise<Store> {
+  if (options.mongoUrl) return MongoStore.connect(options.mongoUrl, service);
+  if (options.memory || !options.dataDir) return new NedbStore({});
+  return new NedbStore({ dir: join(resolve(options.dataDir), service) });
+}
+export { storeMixin, type StoreVars } from "./mixin";

@@ -1,0 +1,150 @@
+// Embedded adapter: one @seald-io/nedb datastore file per collection under DATA_DIR/<service>/.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Datastore from "@seald-io/nedb";
+import { ConflictError } from "@docshelf/errors";
+import { afterQuery, normalizeSort, sortSpec } from "./cursor";
+import { toQuery, type Filter, type Primitive } from "./filter";
+import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
+
+type Stored = Record<string, unknown> & { _id: string };
+
+function fromStored<T extends Doc>(stored: Stored | null): T | null {
+  if (!stored) return null;
+  const { _id, ...rest } = stored;
+  return { ...rest, id: _id } as unknown as T;
+}
+
+function toStored(doc: Doc): Stored {
+  const { id, ...rest } = doc as Doc & Record<string, unknown>;
+  return { ...rest, _id: id };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { errorType?: string })?.errorType === "uniqueViolated";
+}
+
+/** Translates the contract's update into nedb's modifiers (nedb has no $unset list form). */
+export function toModifiers<T>(update: Update<T>): Record<string, unknown> {
+  const mods: Record<string, unknown> = {};
+  if (update.$set) {
+    const set: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(update.$set)) if (v !== undefined && k !== "id") set[k] = v;
+    if (Object.keys(set).length) mods.$set = set;
+  }
+  if (update.$unset?.length) mods.$unset = Object.fromEntries(update.$unset.map((k) => [k, true]));
+  if (update.$inc && Object.keys(update.$inc).length) mods.$inc = update.$inc;
+  if (update.$push && Object.keys(update.$push).length) mods.$push = update.$push;
+  if (update.$pull && Object.keys(update.$pull).length) mods.$pull = update.$pull;
+  return mods;
+}
+
+class NedbCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    private readonly db: Datastore<Stored>,
+  ) {}
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const sort = normalizeSort(options.sort);
+    let query = toQuery(filter);
+    if (options.after) query = { $and: [query, afterQuery(sort, options.after)] };
+    let cursor = this.db.findAsync(query).sort(sortSpec(sort));
+    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    const docs = await cursor.execAsync();
+    return docs.map((d) => fromStored<T>(d as Stored) as T);
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return fromStored<T>((await this.db.findOneAsync(toQuery(filter))) as Stored | null);
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.db.countAsync(toQuery(filter)) as unknown as Promise<number>;
+  }
+
+  async insert(doc: T): Promise<T> {
+    try {
+      return fromStored<T>((await this.db.insertAsync(toStored(doc))) as Stored) as T;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
+      throw err;
+    }
+  }
+
+  async updateOne(filter: Filter, update: Update<T>): Promise<T | null> {
+    const mods = toModifiers(update);
+    const query = toQuery(filter);
+    if (Object.keys(mods).length === 0) return this.findOne(filter);
+    try {
+      const { numAffected, affectedDocuments } = await this.db.updateAsync(query, mods, {
+        multi: false,
+        returnUpdatedDocs: true,
+      });
+      if (!numAffected) return null;
+      return fromStored<T>(affectedDocuments as unknown as Stored);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
+      throw err;
+    }
+  }
+
+  async compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean> {
+    const updated = await this.updateOne({ id, [field]: expected } as Filter, { $set: { [field]: next } as Partial<T> });
+    return updated !== null;
+  }
+
+  async deleteOne(filter: Filter): Promise<boolean> {
+    return (await this.db.removeAsync(toQuery(filter), { multi: false })) > 0;
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.db.removeAsync(toQuery(filter), { multi: true });
+  }
+}
+
+export interface NedbOptions {
+  /** Directory for this service's files; omitted keeps everything in memory (unit tests). */
+  dir?: string;
+}
+
+export class NedbStore implements Store {
+  readonly kind = "nedb" as const;
+  private readonly datastores: Datastore<Stored>[] = [];
+  private open = true;
+
+  constructor(private readonly options: NedbOptions) {
+    if (options.dir) mkdirSync(options.dir, { recursive: true });
+  }
+
+  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+    const db = new Datastore<Stored>(
+      this.options.dir ? { filename: join(this.options.dir, `${spec.name}.db`) } : { inMemoryOnly: true },
+    );
+    await db.loadDatabaseAsync();
+    for (const index of spec.indexes ?? []) {
+      const fieldName = index.fields.map((f) => (f === "id" ? "_id" : f));
+      await db.ensureIndexAsync({
+        fieldName: fieldName.length === 1 ? fieldName[0] : fieldName,
+        unique: index.unique ?? false,
+        sparse: index.sparse ?? false,
+      });
+    }
+    // Appends are compacted away once an hour so files do not grow without bound.
+    if (this.options.dir) db.setAutocompactionInterval(3600_000);
+    this.datastores.push(db);
+    return new NedbCollection<T>(spec.name, db);
+  }
+
+  isOpen(): boolean {
+    return this.open;
+  }
+
+  async close(): Promise<void> {
+    this.open = false;
+    for (const db of this.datastores) {
+      db.stopAutocompaction();
+      if (this.options.dir) await db.compactDatafileAsync().catch(() => undefined);
+    }
+  }
+}

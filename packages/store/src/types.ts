@@ -1,0 +1,64 @@
+// The store contract both adapters implement.
+import type { Filter, Primitive } from "./filter";
+
+export interface Doc {
+  id: string;
+}
+
+export type SortDirection = 1 | -1;
+/** Sort keys in order; `id` is always appended as the last tie-breaker. */
+export type Sort = Array<[field: string, direction: SortDirection]>;
+
+/** Position after which a keyset page starts: the sort values of the last item seen, and its id. */
+export interface Cursor {
+  values: Primitive[];
+  id: string;
+}
+
+export interface FindOptions {
+  sort?: Sort;
+  limit?: number;
+  after?: Cursor;
+}
+
+export interface Update<T> {
+  $set?: Partial<T> & Record<string, unknown>;
+  $unset?: string[];
+  $inc?: Record<string, number>;
+  $push?: Record<string, unknown>;
+  $pull?: Record<string, Primitive>;
+}
+
+export interface IndexSpec {
+  fields: string[];
+  unique?: boolean;
+  /** Unique only among documents that have the field (e.g. an optional hostname). */
+  sparse?: boolean;
+}
+
+export interface Collection<T extends Doc> {
+  readonly name: string;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  findOne(filter: Filter): Promise<T | null>;
+  count(filter: Filter): Promise<number>;
+  /** Inserts; a unique index violation throws ConflictError. */
+  insert(doc: T): Promise<T>;
+  /** Atomically applies `update` to the first document matching `filter`; null when none matched. */
+  updateOne(filter: Filter, update: Update<T>): Promise<T | null>;
+  /** Sets `field` to `next` only if it still holds `expected`; tells whether it did. */
+  compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean>;
+  deleteOne(filter: Filter): Promise<boolean>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+export interface Store {
+  readonly kind: "nedb" | "mongo";
+  collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
+  isOpen(): boolean;
+  close(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { contentSchema, default } from "./content.service";

@@ -1,0 +1,2 @@
+export { gatewaySchema, default } from "./gateway.service";
+export { V1_ROUTES } from "./routes";

@@ -1,0 +1,2 @@
+export { identitySchema, default } from "./identity.service";
+export { TOKEN_PREFIX } from "./tokens";

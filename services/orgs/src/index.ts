@@ -1,0 +1,1 @@
+export { orgsSchema, default } from "./orgs.service";
