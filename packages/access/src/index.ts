@@ -64,6 +64,7 @@ export interface SpacePermissions {
   comment: boolean;
   merge: boolean;
   review: boolean;
+  installIntegration: boolean;
 }
 
 export function spacePermissions(role: RoleOrGuest): SpacePermissions {
@@ -77,11 +78,13 @@ export function spacePermissions(role: RoleOrGuest): SpacePermissions {
     comment: atLeast(role, "comment"),
     merge: atLeast(role, "review"),
     review: atLeast(role, "review"),
+    installIntegration: atLeast(role, "admin"),
   };
 }
 
 export interface OrganizationPermissions {
   view: boolean;
+  access: boolean;
   admin: boolean;
   ownTeam: boolean;
   createContent: boolean;
@@ -91,6 +94,8 @@ export interface OrganizationPermissions {
   listMembers: boolean;
   listTeams: boolean;
   listIntegrations: boolean;
+  listInstallations: boolean;
+  installIntegration: boolean;
 }
 
 /** Permissions on an organization from the caller's membership role (undefined: not a member). */
@@ -99,6 +104,7 @@ export function organizationPermissions(memberRole: RoleOrGuest | undefined): Or
   const full = member && memberRole !== null;
   return {
     view: member,
+    access: member,
     admin: atLeast(memberRole, "admin"),
     ownTeam: atLeast(memberRole, "admin"),
     createContent: atLeast(memberRole, "create"),
@@ -108,6 +114,8 @@ export function organizationPermissions(memberRole: RoleOrGuest | undefined): Or
     listMembers: full,
     listTeams: full,
     listIntegrations: atLeast(memberRole, "create"),
+    listInstallations: atLeast(memberRole, "admin"),
+    installIntegration: atLeast(memberRole, "admin"),
   };
 }
 

@@ -1,1 +1,5 @@
-export {};
+// Test helpers shared by every suite.
+export * from "./http";
+export * from "./schema";
+export * from "./system";
+export * from "./factories";

@@ -15,7 +15,7 @@ import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
 import { newId, op, storeMixin, type Collection, type Filter } from "@docshelf/store";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
-import { presentSpace } from "./present";
+import { presentRevision, presentSpace } from "./present";
 
 interface Vars {
   spaces: Collection<SpaceDoc>;
@@ -118,6 +118,20 @@ export function contentSchema(): ServiceSchema<Record<string, unknown>, Methods,
         async handler(ctx: Ctx<{ spaceId: string }>) {
           const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
           return presentSpace(space, role, configFor(this.broker).publicUrl);
+        },
+      },
+
+      getCurrentRevision: {
+        params: {
+          spaceId: id,
+          metadata: { type: "boolean", optional: true, convert: true },
+          computed: { type: "boolean", optional: true, convert: true },
+        },
+        async handler(ctx: Ctx<{ spaceId: string }>) {
+          const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+          const revision = await this.revisions.findOne({ id: space.revision });
+          if (!revision) throw new NotFoundError(`Revision ${space.revision} was not found.`);
+          return presentRevision(revision, space, configFor(this.broker).publicUrl);
         },
       },
     },

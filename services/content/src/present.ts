@@ -1,6 +1,6 @@
 // The API shape of a space.
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
-import type { SpaceDoc } from "./models";
+import type { RevisionDoc, SpaceDoc } from "./models";
 
 export interface SpaceResource {
   object: "space";
@@ -51,4 +51,19 @@ export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: stri
   if (space.visibility !== "private" && space.visibility !== "in-collection") resource.urls.published = `${publicUrl}/s/${space.id}/published`;
   if (space.visibility === "public") resource.urls.public = `${publicUrl}/s/${space.id}/published`;
   return resource;
+}
+
+export function presentRevision(revision: RevisionDoc, space: SpaceDoc, publicUrl: string) {
+  return {
+    object: "revision" as const,
+    id: revision.id,
+    parents: revision.parents,
+    type: revision.type,
+    pages: revision.pages,
+    files: revision.files,
+    reusableContents: revision.reusableContents,
+    variables: revision.variables,
+    createdAt: revision.createdAt,
+    urls: { app: `${publicUrl}/s/${space.id}/~/revisions/${revision.id}` },
+  };
 }

@@ -18,4 +18,5 @@ export const V1_ROUTES: Record<string, string> = {
   "POST /orgs/:organizationId/spaces": "content.createSpace",
   "GET /orgs/:organizationId/spaces": "content.listSpaces",
   "GET /spaces/:spaceId": "content.getSpace",
+  "GET /spaces/:spaceId/content": "content.getCurrentRevision",
 };

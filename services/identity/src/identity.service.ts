@@ -4,6 +4,7 @@ import { configFor } from "@docshelf/config";
 import { callerOf, hashToken, type Caller } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, op, storeMixin, type Collection } from "@docshelf/store";
+import { urlRule } from "@docshelf/validation";
 import { collections, type TokenDoc, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { newToken } from "./tokens";
@@ -79,7 +80,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
         params: {
           email: { type: "email", max: 254 },
           displayName: { type: "string", min: 1, max: 100, trim: true },
-          photoURL: { type: "url", optional: true, max: 2048 },
+          photoURL: urlRule(2048, { optional: true }),
         },
         async handler(ctx: Ctx<{ email: string; displayName: string; photoURL?: string }>) {
           const caller = callerOf(ctx);

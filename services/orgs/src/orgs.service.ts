@@ -5,6 +5,7 @@ import { atLeast, callerOf, ROLES, type Caller, type Membership, type RoleOrGues
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
 import { newId, op, storeMixin, type Collection } from "@docshelf/store";
+import { urlRule } from "@docshelf/validation";
 import { collections, memberId, type InviteDoc, type MemberDoc, type OrgDoc } from "./models";
 import { presentOrganization } from "./present";
 
@@ -119,7 +120,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             strict: "remove",
             props: { type: { type: "equal", value: "site" }, site: { type: "string", min: 1, max: 64 } },
           },
-          logo: { type: "url", max: 2048, optional: true, nullable: true },
+          logo: urlRule(2048, { optional: true, nullable: true }),
           sso: { type: "boolean", optional: true },
           ai: { type: "boolean", optional: true },
           inviteLinks: { type: "boolean", optional: true },

@@ -18,7 +18,7 @@ export interface OrganizationResource {
   inviteLinks: boolean;
   plan: "free_2024";
   mergeRules: { type: "none" };
-  trial: { status: "notapplicable" };
+  trial: { status: "notapplicable"; count: number };
   internal_isOnNewTrial: true;
   urls: { location: string; app: string; logo?: string };
   permissions: OrganizationPermissions;
@@ -39,7 +39,7 @@ export function presentOrganization(org: OrgDoc, memberRole: RoleOrGuest | undef
     // A self-hosted instance has no billing: every organization has every feature.
     plan: "free_2024",
     mergeRules: { type: "none" },
-    trial: { status: "notapplicable" },
+    trial: { status: "notapplicable", count: 0 },
     internal_isOnNewTrial: true,
     urls: { location: `${publicUrl}/v1/orgs/${org.id}`, app: `${publicUrl}/o/${org.id}` },
     permissions: organizationPermissions(memberRole),

@@ -1,0 +1,77 @@
+// Validates response bodies against GitBook's published OpenAPI document, by operation id and status.
+import Ajv, { type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+
+type OpenApiDoc = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> };
+
+/**
+ * OpenAPI 3.0 allows `nullable` beside `$ref` or `oneOf` without a `type`; Ajv does not. Such a
+ * schema becomes `anyOf: [schema, {type: "null"}]`, which means the same.
+ */
+function normalizeNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalizeNullable);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = normalizeNullable(v);
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+
+// The pinned document is the contract; operations it lacks come from the newest one.
+const SPECS: Array<{ id: string; doc: OpenApiDoc }> = [
+  { id: "gitbook", doc: normalizeNullable(require("@gitbook/api/spec/openapi.json")) as OpenApiDoc },
+  { id: "gitbook-latest", doc: normalizeNullable(require("@gitbook/api-latest/spec/openapi.json")) as OpenApiDoc },
+];
+
+const ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: true });
+addFormats(ajv);
+ajv.addFormat("emoji", true);
+for (const spec of SPECS) ajv.addSchema(spec.doc as object, spec.id);
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+const compiled = new Map<string, ValidateFunction>();
+
+function responseSchemaRef(operationId: string, status: number): string | null {
+  for (const spec of SPECS) {
+    for (const [path, methods] of Object.entries(spec.doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (operation?.operationId !== operationId) continue;
+        const response = operation.responses?.[String(status)] as { content?: Record<string, unknown> } | undefined;
+        if (!response) throw new Error(`${spec.id} has no ${status} response for ${operationId}`);
+        if (!response.content?.["application/json"]) return null;
+        return `${spec.id}#/${pointer("paths", path, method, "responses", String(status), "content", "application/json", "schema")}`;
+      }
+    }
+  }
+  throw new Error(`no operation ${operationId} in GitBook's OpenAPI documents`);
+}
+
+/** Throws, listing every mismatch, unless `body` is valid for `operationId`'s `status` response. */
+export function expectSchema(operationId: string, status: number, body: unknown): void {
+  const key = `${operationId} ${status}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    const ref = responseSchemaRef(operationId, status);
+    if (ref === null) {
+      if (body !== undefined && body !== null && body !== "") throw new Error(`${key} has no body, got ${JSON.stringify(body)}`);
+      return;
+    }
+    validate = ajv.compile({ $ref: ref });
+    compiled.set(key, validate);
+  }
+  if (!validate(body)) {
+    const problems = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`${key}: body does not match GitBook's schema:\n  ${problems.join("\n  ")}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+  }
+}
+
+/** The error body every failure answers with. */
+export function expectErrorBody(status: number, body: unknown): void {
+  const error = (body as { error?: { code?: unknown; message?: unknown } })?.error;
+  if (!error || error.code !== status || typeof error.message !== "string" || !error.message) {
+    throw new Error(`expected {"error": {"code": ${status}, "message": "..."}}, got ${JSON.stringify(body)}`);
+  }
+}

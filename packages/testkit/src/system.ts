@@ -1,0 +1,145 @@
+// Starts the whole system for a test: every service in one broker, or one process per service over NATS.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { loadConfig, type ServiceName } from "@docshelf/config";
+import { createBroker, listeningPort } from "@docshelf/runtime";
+import { ApiClient } from "./http";
+
+export interface RunningSystem {
+  mode: "embedded" | "nats";
+  url: string;
+  adminToken: string;
+  admin: ApiClient;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export const NATS_URL = process.env.NATS_URL || "nats://127.0.0.1:4222";
+
+/** Whether a NATS server answers at `url` (a TCP connect and its INFO line). */
+export function natsReachable(url = NATS_URL, timeoutMs = 1500): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("data", (chunk) => done(chunk.toString().startsWith("INFO")));
+    socket.connect(Number(port) || 4222, hostname);
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function baseEnv(dataDir: string, adminToken: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOGLEVEL: "warn", ...extra };
+}
+
+/** Every service in one broker in this process, on the embedded store in a fresh temp dir. */
+export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+  const dataDir = mkdtempSync(join(tmpdir(), "docshelf-test-"));
+  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
+  const cfg = loadConfig(baseEnv(dataDir, adminToken, { PORT: "0", HOST: "127.0.0.1", TRANSPORTER: "", SERVICES: "all", ...extraEnv }));
+  const broker = createBroker(cfg, { logger: false });
+  await broker.start();
+  const port = listeningPort(broker);
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    mode: "embedded",
+    url,
+    adminToken,
+    admin: new ApiClient(url, adminToken),
+    dataDir,
+    async stop() {
+      await broker.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const MAIN = require.resolve("@docshelf/runtime/dist/main.js");
+
+async function waitUntil(check: () => Promise<boolean>, deadlineMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface NatsSystemOptions {
+  /** Services per process; default one process each for gateway, identity, orgs and content. */
+  processes?: ServiceName[][];
+  env?: Record<string, string>;
+}
+
+/** Each service group in its own Node.js process, joined over NATS under a namespace of its own. */
+export async function startNats(options: NatsSystemOptions = {}): Promise<RunningSystem & { children: ChildProcess[] }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "docshelf-nats-"));
+  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
+  const namespace = `t${randomBytes(6).toString("hex")}`;
+  const port = await freePort();
+  const groups = options.processes ?? [["gateway"], ["identity"], ["orgs"], ["content"]];
+  const children: ChildProcess[] = [];
+  const logs: string[] = [];
+  for (const [i, group] of groups.entries()) {
+    const child = spawn(process.execPath, [MAIN], {
+      env: baseEnv(dataDir, adminToken, {
+        TRANSPORTER: NATS_URL,
+        NAMESPACE: namespace,
+        SERVICES: group.join(","),
+        NODE_ID: `${namespace}-${group.join("-")}-${i}`,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        ...options.env,
+      }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d) => logs.push(String(d)));
+    child.stderr?.on("data", (d) => logs.push(String(d)));
+    children.push(child);
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntil(async () => (await fetch(`${url}/ready`)).status === 200, 30_000, "the NATS system to be ready");
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}\n${logs.join("").slice(-4000)}`);
+  }
+  return { mode: "nats", url, adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children };
+}
