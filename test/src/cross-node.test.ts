@@ -11,16 +11,14 @@ interface Cluster {
   adminToken: string;
 }
 
-/** One broker per group of services, all on one Fake bus under a namespace of their own. */
-async function startCluster(groups: ServiceName[][]): Promise<Cluster> {
-  const namespace = `x${randomBytes(4).toString("hex")}`;
-  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
-  const brokers = groups.map((services, i) =>
+function nodeFactory(namespace: string, adminToken: string) {
+  let count = 0;
+  return (services: ServiceName[]) =>
     createBroker(
       loadConfig({
         TRANSPORTER: "Fake",
         NAMESPACE: namespace,
-        NODE_ID: `${namespace}-${i}`,
+        NODE_ID: `${namespace}-${count++}`,
         SERVICES: services.join(","),
         DATA_DIR: ":memory:",
         ADMIN_TOKEN: adminToken,
@@ -29,15 +27,33 @@ async function startCluster(groups: ServiceName[][]): Promise<Cluster> {
         LOGLEVEL: "fatal",
       }),
       { logger: false },
-    ),
-  );
+    );
+}
+
+/** One broker per group of services, all on one Fake bus under a namespace of their own. */
+async function startCluster(groups: ServiceName[][]): Promise<Cluster> {
+  const cluster = await startClusterWithout(...groups);
+  await Promise.all(cluster.brokers.map((b) => b.waitForServices(["identity", "orgs", "content"], 10_000)));
+  return cluster;
+}
+
+/** Like startCluster, without waiting for every service: some may be missing on purpose. */
+async function startClusterWithout(...groups: ServiceName[][]): Promise<Cluster & { addNode(services: ServiceName[]): ServiceBroker }> {
+  const namespace = `x${randomBytes(4).toString("hex")}`;
+  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
+  const makeNode = nodeFactory(namespace, adminToken);
+  const brokers = groups.map((services) => makeNode(services));
   await Promise.all(brokers.map((b) => b.start()));
-  await Promise.all(brokers.map((b) => b.waitForServices(["identity", "orgs", "content"], 10_000)));
   const gateways = brokers
     .map((b) => listeningPort(b))
     .filter((port): port is number => port !== undefined)
     .map((port) => new ApiClient(`http://127.0.0.1:${port}`, adminToken));
-  return { brokers, gateways, adminToken };
+  const addNode = (services: ServiceName[]) => {
+    const broker = makeNode(services);
+    brokers.push(broker);
+    return broker;
+  };
+  return { brokers, gateways, adminToken, addNode };
 }
 
 describe("across nodes on the Fake transporter", () => {
@@ -84,5 +100,25 @@ describe("across nodes on the Fake transporter", () => {
     const seen = await b.as(owner.token).get(`/v1/orgs/${org.id}`);
     expect(seen.status).toBe(200);
     expect(seen.body.id).toBe(org.id);
+  });
+});
+
+describe("readiness across nodes", () => {
+  test("/ready is 503 and names the service while one is not running anywhere, and 200 once it is", async () => {
+    const cluster = await startClusterWithout(["gateway"], ["identity", "orgs"]);
+    try {
+      await cluster.brokers[0].waitForServices(["identity", "orgs"], 10_000);
+      const res = await fetch(`${cluster.gateways[0].baseUrl}/ready`);
+      expect(res.status).toBe(503);
+      expect((await res.json()).missing).toEqual(["content"]);
+      const late = cluster.addNode(["content"]);
+      await late.start();
+      const deadline = Date.now() + 5000;
+      let status = 503;
+      while (Date.now() < deadline && status !== 200) status = (await fetch(`${cluster.gateways[0].baseUrl}/ready`)).status;
+      expect(status).toBe(200);
+    } finally {
+      await Promise.all(cluster.brokers.map((b) => b.stop()));
+    }
   });
 });

@@ -11,6 +11,16 @@ export interface StoreVars {
 /** Opens `specs` as `this.<key>` collections of the service, in the service's own store namespace. */
 export function storeMixin(specs: Record<string, CollectionSpec>): Partial<ServiceSchema> {
   return {
+    actions: {
+      /** Internal: whether this service's store is open, for the gateway's readiness probe. */
+      storeReady: {
+        visibility: "public",
+        handler(): boolean {
+          const store = (this as unknown as { store?: Store }).store;
+          return !!store && store.isOpen();
+        },
+      },
+    },
     async started() {
       const cfg = configFor(this.broker);
       const store = await openStore(this.name, { mongoUrl: cfg.mongoUrl, dataDir: cfg.dataDir, memory: cfg.dataDir === ":memory:" });

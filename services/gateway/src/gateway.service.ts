@@ -85,10 +85,12 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         visibility: "published",
         async handler(ctx: Context) {
           const connected = !this.broker.transit || this.broker.transit.connected;
-          const services = this.broker.registry.getServiceList({ onlyAvailable: true }) as Array<{ name: string }>;
-          const names = new Set(services.map((s) => s.name));
           const required = ["identity", "orgs", "content"];
-          const missing = required.filter((n) => !names.has(n));
+          // Each service answers whether its store is open; a missing or silent one is not ready.
+          const answers = await Promise.all(
+            required.map((name) => ctx.call<boolean, Record<string, never>>(`${name}.storeReady`, {}, { timeout: 2000 }).catch(() => false)),
+          );
+          const missing = required.filter((_, i) => answers[i] !== true);
           if (!connected || missing.length) {
             (ctx.meta as Record<string, unknown>).$statusCode = 503;
             return { status: "unavailable", transporter: connected ? "connected" : "disconnected", missing };
