@@ -172,6 +172,8 @@ export function memberRoleOf(membership: Membership): RoleOrGuest | undefined {
  */
 export class MembershipCache {
   private readonly entries = new Map<string, { value: Membership; expires: number }>();
+  /** Counts drops, so that an answer fetched across a drop (it may predate the change) is not cached. */
+  private drops = 0;
 
   constructor(
     private readonly fetch: (organizationId: string, userId: string) => Promise<Membership>,
@@ -182,13 +184,16 @@ export class MembershipCache {
     const key = `${organizationId}\u0000${userId}`;
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.value;
+    const drops = this.drops;
     const value = await this.fetch(organizationId, userId);
+    if (this.drops !== drops) return value;
     if (this.entries.size > 50_000) this.entries.clear();
     this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
     return value;
   }
 
   dropOrganization(organizationId: string): void {
+    this.drops += 1;
     const prefix = `${organizationId}\u0000`;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }

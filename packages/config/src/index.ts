@@ -61,23 +61,25 @@ export const VARIABLES: readonly Variable[] = [
 
 export class ConfigError extends Error {}
 
+/** A variable that is set but empty takes its default, as an unset one does (env files often leave them empty). */
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
-  const raw = env[name] ?? fallback;
+  const raw = (env[name] || fallback).trim();
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  // Plain decimal digits only: Number() would also take "0x50", "8e3" or "1_000"-like surprises.
+  if (!/^-?[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = (env[name] ?? fallback) as T;
+  const raw = (env[name] || fallback) as T;
   if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
   return raw;
 }
 
 function serviceList(raw: string): ServiceName[] {
-  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
   if (names.length === 0 || names.includes("all")) return [...ALL_SERVICES];
   for (const name of names) {
     if (!(ALL_SERVICES as readonly string[]).includes(name)) {
@@ -91,14 +93,21 @@ function serviceList(raw: string): ServiceName[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", "8080", 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  let parsed: URL | undefined;
   try {
-    new URL(publicUrl);
+    parsed = new URL(publicUrl);
   } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+    parsed = undefined;
+  }
+  // "localhost:8080" parses as a URL of scheme "localhost:", so the scheme is checked too.
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.host) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http:// or https:// URL, got "${publicUrl}"`);
   }
   const transporter = env.TRANSPORTER ?? "";
   if (transporter && !/^(nats|fake):/i.test(transporter) && transporter !== "Fake") {
-    throw new ConfigError(`TRANSPORTER must be a nats:// URL (or Fake for tests), got "${transporter.replace(/\/\/[^@]*@/, "//***@")}"`);
+    // Only the scheme is repeated: the rest may hold credentials.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(transporter)?.[0];
+    throw new ConfigError(`TRANSPORTER must be a nats:// URL (or Fake for tests), got ${scheme ? `a "${scheme}" URL` : "something else"}`);
   }
   return Object.freeze({
     port,

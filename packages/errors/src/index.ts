@@ -100,14 +100,15 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   if (type === "VALIDATION_ERROR" || name === "ValidationError") {
     status = 400;
     text = describeValidation(e.data);
-  } else if (name === "RequestTimeoutError" || type === "REQUEST_TIMEOUT") {
+  } else if (name === "RequestTimeoutError" || type === "REQUEST_TIMEOUT" || name === "RequestSkippedError" || type === "REQUEST_SKIPPED") {
+    // A skipped request is one whose timeout passed before a node got to it.
     status = 504;
     text = "The request timed out.";
   } else if (name === "ServiceNotFoundError" || name === "ServiceNotAvailableError" || type === "SERVICE_NOT_FOUND" || type === "SERVICE_NOT_AVAILABLE") {
     // A route names an action whose service is not running anywhere right now.
     status = 503;
     text = "The service is temporarily unavailable.";
-  } else if (name === "QueueIsFullError" || name === "BrokerDisconnectedError") {
+  } else if (name === "QueueIsFullError" || name === "BrokerDisconnectedError" || name === "RequestRejectedError" || type === "REQUEST_REJECTED") {
     status = 503;
     text = "The service is temporarily unavailable.";
   } else if (type === "INVALID_REQUEST_BODY") {
@@ -124,7 +125,13 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   }
 
   if (!Number.isInteger(status) || status < 400 || status > 599) status = 500;
-  if (status >= 500 && status !== 503 && status !== 504) text = "Internal error.";
+  // Server-side messages (they name nodes, actions, hosts) never reach the client.
+  if (status === 503) text = "The service is temporarily unavailable.";
+  else if (status === 504) text = "The request timed out.";
+  else if (status >= 500) {
+    status = 500;
+    text = "Internal error.";
+  }
   if (!text) text = "Error.";
   const data = e.data as { retryAfter?: unknown } | undefined;
   const retryAfter = status === 429 && data && typeof data.retryAfter === "number" ? data.retryAfter : undefined;

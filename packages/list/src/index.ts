@@ -53,6 +53,15 @@ export function decodePageToken(sort: Sort, token: string): Cursor {
   return { values: body.v, id: body.i };
 }
 
+/** The page size a request asks for: DEFAULT_PAGE_SIZE when absent, else an integer from 1 to MAX_PAGE_SIZE. */
+function pageSize(request: PageRequest): number {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new BadRequestError(`Invalid parameters: 'limit' must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  return limit;
+}
+
 /**
  * One page of `collection` matching `filter` in `sort` order (id breaks ties). Keyset paging: an
  * item added while a caller walks the pages never makes another item appear twice or be skipped.
@@ -64,7 +73,7 @@ export async function listPage<T extends Doc, R>(
   present: (docs: T[]) => R[] | Promise<R[]>,
 ): Promise<ListEnvelope<R>> {
   const sort = normalizeSort(request.sort);
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const limit = pageSize(request);
   const after = request.page ? decodePageToken(sort, request.page) : undefined;
   const [docs, count] = await Promise.all([
     collection.find(filter, { sort, limit: limit + 1, after }),
@@ -81,7 +90,7 @@ export async function listPage<T extends Doc, R>(
 /** Pages over an array already in memory (small derived lists), with the same tokens and limits. */
 export function listArray<R extends { id: string }>(all: R[], request: PageRequest): ListEnvelope<R> {
   const sort: Sort = [["id", 1]];
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const limit = pageSize(request);
   const sorted = [...all].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const start = request.page ? decodePageToken(sort, request.page).id : undefined;
   const rest = start === undefined ? sorted : sorted.filter((r) => r.id > start);

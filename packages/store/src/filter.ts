@@ -49,28 +49,55 @@ function assertPrimitive(field: string, value: unknown): asserts value is Primit
   }
 }
 
-/** Renders a Filter as a MongoDB-style query that both adapters understand. */
+function assertField(field: string): void {
+  // `__proto__` passes the pattern but assigning it would replace the query's prototype instead of adding a condition.
+  if (!FIELD.test(field) || field.split(".").includes("__proto__")) {
+    throw new BadRequestError(`Invalid filter field '${field}'.`);
+  }
+}
+
+/** A document whose field is null or missing: MongoDB's meaning of `{field: null}`, spelled so nedb agrees. */
+export function nullOrMissing(key: string): Record<string, unknown> {
+  return { $or: [{ [key]: null }, { [key]: { $exists: false } }] };
+}
+
+/**
+ * Renders a Filter as a MongoDB-style query that both adapters understand.
+ * `null` stands for "null or missing" everywhere (equality, `op.in`, `op.nin`, `op.ne`), as in MongoDB.
+ */
 export function toQuery(filter: Filter): Record<string, unknown> {
   const query: Record<string, unknown> = {};
+  const and: Record<string, unknown>[] = [];
   for (const [field, value] of Object.entries(filter)) {
     if (value === undefined) continue;
-    if (!FIELD.test(field)) throw new BadRequestError(`Invalid filter field '${field}'.`);
+    assertField(field);
     const key = field === "id" ? "_id" : field;
     if (value instanceof Operator) {
       if (value.name === "$contains") {
+        if (typeof value.value !== "string" && typeof value.value !== "number") {
+          throw new BadRequestError(`Invalid value for '${field}'.`);
+        }
         query[key] = { $regex: new RegExp(escapeRegExp(String(value.value)), "i") };
       } else if (value.name === "$in" || value.name === "$nin") {
-        const list = value.value as Primitive[];
+        if (!Array.isArray(value.value)) throw new BadRequestError(`Invalid value for '${field}'.`);
+        const list = value.value;
         list.forEach((v) => assertPrimitive(field, v));
-        query[key] = { [value.name]: list };
+        if (!list.includes(null)) query[key] = { [value.name]: list };
+        else if (value.name === "$in") and.push({ $or: [{ [key]: { $in: list } }, { [key]: { $exists: false } }] });
+        else query[key] = { $nin: list, $exists: true };
+      } else if (value.name === "$exists") {
+        if (typeof value.value !== "boolean") throw new BadRequestError(`Invalid value for '${field}'.`);
+        query[key] = { $exists: value.value };
       } else {
-        if (value.name !== "$exists") assertPrimitive(field, value.value);
-        query[key] = { [value.name]: value.value };
+        assertPrimitive(field, value.value);
+        query[key] = value.name === "$ne" && value.value === null ? { $ne: null, $exists: true } : { [value.name]: value.value };
       }
     } else {
       assertPrimitive(field, value);
-      query[key] = value;
+      if (value === null) and.push(nullOrMissing(key));
+      else query[key] = value;
     }
   }
+  if (and.length) query.$and = and;
   return query;
 }

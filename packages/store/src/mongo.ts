@@ -45,8 +45,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return fromStored<T>((await this.raw.findOne(toQuery(filter) as mongoose.mongo.Filter<Stored>)) as Stored | null);
   }
 
-  count(filter: Filter): Promise<number> {
-    return this.raw.countDocuments(toQuery(filter) as mongoose.mongo.Filter<Stored>);
+  async count(filter: Filter): Promise<number> {
+    return await this.raw.countDocuments(toQuery(filter) as mongoose.mongo.Filter<Stored>);
   }
 
   async insert(doc: T): Promise<T> {
@@ -75,10 +75,15 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean> {
-    const result = await this.raw.updateOne({ _id: id, [field]: expected } as mongoose.mongo.Filter<Stored>, {
-      $set: { [field]: next },
-    });
-    return result.modifiedCount === 1;
+    // Through toQuery like every other filter, so neither the id nor the expected value can be an operator.
+    const query = toQuery({ id, [field]: expected } as Filter);
+    try {
+      const result = await this.raw.updateOne(query as mongoose.mongo.Filter<Stored>, { $set: { [field]: next } });
+      return result.matchedCount === 1;
+    } catch (err) {
+      if (isDuplicateKey(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
+      throw err;
+    }
   }
 
   async deleteOne(filter: Filter): Promise<boolean> {

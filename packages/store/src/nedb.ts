@@ -59,8 +59,8 @@ class NedbCollection<T extends Doc> implements Collection<T> {
     return fromStored<T>((await this.db.findOneAsync(toQuery(filter))) as Stored | null);
   }
 
-  count(filter: Filter): Promise<number> {
-    return this.db.countAsync(toQuery(filter)) as unknown as Promise<number>;
+  async count(filter: Filter): Promise<number> {
+    return await this.db.countAsync(toQuery(filter));
   }
 
   async insert(doc: T): Promise<T> {
@@ -98,8 +98,8 @@ class NedbCollection<T extends Doc> implements Collection<T> {
     return (await this.db.removeAsync(toQuery(filter), { multi: false })) > 0;
   }
 
-  deleteMany(filter: Filter): Promise<number> {
-    return this.db.removeAsync(toQuery(filter), { multi: true });
+  async deleteMany(filter: Filter): Promise<number> {
+    return await this.db.removeAsync(toQuery(filter), { multi: true });
   }
 }
 
@@ -110,18 +110,32 @@ export interface NedbOptions {
 
 export class NedbStore implements Store {
   readonly kind = "nedb" as const;
-  private readonly datastores: Datastore<Stored>[] = [];
+  /** One datastore per collection name: two datastores on one file would overwrite each other. */
+  private readonly datastores = new Map<string, Promise<Datastore<Stored>>>();
   private open = true;
 
   constructor(private readonly options: NedbOptions) {
     if (options.dir) mkdirSync(options.dir, { recursive: true });
   }
 
-  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+  private async load(name: string): Promise<Datastore<Stored>> {
     const db = new Datastore<Stored>(
-      this.options.dir ? { filename: join(this.options.dir, `${spec.name}.db`) } : { inMemoryOnly: true },
+      this.options.dir ? { filename: join(this.options.dir, `${name}.db`) } : { inMemoryOnly: true },
     );
     await db.loadDatabaseAsync();
+    // Appends are compacted away once an hour so files do not grow without bound.
+    if (this.options.dir) db.setAutocompactionInterval(3600_000);
+    return db;
+  }
+
+  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+    let pending = this.datastores.get(spec.name);
+    if (!pending) {
+      pending = this.load(spec.name);
+      this.datastores.set(spec.name, pending);
+      pending.catch(() => this.datastores.delete(spec.name));
+    }
+    const db = await pending;
     for (const index of spec.indexes ?? []) {
       const fieldName = index.fields.map((f) => (f === "id" ? "_id" : f));
       await db.ensureIndexAsync({
@@ -130,9 +144,6 @@ export class NedbStore implements Store {
         sparse: index.sparse ?? false,
       });
     }
-    // Appends are compacted away once an hour so files do not grow without bound.
-    if (this.options.dir) db.setAutocompactionInterval(3600_000);
-    this.datastores.push(db);
     return new NedbCollection<T>(spec.name, db);
   }
 
@@ -142,7 +153,9 @@ export class NedbStore implements Store {
 
   async close(): Promise<void> {
     this.open = false;
-    for (const db of this.datastores) {
+    for (const pending of this.datastores.values()) {
+      const db = await pending.catch(() => undefined);
+      if (!db) continue;
       db.stopAutocompaction();
       if (this.options.dir) await db.compactDatafileAsync().catch(() => undefined);
     }

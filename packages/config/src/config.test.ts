@@ -1,0 +1,171 @@
+import { ALL_SERVICES, ConfigError, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("defaults", () => {
+  test("an empty environment gives the documented defaults", () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: "0.0.0.0",
+      publicUrl: "http://localhost:8080",
+      dataDir: "./data",
+      mongoUrl: "",
+      transporter: "",
+      services: [...ALL_SERVICES],
+      namespace: "",
+      nodeId: "",
+      logLevel: "info",
+      adminToken: "",
+      adminEmail: "admin@localhost",
+      requestTimeoutMs: 10000,
+      authCacheTtlMs: 30000,
+      jsonBodyLimitBytes: 1048576,
+    });
+  });
+
+  test("every variable that is set but empty takes its default", () => {
+    const empty = Object.fromEntries(VARIABLES.map((v) => [v.name, ""]));
+    expect(loadConfig(empty)).toEqual(loadConfig({}));
+  });
+
+  test("the configuration is frozen", () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+
+  test("every variable is documented with a default and a reason", () => {
+    for (const v of VARIABLES) {
+      expect(v.name).toMatch(/^[A-Z_]+$/);
+      expect(typeof v.default).toBe("string");
+      expect(v.why.length).toBeGreaterThan(10);
+    }
+    expect(new Set(VARIABLES.map((v) => v.name)).size).toBe(VARIABLES.length);
+  });
+});
+
+describe("values", () => {
+  test("set variables are read", () => {
+    const cfg = loadConfig({
+      PORT: "9000",
+      HOST: "127.0.0.1",
+      PUBLIC_URL: "https://docs.example.com/",
+      DATA_DIR: "/var/lib/docshelf",
+      MONGO_URL: "mongodb://db:27017/docshelf",
+      TRANSPORTER: "nats://127.0.0.1:4222",
+      NAMESPACE: "prod",
+      NODE_ID: "node-1",
+      LOGLEVEL: "debug",
+      ADMIN_TOKEN: "t0ken",
+      ADMIN_EMAIL: "Root@Example.COM",
+      REQUEST_TIMEOUT_MS: "2500",
+      AUTH_CACHE_TTL_MS: "0",
+      JSON_BODY_LIMIT_BYTES: "2048",
+    });
+    expect(cfg).toMatchObject({
+      port: 9000,
+      host: "127.0.0.1",
+      publicUrl: "https://docs.example.com",
+      dataDir: "/var/lib/docshelf",
+      mongoUrl: "mongodb://db:27017/docshelf",
+      transporter: "nats://127.0.0.1:4222",
+      namespace: "prod",
+      nodeId: "node-1",
+      logLevel: "debug",
+      adminToken: "t0ken",
+      adminEmail: "root@example.com",
+      requestTimeoutMs: 2500,
+      authCacheTtlMs: 0,
+      jsonBodyLimitBytes: 2048,
+    });
+  });
+
+  test("PUBLIC_URL defaults to localhost on PORT", () => {
+    expect(loadConfig({ PORT: "3000" }).publicUrl).toBe("http://localhost:3000");
+  });
+
+  test("PUBLIC_URL keeps its path and loses trailing slashes", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://example.com/docs///" }).publicUrl).toBe("https://example.com/docs");
+  });
+
+  test("PORT 0 asks for any free port", () => {
+    expect(loadConfig({ PORT: "0" }).port).toBe(0);
+  });
+
+  test("TRANSPORTER accepts nats URLs with credentials and Fake", () => {
+    expect(loadConfig({ TRANSPORTER: "nats://user:pass@nats:4222" }).transporter).toBe("nats://user:pass@nats:4222");
+    expect(loadConfig({ TRANSPORTER: "Fake" }).transporter).toBe("Fake");
+  });
+});
+
+describe("SERVICES", () => {
+  test.each([
+    ["all", [...ALL_SERVICES]],
+    ["gateway", ["gateway"]],
+    ["identity,orgs", ["identity", "orgs"]],
+    [" content , gateway ", ["content", "gateway"]],
+    ["orgs,all", [...ALL_SERVICES]],
+    ["orgs,,orgs,identity", ["orgs", "identity"]],
+  ])("SERVICES=%p runs %p", (services, expected) => {
+    expect(loadConfig({ SERVICES: services }).services).toEqual(expected);
+  });
+
+  test("an unknown service is a ConfigError naming SERVICES and the service", () => {
+    const err = configError({ SERVICES: "gateway,billing" });
+    expect(err.message).toContain("SERVICES");
+    expect(err.message).toContain("billing");
+  });
+});
+
+describe("invalid values", () => {
+  test.each([
+    ["PORT", "http"],
+    ["PORT", "-1"],
+    ["PORT", "65536"],
+    ["PORT", "80.5"],
+    ["PORT", "0x50"],
+    ["PORT", "8e3"],
+    ["PUBLIC_URL", "docs.example.com"],
+    ["PUBLIC_URL", "localhost:8080"],
+    ["PUBLIC_URL", "ftp://example.com"],
+    ["TRANSPORTER", "redis://localhost:6379"],
+    ["TRANSPORTER", "TCP"],
+    ["LOGLEVEL", "verbose"],
+    ["REQUEST_TIMEOUT_MS", "99"],
+    ["REQUEST_TIMEOUT_MS", "600001"],
+    ["REQUEST_TIMEOUT_MS", "ten seconds"],
+    ["AUTH_CACHE_TTL_MS", "-5"],
+    ["AUTH_CACHE_TTL_MS", "3600001"],
+    ["JSON_BODY_LIMIT_BYTES", "1023"],
+    ["JSON_BODY_LIMIT_BYTES", "1mb"],
+  ])("%s=%p is a ConfigError naming the variable", (name, value) => {
+    const err = configError({ [name]: value });
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message.startsWith(name)).toBe(true);
+  });
+
+  test("a TRANSPORTER with credentials is refused without echoing them", () => {
+    for (const url of ["redis://admin:hunter2@cache:6379", "amqp://admin:p@ss@rabbit:5672/vhost", "mqtt://admin:hunter2@broker"]) {
+      const err = configError({ TRANSPORTER: url });
+      expect(err.message).toContain("TRANSPORTER");
+      expect(err.message).not.toContain("admin");
+      expect(err.message).not.toContain("hunter2");
+      expect(err.message).not.toContain("ss@");
+    }
+  });
+});
+
+describe("configFor", () => {
+  test("a broker bound to a configuration reads that one", () => {
+    const broker = {};
+    const cfg = loadConfig({ PORT: "1234" });
+    bindConfig(broker, cfg);
+    expect(configFor(broker)).toBe(cfg);
+  });
+});

@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BadRequestError } from "@docshelf/errors";
+import { runStoreContract } from "./contract-suite";
+import { afterQuery, cursorOf, normalizeSort } from "./cursor";
+import { op, toQuery, type Filter, type Primitive } from "./filter";
+import { newId, newSecret } from "./ids";
+import { MongoStore, NedbStore, openStore } from "./index";
+
+runStoreContract("nedb in memory", async () => new NedbStore({}));
+
+describe("nedb on files", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "docshelf-store-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  runStoreContract("nedb on files", async () => new NedbStore({ dir: join(dir, "svc") }), { persistent: true });
+
+  test("each collection is kept in its own file under the service directory", async () => {
+    const store = await openStore("filesvc", { dataDir: dir });
+    const c = await store.collection({ name: "things" });
+    await c.insert({ id: newId() });
+    await store.close();
+    expect(readdirSync(join(dir, "filesvc"))).toEqual(["things.db"]);
+  });
+});
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) {
+  // Each run uses its own collection prefix so that runs never see each other's documents.
+  const prefix = `contract${newId().slice(-8)}`;
+  runStoreContract("mongodb", () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
+} else {
+  console.log("store contract: the MongoDB run was skipped because MONGO_URL is not set");
+}
+
+describe("openStore", () => {
+  test("opens an in-memory nedb store when asked for memory or given no data directory", async () => {
+    for (const options of [{ memory: true, dataDir: "/nonexistent" }, {}]) {
+      const store = await openStore("svc", options);
+      expect(store.kind).toBe("nedb");
+      expect(store.isOpen()).toBe(true);
+      await store.close();
+    }
+  });
+});
+
+describe("ids", () => {
+  test("an id is 20 base62 characters", () => {
+    for (let i = 0; i < 100; i++) expect(newId()).toMatch(/^[0-9A-Za-z]{20}$/);
+  });
+
+  test("ids are strictly increasing in creation order, many within one millisecond", () => {
+    const list = Array.from({ length: 5000 }, () => newId());
+    for (let i = 1; i < list.length; i++) expect(list[i] > list[i - 1]).toBe(true);
+    expect(new Set(list).size).toBe(list.length);
+  });
+
+  test("ids keep increasing while the clock stands still or goes back", () => {
+    const now = jest.spyOn(Date, "now");
+    try {
+      const start = Date.now();
+      now.mockReturnValue(start + 60_000);
+      const a = newId();
+      const b = newId();
+      now.mockReturnValue(start - 60_000);
+      const c = newId();
+      expect(b > a).toBe(true);
+      expect(c > b).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  test("secrets are URL-safe and differ each time", () => {
+    const a = newSecret();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newSecret()).not.toBe(a);
+    expect(newSecret(16)).toHaveLength(22);
+  });
+});
+
+describe("toQuery", () => {
+  test("plain values become equality on the field, and id becomes _id", () => {
+    expect(toQuery({ id: "abc", name: "x", n: 2, flag: false })).toEqual({ _id: "abc", name: "x", n: 2, flag: false });
+  });
+
+  test("undefined values are left out", () => {
+    expect(toQuery({ a: undefined, b: 1 })).toEqual({ b: 1 });
+  });
+
+  test("operators render as the matching query operators", () => {
+    expect(toQuery({ a: op.in(["x", "y"]), b: op.nin([1]), c: op.gt(1), d: op.gte(2), e: op.lt(3), f: op.lte(4), g: op.ne("z"), h: op.exists(false) })).toEqual({
+      a: { $in: ["x", "y"] },
+      b: { $nin: [1] },
+      c: { $gt: 1 },
+      d: { $gte: 2 },
+      e: { $lt: 3 },
+      f: { $lte: 4 },
+      g: { $ne: "z" },
+      h: { $exists: false },
+    });
+  });
+
+  test("op.contains becomes a case-insensitive regular expression that matches the text literally", () => {
+    const query = toQuery({ title: op.contains("a.b*(c)") }) as { title: { $regex: RegExp } };
+    const regex = query.title.$regex;
+    expect(regex.flags).toContain("i");
+    expect(regex.test("xx A.B*(C) yy")).toBe(true);
+    expect(regex.test("aXbbb(c)")).toBe(false);
+  });
+
+  test("null equality and null in operators also cover missing fields", () => {
+    const missing = { v: { $exists: false } };
+    expect(toQuery({ v: null })).toEqual({ $and: [{ $or: [{ v: null }, missing] }] });
+    expect(toQuery({ v: op.ne(null) })).toEqual({ v: { $ne: null, $exists: true } });
+    expect(toQuery({ v: op.nin([null, "a"]) })).toEqual({ v: { $nin: [null, "a"], $exists: true } });
+    expect(toQuery({ v: op.in([null, "a"]) })).toEqual({ $and: [{ $or: [{ v: { $in: [null, "a"] } }, missing] }] });
+  });
+
+  const rejected: Array<[string, Filter]> = [
+    ["an object value", { email: { $ne: null } } as unknown as Filter],
+    ["an array value", { email: ["a"] } as unknown as Filter],
+    ["a function value", { email: (() => true) as unknown as Primitive }],
+    ["a field starting with $", { $where: "1" }],
+    ["a field with an empty path segment", { "a..b": 1 }],
+    ["a field named __proto__", JSON.parse('{"__proto__": 1}') as Filter],
+    ["a nested __proto__ segment", { "a.__proto__": 1 }],
+    ["an op.in list with an object", { a: op.in([{ $gt: "" } as unknown as Primitive]) }],
+    ["an op.in given a string instead of a list", { a: op.in("abc" as unknown as Primitive[]) }],
+    ["an op.gt with an object", { a: op.gt({ $ne: 1 } as unknown as Primitive) }],
+  ];
+  test.each(rejected)("a filter with %s is a 400 BadRequestError", (_what, filter) => {
+    let thrown: unknown;
+    try {
+      toQuery(filter);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(BadRequestError);
+    expect(thrown).toMatchObject({ code: 400 });
+  });
+
+  test("a filter value cannot become an operator however it was built", () => {
+    const fromRequest = JSON.parse('{"role": {"$in": ["admin"]}}') as Filter;
+    expect(() => toQuery(fromRequest)).toThrow(BadRequestError);
+  });
+});
+
+describe("keyset cursors", () => {
+  test("normalizeSort appends id with the direction of the last key unless the sort names it", () => {
+    expect(normalizeSort(undefined)).toEqual([["id", 1]]);
+    expect(normalizeSort([["a", -1]])).toEqual([["a", -1], ["id", -1]]);
+    expect(normalizeSort([["id", -1], ["a", 1]])).toEqual([["a", 1], ["id", -1]]);
+  });
+
+  test("cursorOf takes the sort values of a document, missing ones as null", () => {
+    expect(cursorOf([["a", 1], ["b.c", 1], ["z", 1], ["id", 1]], { id: "x", a: 1, b: { c: "t" } })).toEqual({ values: [1, "t", null], id: "x" });
+  });
+
+  test("a cursor that does not fit the sort is a 400 BadRequestError", () => {
+    expect(() => afterQuery(normalizeSort([["a", 1]]), { values: [], id: "x" })).toThrow(BadRequestError);
+  });
+});
