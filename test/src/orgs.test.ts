@@ -168,4 +168,142 @@ describe.each(MODES)("organizations over %s", (mode) => {
     } while (page);
     expect(seen.sort()).toEqual([...created].sort());
   });
+  test("invitations take GitBook's per-email roles, the default role, and the sso flag", async () => {
+    const org = await createOrg(owner.api);
+    const a = await createUser(sys.admin);
+    const b = await createUser(sys.admin);
+    const res = await owner.api.post(`/v1/orgs/${org.id}/invites`, { emails: [a.email, { email: b.email, role: "edit" }], role: "comment", sso: true });
+    expect(res.status).toBe(200);
+    expectSchema("inviteUsersToOrganization", 200, res.body);
+    expect(res.body.users.sort()).toEqual([a.id, b.id].sort());
+    const members = await owner.api.get(`/v1/orgs/${org.id}/members?limit=10`);
+    const byId = Object.fromEntries(members.body.items.map((m: { id: string; role: string; sso: boolean }) => [m.id, [m.role, m.sso]]));
+    expect(byId[a.id]).toEqual(["comment", true]);
+    expect(byId[b.id]).toEqual(["edit", true]);
+  });
+
+  test("an invitation that would demote the last admin is 409 and changes nobody", async () => {
+    const org = await createOrg(owner.api);
+    const newcomer = await createUser(sys.admin);
+    const res = await owner.api.post(`/v1/orgs/${org.id}/invites`, { emails: [newcomer.email, owner.email], role: "read" });
+    expect(res.status).toBe(409);
+    expectErrorBody(409, res.body);
+    expect(res.body.error.message).toContain("administrator");
+    expect((await owner.api.get(`/v1/orgs/${org.id}/members/${owner.id}`)).body.role).toBe("admin");
+    expect((await newcomer.api.get(`/v1/orgs/${org.id}`)).status).toBe(404);
+  });
+
+  test("an invitation without a role gives the organization's defaultRole", async () => {
+    const org = await createOrg(owner.api);
+    expect((await owner.api.patch(`/v1/orgs/${org.id}`, { defaultRole: "review" })).status).toBe(200);
+    const user = await createUser(sys.admin);
+    expect((await owner.api.post(`/v1/orgs/${org.id}/invites`, { emails: [user.email] })).status).toBe(200);
+    expect((await owner.api.get(`/v1/orgs/${org.id}/members/${user.id}`)).body.role).toBe("review");
+  });
+
+  test.each([
+    [{}, "emails"],
+    [{ emails: [] }, "emails"],
+    [{ emails: ["not-an-email"] }, "emails"],
+    [{ emails: [{ email: "x@example.com", role: "boss" }] }, "emails"],
+    [{ emails: ["x@example.com"], role: "boss" }, "role"],
+    [{ emails: ["x@example.com"], sso: "yes" }, "sso"],
+  ])("inviting with %j is 400 naming %s", async (body, field) => {
+    const org = await createOrg(owner.api);
+    const res = await owner.api.post(`/v1/orgs/${org.id}/invites`, body);
+    expect(res.status).toBe(400);
+    expectErrorBody(400, res.body);
+    expect(res.body.error.message).toContain(field);
+  });
+
+  test("link invites: an admin creates one (201) and deletes it (204, also when missing)", async () => {
+    const org = await createOrg(owner.api);
+    const res = await owner.api.post(`/v1/orgs/${org.id}/link-invites`, { role: "read" });
+    expect(res.status).toBe(201);
+    expectSchema("createOrganizationInvite", 201, res.body);
+    expect(res.body).toMatchObject({ object: "invite", role: "read", redundant: false });
+    const del = await owner.api.delete(`/v1/orgs/${org.id}/link-invites/${res.body.id}`);
+    expect(del.status).toBe(204);
+    expect((await owner.api.delete(`/v1/orgs/${org.id}/link-invites/${res.body.id}`)).status).toBe(204);
+  });
+
+  test("link invites: bad input is 400, non-admins 403, outsiders 404, no token 401, turned off 403", async () => {
+    const org = await createOrg(owner.api);
+    for (const [body, field] of [
+      [{}, "role"],
+      [{ role: "boss" }, "role"],
+      [{ level: "read", space: "s1" }, "space"],
+    ] as Array<[Record<string, unknown>, string]>) {
+      const res = await owner.api.post(`/v1/orgs/${org.id}/link-invites`, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain(field);
+    }
+    const editor = await createUser(sys.admin);
+    await addMember(owner.api, org.id, editor.email, "edit");
+    expect((await editor.api.post(`/v1/orgs/${org.id}/link-invites`, { role: "read" })).status).toBe(403);
+    expect((await editor.api.delete(`/v1/orgs/${org.id}/link-invites/any`)).status).toBe(403);
+    const outsider = await createUser(sys.admin);
+    expect((await outsider.api.post(`/v1/orgs/${org.id}/link-invites`, { role: "read" })).status).toBe(404);
+    expect((await outsider.api.delete(`/v1/orgs/${org.id}/link-invites/any`)).status).toBe(404);
+    const anon = owner.api.as(undefined);
+    expect((await anon.post(`/v1/orgs/${org.id}/link-invites`, { role: "read" })).status).toBe(401);
+    expect((await anon.delete(`/v1/orgs/${org.id}/link-invites/any`)).status).toBe(401);
+    await owner.api.patch(`/v1/orgs/${org.id}`, { inviteLinks: false });
+    const off = await owner.api.post(`/v1/orgs/${org.id}/link-invites`, { role: "read" });
+    expect(off.status).toBe(403);
+    expect(off.body.error.message).toContain("inviteLinks");
+  });
+
+  test("email domains: a user of that domain and members see the organizations declaring it", async () => {
+    const domain = `d${Date.now().toString(36)}.example.org`;
+    const org = await createOrg(owner.api);
+    expect((await owner.api.patch(`/v1/orgs/${org.id}`, { emailDomains: [domain] })).status).toBe(200);
+    const colleague = await createUser(sys.admin, { email: `someone@${domain}` });
+    const res = await colleague.api.get(`/v1/email-domains/${domain}/orgs`);
+    expect(res.status).toBe(200);
+    expectSchema("getOrganizationsForEmailDomain", 200, res.body);
+    expect(res.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    expect(res.body.organizations[0].permissions.view).toBe(false);
+    const mine = await owner.api.get(`/v1/email-domains/${domain.toUpperCase()}/orgs`);
+    expect(mine.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    const stranger = await createUser(sys.admin);
+    expect((await stranger.api.get(`/v1/email-domains/${domain}/orgs`)).body).toEqual({ organizations: [] });
+    const bad = await owner.api.get(`/v1/email-domains/not_a_domain/orgs`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain("emailDomain");
+    expect((await owner.api.as(undefined).get(`/v1/email-domains/${domain}/orgs`)).status).toBe(401);
+  });
+
+  test("role matrix on the organization: what each role, a guest and an outsider may do", async () => {
+    const org = await createOrg(owner.api);
+    const outsider = await createUser(sys.admin);
+    type Row = { get: number; patch: number; members: number; teams: number; invite: number; createCollection: number; createSpace: number };
+    const rows: Array<[string | null | "outsider", Row]> = [
+      ["create", { get: 200, patch: 403, members: 200, teams: 200, invite: 403, createCollection: 201, createSpace: 201 }],
+      ["review", { get: 200, patch: 403, members: 200, teams: 200, invite: 403, createCollection: 403, createSpace: 403 }],
+      ["edit", { get: 200, patch: 403, members: 200, teams: 200, invite: 403, createCollection: 403, createSpace: 403 }],
+      ["comment", { get: 200, patch: 403, members: 200, teams: 200, invite: 403, createCollection: 403, createSpace: 403 }],
+      ["read", { get: 200, patch: 403, members: 200, teams: 200, invite: 403, createCollection: 403, createSpace: 403 }],
+      [null, { get: 200, patch: 403, members: 403, teams: 403, invite: 403, createCollection: 403, createSpace: 403 }],
+      ["outsider", { get: 404, patch: 404, members: 404, teams: 404, invite: 404, createCollection: 404, createSpace: 404 }],
+      ["admin", { get: 200, patch: 200, members: 200, teams: 200, invite: 200, createCollection: 201, createSpace: 201 }],
+    ];
+    for (const [role, expected] of rows) {
+      let user = outsider;
+      if (role !== "outsider") {
+        user = await createUser(sys.admin);
+        await addMember(owner.api, org.id, user.email, role);
+      }
+      const actual = {
+        get: (await user.api.get(`/v1/orgs/${org.id}`)).status,
+        patch: (await user.api.patch(`/v1/orgs/${org.id}`, { title: "Renamed by role" })).status,
+        members: (await user.api.get(`/v1/orgs/${org.id}/members`)).status,
+        teams: (await user.api.get(`/v1/orgs/${org.id}/teams`)).status,
+        invite: (await user.api.post(`/v1/orgs/${org.id}/invites`, { emails: ["x@example.com"] })).status,
+        createCollection: (await user.api.post(`/v1/orgs/${org.id}/collections`, { title: "By role" })).status,
+        createSpace: (await user.api.post(`/v1/orgs/${org.id}/spaces`, { title: "By role" })).status,
+      };
+      expect([role, actual]).toEqual([role, expected]);
+    }
+  });
 });

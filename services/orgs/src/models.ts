@@ -1,5 +1,5 @@
-// Organizations, memberships and pending invitations as stored.
-import type { RoleOrGuest } from "@docshelf/access";
+// Organizations, memberships, invitations, teams, collections and translation settings as stored.
+import type { Role, RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
 
 export interface OrgDoc {
@@ -25,6 +25,8 @@ export interface MemberDoc {
   organizationId: string;
   userId: string;
   role: RoleOrGuest;
+  /** Lower-cased display name and email, for the member list's `search` filter. */
+  search?: string;
   sso: boolean;
   disabled: boolean;
   joinedAt: string;
@@ -40,10 +42,76 @@ export interface InviteDoc {
   createdAt: string;
 }
 
-export const memberId = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
+/** An invite link: anyone holding its id may join with `role` (joining is not offered yet). */
+export interface LinkInviteDoc {
+  id: string;
+  organizationId: string;
+  role: RoleOrGuest;
+  createdBy: string;
+  createdAt: string;
+}
 
-export const collections: Record<"orgs" | "members" | "invites", CollectionSpec> = {
+export interface TeamDoc {
+  id: string;
+  organizationId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TeamRole = "owner" | "member";
+
+export interface TeamMemberDoc {
+  /** `<teamId>:<userId>`. */
+  id: string;
+  teamId: string;
+  organizationId: string;
+  userId: string;
+  role: TeamRole;
+  addedAt: string;
+}
+
+/** A collection's own default level: a role, null (guests) or "inherit" from its parent. */
+export type DefaultLevel = RoleOrGuest | "inherit";
+
+export interface CollectionDoc {
+  id: string;
+  organizationId: string;
+  title: string;
+  description?: string;
+  parent?: string;
+  defaultLevel: DefaultLevel;
+  /** Order among siblings, ascending. */
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string;
+}
+
+export interface TranslationDoc {
+  id: string;
+  organizationId: string;
+  title: string;
+  languages: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const memberId = (organizationId: string, userId: string) => `${organizationId}:${userId}`;
+export const teamMemberId = (teamId: string, userId: string) => `${teamId}:${userId}`;
+
+export type { Role };
+
+export const collections: Record<
+  "orgs" | "members" | "invites" | "linkInvites" | "teams" | "teamMembers" | "collections" | "translations",
+  CollectionSpec
+> = {
   orgs: { name: "orgs", indexes: [{ fields: ["hostname"], unique: true, sparse: true }, { fields: ["emailDomains"] }] },
   members: { name: "members", indexes: [{ fields: ["organizationId"] }, { fields: ["userId"] }] },
   invites: { name: "invites", indexes: [{ fields: ["email"] }, { fields: ["organizationId", "email"], unique: true }] },
+  linkInvites: { name: "link_invites", indexes: [{ fields: ["organizationId"] }] },
+  teams: { name: "teams", indexes: [{ fields: ["organizationId"] }] },
+  teamMembers: { name: "team_members", indexes: [{ fields: ["teamId"] }, { fields: ["organizationId", "userId"] }] },
+  collections: { name: "collections", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }] },
+  translations: { name: "translations", indexes: [{ fields: ["organizationId"] }] },
 };

@@ -1,28 +1,21 @@
-// Organizations and their memberships: create, list, read, update, invite; the membership other services ask about.
+// Organizations and their invitations, the membership other services ask about, and the methods
+// every action module of the service shares (members, teams, collections, translation settings).
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, ROLES, type Caller, type Membership, type RoleOrGuest } from "@docshelf/access";
+import { atLeast, callerOf, effectiveRole, ROLES, type Caller, type Membership, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
-import { newId, op, storeMixin, type Collection } from "@docshelf/store";
-import { urlRule } from "@docshelf/validation";
-import { collections, memberId, type InviteDoc, type MemberDoc, type OrgDoc } from "./models";
-import { presentOrganization } from "./present";
-
-interface Vars {
-  orgs: Collection<OrgDoc>;
-  members: Collection<MemberDoc>;
-  invites: Collection<InviteDoc>;
-}
-interface Methods {
-  /** Loads the organization as the caller sees it: 404 when it is missing or the caller is no member. */
-  loadForMember(organizationId: string, caller: Caller): Promise<{ org: OrgDoc; member: MemberDoc }>;
-  requireAdmin(member: MemberDoc): void;
-  addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean): Promise<MemberDoc>;
-  membersChanged(organizationId: string): Promise<void>;
-}
-
-type Ctx<P> = Context<P, Record<string, unknown>>;
+import { newId, op, storeMixin } from "@docshelf/store";
+import { idRule, urlRule } from "@docshelf/validation";
+import { chainLevels } from "./collection-tree";
+import { collectionActions } from "./collections.actions";
+import { memberActions } from "./members.actions";
+import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText } from "./membership-rules";
+import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInviteDoc, type MemberDoc, type OrgDoc, type TeamDoc } from "./models";
+import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
+import type { Ctx, Methods, Vars } from "./service-types";
+import { teamActions } from "./teams.actions";
+import { translationActions } from "./translations.actions";
 
 const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
@@ -48,9 +41,16 @@ interface UpdateParams {
 
 interface InviteParams {
   organizationId: string;
-  emails: string[];
+  emails: Array<string | { email: string; role: RoleOrGuest }>;
   role?: RoleOrGuest;
   sso?: boolean;
+}
+
+interface LinkInviteParams {
+  organizationId: string;
+  role?: RoleOrGuest;
+  space?: string;
+  collection?: string;
 }
 
 export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
@@ -79,7 +79,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           await this.orgs.insert(org);
           await this.addMember(org.id, caller.id, "admin", false);
           ctx.meta.$statusCode = 201;
-          return presentOrganization(org, "admin", configFor(this.broker).publicUrl);
+          return presentOrganization(org, "admin", this.publicUrl());
         },
       },
 
@@ -87,7 +87,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         params: { ...listParams },
         async handler(ctx: Ctx<{ page?: string; limit?: number }>) {
           const caller = callerOf(ctx);
-          const publicUrl = configFor(this.broker).publicUrl;
+          const publicUrl = this.publicUrl();
           return listPage(this.members, { userId: caller.id }, { ...ctx.params, sort: [["organizationId", 1]] }, async (members) => {
             const orgs = await this.orgs.find({ id: op.in(members.map((m) => m.organizationId)) });
             const byId = new Map(orgs.map((o) => [o.id, o]));
@@ -100,16 +100,16 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       },
 
       get: {
-        params: { organizationId: { type: "string", min: 1, max: 64 } },
+        params: { organizationId: idRule },
         async handler(ctx: Ctx<{ organizationId: string }>) {
           const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
-          return presentOrganization(org, member.role, configFor(this.broker).publicUrl);
+          return presentOrganization(org, member.role, this.publicUrl());
         },
       },
 
       update: {
         params: {
-          organizationId: { type: "string", min: 1, max: 64 },
+          organizationId: idRule,
           ...orgFields,
           hostname: { type: "string", min: 3, max: 32, pattern: HOSTNAME, optional: true, messages: { stringPattern: "The 'hostname' field may contain only lower-case letters, digits and inner hyphens." } },
           defaultRole: role,
@@ -148,32 +148,55 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             throw err;
           }
           if (!updated) throw new NotFoundError(`Organization ${organizationId} was not found.`);
-          return presentOrganization(updated, member.role, configFor(this.broker).publicUrl);
+          return presentOrganization(updated, member.role, this.publicUrl());
         },
       },
 
       invite: {
         params: {
-          organizationId: { type: "string", min: 1, max: 64 },
-          emails: { type: "array", min: 1, max: 100, items: { type: "email", max: 254 } },
+          organizationId: idRule,
+          emails: {
+            type: "array",
+            min: 1,
+            max: 100,
+            items: {
+              type: "multi",
+              rules: [
+                { type: "email", max: 254 },
+                { type: "object", strict: "remove", props: { email: { type: "email", max: 254 }, role: { type: "enum", values: [...ROLES], nullable: true } } },
+              ],
+            },
+          },
           role,
           sso: { type: "boolean", optional: true },
         },
         async handler(ctx: Ctx<InviteParams>) {
           const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
           this.requireAdmin(member);
-          const role = ctx.params.role === undefined ? org.defaultRole : ctx.params.role;
+          const defaultRole = ctx.params.role === undefined ? org.defaultRole : ctx.params.role;
           const sso = ctx.params.sso ?? false;
-          const emails = [...new Set(ctx.params.emails.map((e) => e.toLowerCase()))];
+          // One role per email: the last entry naming an email wins.
+          const roles = new Map<string, RoleOrGuest>();
+          for (const entry of ctx.params.emails) {
+            if (typeof entry === "string") roles.set(entry.toLowerCase(), defaultRole);
+            else roles.set(entry.email.toLowerCase(), entry.role);
+          }
+          const emails = [...roles.keys()];
           const existing = await ctx.call<Array<{ id: string; email: string }>, { emails: string[] }>("identity.findByEmails", { emails });
+          // Checked before any write, so that a refused invitation changes nothing.
+          const current = await this.members.find({ id: op.in(existing.map((u) => memberId(org.id, u.id))), role: "admin", disabled: false });
+          const newRole = new Map(existing.map((u) => [u.id, roles.get(u.email) ?? defaultRole]));
+          const demoted = current.filter((m) => newRole.get(m.userId) !== "admin").length;
+          if (demoted) assertBatchKeepsAdmin(await this.members.count({ organizationId: org.id, role: "admin", disabled: false }), demoted);
           const users: string[] = [];
           for (const user of existing) {
-            await this.addMember(org.id, user.id, role, sso);
+            await this.addMember(org.id, user.id, roles.get(user.email) ?? defaultRole, sso);
             users.push(user.id);
           }
           const known = new Set(existing.map((u) => u.email));
           let pending = 0;
           for (const email of emails.filter((e) => !known.has(e))) {
+            const role = roles.get(email) ?? defaultRole;
             const invite: InviteDoc = { id: newId(), organizationId: org.id, email, role, sso, createdAt: new Date().toISOString() };
             try {
               await this.invites.insert(invite);
@@ -187,10 +210,59 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         },
       },
 
+      createLinkInvite: {
+        params: { organizationId: idRule, role, space: { ...idRule, optional: true }, collection: { ...idRule, optional: true } },
+        async handler(ctx: Ctx<LinkInviteParams>) {
+          if (ctx.params.space !== undefined || ctx.params.collection !== undefined) {
+            throw new BadRequestError("Invalid parameters: invite links to a 'space' or a 'collection' are not offered; create one for the organization.");
+          }
+          if (ctx.params.role === undefined) throw new BadRequestError("Invalid parameters: The 'role' field is required.");
+          const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+          this.requireAdmin(member);
+          if (!org.inviteLinks) throw new ForbiddenError("Invite links are turned off for this organization (inviteLinks).");
+          const invite: LinkInviteDoc = { id: newId(), organizationId: org.id, role: ctx.params.role, createdBy: member.userId, createdAt: new Date().toISOString() };
+          await this.linkInvites.insert(invite);
+          ctx.meta.$statusCode = 201;
+          return presentLinkInvite(invite);
+        },
+      },
+
+      deleteLinkInvite: {
+        params: { organizationId: idRule, inviteId: idRule },
+        async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+          const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+          this.requireAdmin(member);
+          await this.linkInvites.deleteOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId });
+          ctx.meta.$statusCode = 204;
+          return null;
+        },
+      },
+
+      listForEmailDomain: {
+        params: { emailDomain: { type: "string", max: 253, pattern: DOMAIN, messages: { stringPattern: "The 'emailDomain' field must be a domain name." } } },
+        async handler(ctx: Ctx<{ emailDomain: string }>) {
+          const caller = callerOf(ctx);
+          const domain = ctx.params.emailDomain.toLowerCase();
+          const users = await ctx.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [caller.id] });
+          const callerDomain = users[caller.id]?.email?.split("@")[1]?.toLowerCase();
+          const orgs = await this.orgs.find({ emailDomains: domain }, { sort: [["createdAt", 1]], limit: 1000 });
+          const memberships = await this.members.find({ id: op.in(orgs.map((o) => memberId(o.id, caller.id))) });
+          const roles = new Map(memberships.filter((m) => !m.disabled).map((m) => [m.organizationId, m.role]));
+          // Organizations are disclosed to their members and to users whose own email is in that domain.
+          const visible = orgs.filter((o) => roles.has(o.id) || callerDomain === domain);
+          return { organizations: visible.map((o) => presentOrganization(o, roles.get(o.id), this.publicUrl())) };
+        },
+      },
+
+      ...memberActions,
+      ...teamActions,
+      ...collectionActions,
+      ...translationActions,
+
       /** Internal: whether an organization exists and the user's membership in it. */
       memberRole: {
         visibility: "public",
-        params: { organizationId: { type: "string", min: 1, max: 64 }, userId: { type: "string", min: 1, max: 64 } },
+        params: { organizationId: idRule, userId: idRule },
         async handler(ctx: Ctx<{ organizationId: string; userId: string }>): Promise<Membership> {
           const [org, member] = await Promise.all([
             this.orgs.findOne({ id: ctx.params.organizationId }),
@@ -217,6 +289,10 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
     },
 
     methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
       async loadForMember(organizationId: string, caller: Caller) {
         const [org, member] = await Promise.all([
           this.orgs.findOne({ id: organizationId }),
@@ -230,16 +306,27 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         if (!atLeast(member.role, "admin")) throw new ForbiddenError("Only an administrator of the organization can do this.");
       },
 
+      requireFullMember(member: MemberDoc) {
+        if (member.role === null) throw new ForbiddenError("Guests cannot see the organization's members, teams and settings.");
+      },
+
       async addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean) {
         const id = memberId(organizationId, userId);
         const now = new Date().toISOString();
-        const doc: MemberDoc = { id, organizationId, userId, role, sso, disabled: false, joinedAt: now };
+        const users = await this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [userId] });
+        const search = memberSearchText(users[userId]);
+        const doc: MemberDoc = { id, organizationId, userId, role, search, sso, disabled: false, joinedAt: now };
         try {
           await this.members.insert(doc);
         } catch (err) {
           if (!(err instanceof ConflictError)) throw err;
           // Already a member: an invitation updates the role, never creates a second membership.
-          const updated = await this.members.updateOne({ id }, { $set: { role, disabled: false } });
+          const current = await this.members.findOne({ id });
+          if (current) {
+            const admins = await this.members.count({ organizationId, role: "admin", disabled: false });
+            assertAdminRemains(current.disabled ? null : current.role, role, admins);
+          }
+          const updated = await this.members.updateOne({ id }, { $set: { role, search, disabled: false } });
           if (!updated) throw new BadRequestError("The membership changed concurrently; try again.");
           await this.membersChanged(organizationId);
           return updated;
@@ -248,8 +335,76 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         return doc;
       },
 
+      async removeMember(member: MemberDoc) {
+        const admins = await this.members.count({ organizationId: member.organizationId, role: "admin", disabled: false });
+        assertAdminRemains(member.disabled ? null : member.role, undefined, admins);
+        await this.members.deleteOne({ id: member.id });
+        await this.teamMembers.deleteMany({ organizationId: member.organizationId, userId: member.userId });
+        await this.membersChanged(member.organizationId);
+      },
+
       async membersChanged(organizationId: string) {
         await this.broker.broadcast("orgs.members.changed", { organizationId });
+      },
+
+      async presentMembers(members: MemberDoc[]) {
+        if (!members.length) return [];
+        const userIds = members.map((m) => m.userId);
+        const [users, links] = await Promise.all([
+          this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: userIds }),
+          this.teamMembers.find({ organizationId: members[0].organizationId, userId: op.in(userIds) }),
+        ]);
+        const teams = new Map<string, number>();
+        for (const link of links) teams.set(link.userId, (teams.get(link.userId) ?? 0) + 1);
+        const publicUrl = this.publicUrl();
+        return members.map((m) => presentMember(m, users[m.userId], teams.get(m.userId) ?? 0, publicUrl));
+      },
+
+      async presentTeams(teams: TeamDoc[], member: MemberDoc) {
+        if (!teams.length) return [];
+        const links = await this.teamMembers.find({ teamId: op.in(teams.map((t) => t.id)) });
+        const counts = new Map<string, number>();
+        const owned = new Set<string>();
+        for (const link of links) {
+          counts.set(link.teamId, (counts.get(link.teamId) ?? 0) + 1);
+          if (link.userId === member.userId && link.role === "owner") owned.add(link.teamId);
+        }
+        const admin = atLeast(member.role, "admin");
+        return teams.map((t) => presentTeam(t, counts.get(t.id) ?? 0, { admin: admin || owned.has(t.id), view: member.role !== null }));
+      },
+
+      async loadCollection(collectionId: string, caller: Caller) {
+        const collection = await this.collections.findOne({ id: collectionId });
+        if (!collection || collection.deletedAt) throw new NotFoundError(`Collection ${collectionId} was not found.`);
+        const [member, chain] = await Promise.all([
+          this.members.findOne({ id: memberId(collection.organizationId, caller.id) }),
+          this.collectionChain(collection),
+        ]);
+        const role = this.collectionRole(collection, member ?? undefined, chain);
+        if (!member || !role) throw new NotFoundError(`Collection ${collectionId} was not found.`);
+        return { collection, member, role };
+      },
+
+      async collectionChain(collection: CollectionDoc) {
+        const chain = new Map<string, CollectionDoc>([[collection.id, collection]]);
+        for (let parentId = collection.parent; parentId && !chain.has(parentId); ) {
+          const parent = await this.collections.findOne({ id: parentId });
+          if (!parent) break;
+          chain.set(parent.id, parent);
+          parentId = parent.parent;
+        }
+        return chain;
+      },
+
+      collectionRole(collection: CollectionDoc, member: MemberDoc | undefined, all: Map<string, CollectionDoc>) {
+        return effectiveRole({
+          memberRole: member && !member.disabled ? member.role : undefined,
+          collectionLevels: chainLevels((id) => all.get(id), collection.id),
+        });
+      },
+
+      async collectionsChanged(organizationId: string, collectionId: string) {
+        await this.broker.broadcast("orgs.collections.changed", { organizationId, collectionId });
       },
     },
   };

@@ -1,6 +1,13 @@
-// The API shape of an organization.
-import { organizationPermissions, type OrganizationPermissions, type RoleOrGuest } from "@docshelf/access";
-import type { OrgDoc } from "./models";
+// The API shapes of organizations, members, teams, collections, translation settings and invite links.
+import {
+  atLeast,
+  collectionPermissions,
+  organizationPermissions,
+  type CollectionPermissions,
+  type OrganizationPermissions,
+  type RoleOrGuest,
+} from "@docshelf/access";
+import type { CollectionDoc, DefaultLevel, LinkInviteDoc, MemberDoc, OrgDoc, TeamDoc, TranslationDoc } from "./models";
 
 export interface OrganizationResource {
   object: "organization";
@@ -49,4 +56,123 @@ export function presentOrganization(org: OrgDoc, memberRole: RoleOrGuest | undef
   if (org.defaultContent) resource.defaultContent = org.defaultContent;
   if (org.logo) resource.urls.logo = org.logo;
   return resource;
+}
+
+/** The embedded User of a member, as the identity service presents it. */
+export interface UserResource {
+  object: "user";
+  id: string;
+  displayName: string;
+  email?: string;
+  photoURL?: string;
+  urls: { location: string };
+}
+
+export interface MemberResource {
+  object: "member";
+  id: string;
+  role: RoleOrGuest;
+  user: UserResource;
+  disabled: boolean;
+  joinedAt: string;
+  lastSeenAt?: string;
+  sso: boolean;
+  spaces: number;
+  teams: number;
+}
+
+/** `user` is undefined when identity no longer knows the user: a placeholder keeps the shape. */
+export function presentMember(member: MemberDoc, user: UserResource | undefined, teams: number, publicUrl: string): MemberResource {
+  const resource: MemberResource = {
+    object: "member",
+    id: member.userId,
+    role: member.role,
+    user: user ?? { object: "user", id: member.userId, displayName: "", urls: { location: `${publicUrl}/v1/users/${member.userId}` } },
+    disabled: member.disabled,
+    joinedAt: member.joinedAt,
+    sso: member.sso,
+    // Space counts live in the content service; not counted here yet.
+    spaces: 0,
+    teams,
+  };
+  if (member.lastSeenAt) resource.lastSeenAt = member.lastSeenAt;
+  return resource;
+}
+
+export interface TeamResource {
+  object: "team";
+  id: string;
+  title: string;
+  members: number;
+  spaces: number;
+  createdAt: string;
+  permissions: { admin: boolean; view: boolean };
+}
+
+export function presentTeam(team: TeamDoc, members: number, permissions: TeamResource["permissions"]): TeamResource {
+  // No operation grants a team access to spaces yet, so a team has access to none of its own.
+  return { object: "team", id: team.id, title: team.title, members, spaces: 0, createdAt: team.createdAt, permissions };
+}
+
+export interface CollectionResource {
+  object: "collection";
+  id: string;
+  title: string;
+  description?: string;
+  organization: string;
+  parent?: string;
+  defaultLevel: DefaultLevel;
+  urls: { location: string; app: string };
+  permissions: CollectionPermissions;
+}
+
+export function presentCollection(collection: CollectionDoc, role: RoleOrGuest, publicUrl: string): CollectionResource {
+  const resource: CollectionResource = {
+    object: "collection",
+    id: collection.id,
+    title: collection.title,
+    organization: collection.organizationId,
+    defaultLevel: collection.defaultLevel,
+    urls: { location: `${publicUrl}/v1/collections/${collection.id}`, app: `${publicUrl}/o/${collection.organizationId}/c/${collection.id}` },
+    permissions: collectionPermissions(role),
+  };
+  if (collection.description !== undefined) resource.description = collection.description;
+  if (collection.parent) resource.parent = collection.parent;
+  return resource;
+}
+
+export interface TranslationSettingsResource {
+  object: "translation-settings";
+  id: string;
+  title: string;
+  languages: string[];
+  createdAt: string;
+  updatedAt: string;
+  permissions: { view: boolean; edit: boolean };
+  urls: { location: string };
+}
+
+export function presentTranslation(doc: TranslationDoc, memberRole: RoleOrGuest, publicUrl: string): TranslationSettingsResource {
+  return {
+    object: "translation-settings",
+    id: doc.id,
+    title: doc.title,
+    languages: doc.languages,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    permissions: { view: true, edit: atLeast(memberRole, "admin") },
+    urls: { location: `${publicUrl}/v1/orgs/${doc.organizationId}/translations/${doc.id}` },
+  };
+}
+
+export interface LinkInviteResource {
+  object: "invite";
+  id: string;
+  role: RoleOrGuest;
+  redundant: boolean;
+}
+
+export function presentLinkInvite(invite: LinkInviteDoc): LinkInviteResource {
+  // The creator is an administrator, so the link never gives them anything: never redundant for others.
+  return { object: "invite", id: invite.id, role: invite.role, redundant: false };
 }

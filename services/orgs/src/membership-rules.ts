@@ -1,0 +1,34 @@
+// Pure rules about memberships: an organization always keeps an administrator.
+import type { RoleOrGuest } from "@docshelf/access";
+import { ConflictError } from "@docshelf/errors";
+
+/**
+ * Refuses a change that would leave the organization without an administrator: `current` is the
+ * member's role, `next` the role they would have (undefined: removed), `admins` how many active
+ * administrators the organization has now.
+ */
+export function assertAdminRemains(current: RoleOrGuest, next: RoleOrGuest | undefined, admins: number): void {
+  if (current !== "admin" || next === "admin") return;
+  if (admins <= 1) {
+    throw new ConflictError(
+      next === undefined
+        ? "The last administrator of an organization cannot be removed; make another member an administrator first."
+        : "The last administrator of an organization cannot be demoted; make another member an administrator first.",
+    );
+  }
+}
+
+/**
+ * Refuses a batch of role changes (an invitation naming existing members) that would demote every
+ * administrator: `admins` is how many there are now, `demoted` how many of them the batch demotes.
+ */
+export function assertBatchKeepsAdmin(admins: number, demoted: number): void {
+  if (demoted > 0 && admins - demoted < 1) {
+    throw new ConflictError("This would leave the organization without an administrator; keep at least one member an administrator.");
+  }
+}
+
+/** The `search` text of a member: what the list's `search` filter matches, lower-cased. */
+export function memberSearchText(user: { displayName?: string; email?: string } | undefined): string {
+  return [user?.displayName ?? "", user?.email ?? ""].join(" ").toLowerCase().trim();
+}
