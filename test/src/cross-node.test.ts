@@ -33,7 +33,7 @@ function nodeFactory(namespace: string, adminToken: string) {
 /** One broker per group of services, all on one Fake bus under a namespace of their own. */
 async function startCluster(groups: ServiceName[][]): Promise<Cluster> {
   const cluster = await startClusterWithout(...groups);
-  await Promise.all(cluster.brokers.map((b) => b.waitForServices(["identity", "orgs", "content"], 10_000)));
+  await Promise.all(cluster.brokers.map((b) => b.waitForServices(["identity", "orgs", "content", "openapi"], 10_000)));
   return cluster;
 }
 
@@ -59,7 +59,7 @@ async function startClusterWithout(...groups: ServiceName[][]): Promise<Cluster 
 describe("across nodes on the Fake transporter", () => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster([["gateway"], ["gateway"], ["identity"], ["orgs"], ["content"]]);
+    cluster = await startCluster([["gateway"], ["gateway"], ["identity"], ["orgs"], ["content"], ["openapi"]]);
   });
   afterAll(async () => {
     await Promise.all(cluster.brokers.map((b) => b.stop()));
@@ -105,12 +105,12 @@ describe("across nodes on the Fake transporter", () => {
 
 describe("readiness across nodes", () => {
   test("/ready is 503 and names the service while one is not running anywhere, and 200 once it is", async () => {
-    const cluster = await startClusterWithout(["gateway"], ["identity", "orgs"]);
+    const cluster = await startClusterWithout(["gateway"], ["identity", "orgs", "openapi"]);
     try {
-      await cluster.brokers[0].waitForServices(["identity", "orgs"], 10_000);
+      await cluster.brokers[0].waitForServices(["identity", "orgs", "openapi"], 10_000);
       const res = await fetch(`${cluster.gateways[0].baseUrl}/ready`);
       expect(res.status).toBe(503);
-      expect((await res.json()).missing).toEqual(["content"]);
+      expect(((await res.json()) as { missing: string[] }).missing).toEqual(["content"]);
       const late = cluster.addNode(["content"]);
       await late.start();
       const deadline = Date.now() + 5000;

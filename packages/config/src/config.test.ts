@@ -28,7 +28,23 @@ describe("defaults", () => {
       requestTimeoutMs: 10000,
       authCacheTtlMs: 30000,
       jsonBodyLimitBytes: 1048576,
+      rateLimitPerMinute: 600,
+      rateLimitAnonPerMinute: 60,
+      trustedProxies: [],
+      idempotencyTtlSeconds: 86400,
+      jsonMaxDepth: 32,
+      jsonMaxArrayLength: 10000,
+      jsonMaxStringBytes: 1048576,
+      queryMaxDepth: 2,
+      queryMaxArrayLength: 100,
     });
+  });
+
+  test("TRUSTED_PROXIES takes addresses and CIDRs of both families and refuses anything else", () => {
+    expect(loadConfig({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8,::1,fd00::/8" }).trustedProxies).toEqual(["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]);
+    for (const bad of ["localhost", "10.0.0.0/33", "10.0.0.1/8/2", "::1/129"]) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad })).toThrow(/TRUSTED_PROXIES/);
+    }
   });
 
   test("every variable that is set but empty takes its default", () => {

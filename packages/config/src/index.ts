@@ -1,4 +1,5 @@
 // The one configuration module: every environment variable the project reads, its default and why.
+import { isIP } from "node:net";
 
 export interface Config {
   /** HTTP port of the gateway. */
@@ -29,9 +30,27 @@ export interface Config {
   authCacheTtlMs: number;
   /** Largest JSON request body the gateway accepts, in bytes. */
   jsonBodyLimitBytes: number;
+  /** Requests per minute per API token (0: no limit). Counted across every gateway. */
+  rateLimitPerMinute: number;
+  /** Requests per minute per client address for requests without a valid token (0: no limit). */
+  rateLimitAnonPerMinute: number;
+  /** Proxies (addresses or CIDRs) whose X-Forwarded-For the gateway believes; empty believes none. */
+  trustedProxies: string[];
+  /** How long an Idempotency-Key's first answer is kept for replays. */
+  idempotencyTtlSeconds: number;
+  /** Deepest nesting of objects and arrays a JSON body may have. */
+  jsonMaxDepth: number;
+  /** Most elements any one array in a JSON body may have. */
+  jsonMaxArrayLength: number;
+  /** Longest string (in UTF-8 bytes) a JSON body may hold, keys included. */
+  jsonMaxStringBytes: number;
+  /** Deepest nesting a query parameter's value may parse into (a[b][c] is 2). */
+  queryMaxDepth: number;
+  /** Most items a query parameter's array (repeated keys or a[]=) may have. */
+  queryMaxArrayLength: number;
 }
 
-export const ALL_SERVICES = ["gateway", "identity", "orgs", "content"] as const;
+export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 interface Variable {
@@ -48,7 +67,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
   { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
   { name: "TRANSPORTER", default: "", why: "Moleculer transporter (e.g. nats://127.0.0.1:4222); empty means one process." },
-  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, or all." },
+  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, or all." },
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
   { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },
@@ -57,6 +76,15 @@ export const VARIABLES: readonly Variable[] = [
   { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
   { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
   { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
+  { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per API token, across every gateway; over it answers 429. 0 disables." },
+  { name: "RATE_LIMIT_ANON_PER_MINUTE", default: "60", why: "Requests per minute per client address without a valid token; over it answers 429. 0 disables." },
+  { name: "TRUSTED_PROXIES", default: "", why: "Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed; empty believes none." },
+  { name: "IDEMPOTENCY_TTL_SECONDS", default: "86400", why: "How long an Idempotency-Key's first answer is replayed to retries." },
+  { name: "JSON_MAX_DEPTH", default: "32", why: "Deepest nesting of a JSON body; deeper answers 400." },
+  { name: "JSON_MAX_ARRAY_LENGTH", default: "10000", why: "Most elements of any array in a JSON body; more answers 400." },
+  { name: "JSON_MAX_STRING_BYTES", default: "1048576", why: "Longest string (UTF-8 bytes) in a JSON body; longer answers 400." },
+  { name: "QUERY_MAX_DEPTH", default: "2", why: "Deepest nesting of a query parameter (a[b][c] is 2); deeper answers 400." },
+  { name: "QUERY_MAX_ARRAY_LENGTH", default: "100", why: "Most items of a query parameter's array; more answers 400." },
 ];
 
 export class ConfigError extends Error {}
@@ -76,6 +104,21 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback:
   const raw = (env[name] || fallback) as T;
   if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
   return raw;
+}
+
+/** Addresses or CIDRs (v4 or v6); each is checked so a typo cannot silently trust nobody, or everybody. */
+function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] || "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split("/");
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || !prefixOk || extra !== undefined) {
+      throw new ConfigError(`${name} must list IP addresses or CIDRs separated by commas, got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 function serviceList(raw: string): ServiceName[] {
@@ -125,6 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", "10000", 100, 600000),
     authCacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", "30000", 0, 3600000),
     jsonBodyLimitBytes: integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600),
+    rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000),
+    rateLimitAnonPerMinute: integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000),
+    trustedProxies: addressList(env, "TRUSTED_PROXIES"),
+    idempotencyTtlSeconds: integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000),
+    jsonMaxDepth: integer(env, "JSON_MAX_DEPTH", "32", 1, 1000),
+    jsonMaxArrayLength: integer(env, "JSON_MAX_ARRAY_LENGTH", "10000", 1, 10000000),
+    jsonMaxStringBytes: integer(env, "JSON_MAX_STRING_BYTES", "1048576", 1, 104857600),
+    queryMaxDepth: integer(env, "QUERY_MAX_DEPTH", "2", 0, 20),
+    queryMaxArrayLength: integer(env, "QUERY_MAX_ARRAY_LENGTH", "100", 1, 100000),
   });
 }
 

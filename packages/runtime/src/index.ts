@@ -5,6 +5,7 @@ import { gatewaySchema } from "@docshelf/gateway";
 import { identitySchema } from "@docshelf/identity";
 import { orgsSchema } from "@docshelf/orgs";
 import { contentSchema } from "@docshelf/content";
+import { openapiSchema } from "@docshelf/openapi";
 import { brokerOptions } from "./moleculer.config";
 
 export { brokerOptions } from "./moleculer.config";
@@ -14,6 +15,7 @@ const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
   identity: identitySchema as unknown as (cfg: Config) => ServiceSchema,
   orgs: orgsSchema as unknown as (cfg: Config) => ServiceSchema,
   content: contentSchema as unknown as (cfg: Config) => ServiceSchema,
+  openapi: openapiSchema as unknown as (cfg: Config) => ServiceSchema,
 };
 
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {

@@ -5,7 +5,7 @@ import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { loadConfig, type ServiceName } from "@docshelf/config";
+import { ALL_SERVICES, loadConfig, type ServiceName } from "@docshelf/config";
 import { createBroker, listeningPort } from "@docshelf/runtime";
 import { ApiClient } from "./http";
 
@@ -85,28 +85,39 @@ async function waitUntil(check: () => Promise<boolean>, deadlineMs: number, what
 }
 
 export interface NatsSystemOptions {
-  /** Services per process; default one process each for gateway, identity, orgs and content. */
+  /** Services per process; default one process for each service. */
   processes?: ServiceName[][];
   env?: Record<string, string>;
+  /**
+   * Give every process that runs the gateway a port of its own (they share one otherwise, which only
+   * one of them can bind). `urls` lists them in process order; `url` is the first.
+   */
+  gatewayPerPort?: boolean;
 }
 
 /** Each service group in its own Node.js process, joined over NATS under a namespace of its own. */
-export async function startNats(options: NatsSystemOptions = {}): Promise<RunningSystem & { children: ChildProcess[] }> {
+export async function startNats(options: NatsSystemOptions = {}): Promise<RunningSystem & { children: ChildProcess[]; urls: string[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), "docshelf-nats-"));
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   const namespace = `t${randomBytes(6).toString("hex")}`;
   const port = await freePort();
-  const groups = options.processes ?? [["gateway"], ["identity"], ["orgs"], ["content"]];
+  const groups = options.processes ?? ALL_SERVICES.map((name) => [name]);
   const children: ChildProcess[] = [];
   const logs: string[] = [];
+  const ports: number[] = [];
   for (const [i, group] of groups.entries()) {
+    let ownPort = port;
+    if (group.includes("gateway")) {
+      if (options.gatewayPerPort && ports.length > 0) ownPort = await freePort();
+      ports.push(ownPort);
+    }
     const child = spawn(process.execPath, [MAIN], {
       env: baseEnv(dataDir, adminToken, {
         TRANSPORTER: NATS_URL,
         NAMESPACE: namespace,
         SERVICES: group.join(","),
         NODE_ID: `${namespace}-${group.join("-")}-${i}`,
-        PORT: String(port),
+        PORT: String(ownPort),
         HOST: "127.0.0.1",
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         ...options.env,
@@ -118,6 +129,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<Runnin
     children.push(child);
   }
   const url = `http://127.0.0.1:${port}`;
+  const urls = [...new Set(ports)].map((p) => `http://127.0.0.1:${p}`);
   const stop = async () => {
     await Promise.all(
       children.map(
@@ -136,10 +148,12 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<Runnin
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntil(async () => (await fetch(`${url}/ready`)).status === 200, 30_000, "the NATS system to be ready");
+    for (const each of urls.length ? urls : [url]) {
+      await waitUntil(async () => (await fetch(`${each}/ready`)).status === 200, 30_000, "the NATS system to be ready");
+    }
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\n${logs.join("").slice(-4000)}`);
   }
-  return { mode: "nats", url, adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children };
+  return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children };
 }

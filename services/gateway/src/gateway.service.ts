@@ -3,20 +3,34 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { Context, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
-import type { Config } from "@docshelf/config";
+import { ALL_SERVICES, type Config } from "@docshelf/config";
 import { hashToken, type Caller } from "@docshelf/access";
 import { UnauthorizedError, toErrorResponse } from "@docshelf/errors";
 import { TokenCache } from "./token-cache";
 import { V1_ROUTES } from "./routes";
+import { trustedProxies } from "./client-address";
+import { bodyLimitGuard, idempotencyGuard, queryLimitGuard, rateLimitGuard, type GuardOptions } from "./middlewares";
+import { RateLimiter } from "./rate-limiter";
+import type { GatewayRequest, Identity } from "./request";
+import { openStores, type GatewayStores } from "./stores";
+import { ssoBrowserRoutes } from "./routes/identity";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{8,256})$/;
 
+interface Guards {
+  limiter: RateLimiter;
+  stores: GatewayStores;
+}
 interface GatewayVars {
   tokens: TokenCache;
+  opening: Promise<Guards>;
 }
 interface GatewayMethods {
-  authenticate(ctx: Context, route: unknown, req: IncomingMessage): Promise<Caller>;
+  identify(ctx: Context, req: GatewayRequest): Promise<Identity>;
+  authenticate(ctx: Context, route: unknown, req: GatewayRequest): Promise<Caller>;
+  guards(): Promise<Guards>;
+  settleIdempotency(req: GatewayRequest, answer: { status: number; body: unknown; headers: Record<string, string> } | null): Promise<void>;
   renderError(req: IncomingMessage, res: ServerResponse, err: unknown): void;
 }
 
@@ -34,8 +48,16 @@ function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: Ne
 
 /** moleculer-web reads its routes when the service is created, so they are built from `cfg` up front. */
 export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown>, GatewayMethods, GatewayVars> {
-  // Bodies may be JSON only; everything else is refused before it reaches an action.
-  const bodyParsers = { json: { strict: true, limit: cfg.jsonBodyLimitBytes }, urlencoded: false };
+  const guardOptions: GuardOptions = {
+    trusted: trustedProxies(cfg.trustedProxies),
+    query: { maxDepth: cfg.queryMaxDepth, maxArrayLength: cfg.queryMaxArrayLength },
+    body: { maxDepth: cfg.jsonMaxDepth, maxArrayLength: cfg.jsonMaxArrayLength, maxStringBytes: cfg.jsonMaxStringBytes },
+    // A retry waits for the first attempt as long as that attempt may run; its lease is a little longer.
+    idempotency: { waitMs: cfg.requestTimeoutMs, leaseMs: cfg.requestTimeoutMs * 2 + 5_000 },
+  };
+  // Bodies may be JSON only. The parser runs after the rate limiter (moleculer-web would run its own
+  // parsers first), so refused bodies are counted and carry the rate-limit headers too.
+  const jsonParser = ApiGateway.bodyParser.json({ strict: true, limit: cfg.jsonBodyLimitBytes });
   return {
     name: "gateway",
     mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
@@ -44,6 +66,9 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       port: cfg.port,
       ip: cfg.host,
       use: [requestIdMiddleware],
+      // qs keeps up to arrayLimit repeated keys as an array (GitBook's client sends arrays that way), and
+      // parses one level past the limit so a deeper query is seen, and refused, rather than truncated.
+      qsOptions: { arrayLimit: cfg.queryMaxArrayLength, depth: cfg.queryMaxDepth + 1 },
       // Request bodies and response data are never logged: Git URLs and tokens travel in them.
       logRequestParams: null,
       logResponseData: null,
@@ -57,6 +82,8 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           aliases: { "GET health": "gateway.health", "GET ready": "gateway.ready" },
           bodyParsers: { json: false, urlencoded: false },
         },
+        // Browser-facing SAML routes (start URL, assertion consumer, metadata): counted per client address.
+        { ...ssoBrowserRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs } },
         {
           name: "v1",
           path: "/v1",
@@ -65,11 +92,30 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           authentication: true,
           mergeParams: true,
           aliases: V1_ROUTES,
-          bodyParsers,
+          bodyParsers: { json: false, urlencoded: false },
+          use: [rateLimitGuard(guardOptions), queryLimitGuard(guardOptions), jsonParser, bodyLimitGuard(guardOptions), idempotencyGuard(guardOptions)],
           callOptions: { timeout: cfg.requestTimeoutMs },
+          async onAfterCall(this: GatewayMethods & GatewayVars, ctx: Context, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
+            // A revocation answered through this gateway is dropped here before the answer leaves, so
+            // the caller's very next request is refused; other gateways drop it on the broadcast.
+            const revoked = (ctx.meta as { revokedTokenHash?: unknown }).revokedTokenHash;
+            if (typeof revoked === "string") this.tokens.drop(revoked);
+            if (req.$idempotency) {
+              const meta = ctx.meta as { $statusCode?: number; $responseHeaders?: Record<string, unknown>; $location?: string };
+              const headers: Record<string, string> = {};
+              for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
+              if (meta.$location) headers.Location = meta.$location;
+              const status = meta.$statusCode ?? 200;
+              // Only successes are kept: a failed first attempt may be retried with the same key.
+              await this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null);
+            }
+            return data;
+          },
         },
       ],
-      onError(this: GatewayMethods, req: IncomingMessage, res: ServerResponse, err: unknown) {
+      onError(this: GatewayMethods, req: GatewayRequest, res: ServerResponse, err: unknown) {
+        // A failed attempt gives its Idempotency-Key back, so a retry runs again.
+        void this.settleIdempotency(req, null);
         this.renderError(req, res, err);
       },
     },
@@ -85,7 +131,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         visibility: "published",
         async handler(ctx: Context) {
           const connected = !this.broker.transit || this.broker.transit.connected;
-          const required = ["identity", "orgs", "content"];
+          const required = ALL_SERVICES.filter((name) => name !== "gateway");
           // Each service answers whether its store is open; a missing or silent one is not ready.
           const answers = await Promise.all(
             required.map((name) => ctx.call<boolean, Record<string, never>>(`${name}.storeReady`, {}, { timeout: 2000 }).catch(() => false)),
@@ -115,17 +161,44 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     methods: {
-      async authenticate(ctx: Context, _route: unknown, req: IncomingMessage): Promise<Caller> {
+      /** Checks the bearer token; a missing or bad one is an answer (for rate limiting), not a throw. */
+      async identify(ctx: Context, req: GatewayRequest): Promise<Identity> {
         const header = req.headers.authorization;
         const match = typeof header === "string" ? BEARER.exec(header.trim()) : null;
-        if (!match) throw new UnauthorizedError();
+        if (!match) return { caller: null, error: new UnauthorizedError() };
         const tokenHash = hashToken(match[1]);
         const cached = this.tokens.get(tokenHash);
-        if (cached) return cached;
+        if (cached) return { caller: cached, tokenHash };
         const caller = await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash });
-        if (!caller) throw new UnauthorizedError("The API token is unknown or was revoked.");
+        if (!caller) return { caller: null, error: new UnauthorizedError("The API token is unknown or was revoked.") };
         this.tokens.set(tokenHash, caller);
-        return caller;
+        return { caller, tokenHash };
+      },
+
+      /** moleculer-web's authentication hook: the rate limiter has already identified the caller. */
+      async authenticate(ctx: Context, _route: unknown, req: GatewayRequest): Promise<Caller> {
+        const identity = req.$identity ?? (await this.identify(ctx, req));
+        if (!identity.caller) throw identity.error;
+        return identity.caller;
+      },
+
+      guards(): Promise<Guards> {
+        return this.opening;
+      },
+
+      /** Stores the first attempt's answer, or releases the key; at most once per request. */
+      async settleIdempotency(req: GatewayRequest, answer) {
+        const held = req.$idempotency;
+        if (!held || held.settled) return;
+        held.settled = true;
+        try {
+          const { stores } = await this.opening;
+          if (answer) await stores.idempotency.complete(held.key, held.fingerprint, answer);
+          else await stores.idempotency.release(held.key);
+        } catch (err) {
+          // The lease runs out by itself, so a lost release only delays a retry.
+          this.logger.warn({ err }, "could not settle an idempotency key");
+        }
       },
 
       renderError(req: IncomingMessage, res: ServerResponse, err: unknown) {
@@ -147,6 +220,22 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
     created() {
       this.tokens = new TokenCache(cfg.authCacheTtlMs);
+      // Opened here, not in started(): moleculer-web's started() may already take requests, and the
+      // guards wait on this promise. started() below makes a failure to open them stop start-up.
+      this.opening = openStores(cfg).then((stores) => ({
+        stores,
+        limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute }),
+      }));
+      this.opening.catch(() => undefined);
+    },
+
+    async started() {
+      await this.opening;
+    },
+
+    async stopped() {
+      const guards = await this.opening.catch(() => undefined);
+      await guards?.stores.close();
     },
   };
 }

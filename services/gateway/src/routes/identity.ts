@@ -5,4 +5,31 @@ export const identityRoutes: Record<string, string> = {
   "POST /users": "identity.createUser",
   "POST /users/:userId/tokens": "identity.createToken",
   "DELETE /users/:userId/tokens/:tokenId": "identity.revokeToken",
+
+  "GET /orgs/:organizationId/saml": "identity.listSamlProviders",
+  "POST /orgs/:organizationId/saml": "identity.createSamlProvider",
+  "GET /orgs/:organizationId/saml/:samlProviderId": "identity.getSamlProvider",
+  "PATCH /orgs/:organizationId/saml/:samlProviderId": "identity.updateSamlProvider",
+  "DELETE /orgs/:organizationId/saml/:samlProviderId": "identity.deleteSamlProvider",
+  "POST /orgs/:organizationId/saml/:samlProviderId/link": "identity.createSamlLink",
+  "GET /orgs/:organizationId/sso": "identity.listSsoLogins",
 };
+
+/**
+ * The browser-facing SAML routes, outside /v1: no bearer token (the browser has none yet), form
+ * bodies (the IdP posts `SAMLResponse` form-urlencoded), and only these three actions.
+ */
+export const ssoBrowserRoutes = {
+  name: "sso",
+  path: "/sso",
+  mappingPolicy: "restrict",
+  autoAliases: false,
+  authentication: false,
+  mergeParams: true,
+  aliases: {
+    "GET saml/:samlProviderId/start": "identity.samlStart",
+    "POST saml/:samlProviderId/acs": "identity.samlAcs",
+    "GET saml/:samlProviderId/metadata": "identity.samlMetadata",
+  },
+  bodyParsers: { json: false, urlencoded: { extended: false, limit: "256kb", parameterLimit: 10 } },
+} as const;

@@ -1,0 +1,31 @@
+// The rate limiter over the in-memory store.
+import { MemoryCounterStore } from "./counter-store";
+import { RateLimiter } from "./rate-limiter";
+
+describe("RateLimiter", () => {
+  const t0 = 1_700_000_080_000; // 40 s into a minute
+
+  test("a token gets its own limit and a fresh count in the next window", async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 2, perAddress: 1 });
+    const token = { kind: "token", tokenHash: "h1" } as const;
+    expect((await limiter.hit(token, t0))?.allowed).toBe(true);
+    expect((await limiter.hit(token, t0))?.allowed).toBe(true);
+    const third = await limiter.hit(token, t0);
+    expect(third).toMatchObject({ allowed: false, retryAfter: 20, headers: { "X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "0" } });
+    expect((await limiter.hit(token, t0 + 20_000))?.allowed).toBe(true);
+  });
+
+  test("tokens and addresses are counted apart", async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 1, perAddress: 1 });
+    expect((await limiter.hit({ kind: "token", tokenHash: "h1" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "token", tokenHash: "h2" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "address", address: "::1" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "address", address: "::1" }, t0))?.allowed).toBe(false);
+  });
+
+  test("a limit of 0 disables counting for that kind", async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 0, perAddress: 5 });
+    expect(await limiter.hit({ kind: "token", tokenHash: "h1" }, t0)).toBeNull();
+    expect(await limiter.hit({ kind: "address", address: "1.2.3.4" }, t0)).not.toBeNull();
+  });
+});

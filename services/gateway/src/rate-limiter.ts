@@ -1,0 +1,35 @@
+// Per-token and per-address request counting over a CounterStore, in one-minute fixed windows.
+import { createHash } from "node:crypto";
+import type { CounterStore } from "./counter-store";
+import { decide, windowAt, type RateDecision } from "./rate-window";
+
+export const WINDOW_MS = 60_000;
+
+/** Who a request is counted against: its token (by hash) when it has a valid one, else its address. */
+export type RateSubject = { kind: "token"; tokenHash: string } | { kind: "address"; address: string };
+
+export interface RateLimits {
+  perToken: number;
+  perAddress: number;
+}
+
+export class RateLimiter {
+  constructor(
+    private readonly store: CounterStore,
+    private readonly limits: RateLimits,
+    private readonly windowMs = WINDOW_MS,
+  ) {}
+
+  /** Counts this request; null when the subject's kind is not limited (limit 0). */
+  async hit(subject: RateSubject, nowMs = Date.now()): Promise<RateDecision | null> {
+    const limit = subject.kind === "token" ? this.limits.perToken : this.limits.perAddress;
+    if (limit <= 0) return null;
+    const window = windowAt(nowMs, this.windowMs);
+    const id = subject.kind === "token" ? `t:${subject.tokenHash}` : `a:${subject.address}`;
+    // Hashed: store keys allow few characters (IPv6 has colons) and the bucket need not hold addresses.
+    const key = `w${window.index}.${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
+    // Kept for two windows so a clock a little behind on another gateway still finds it.
+    const count = await this.store.increment(key, 2 * this.windowMs);
+    return decide(limit, count, window, nowMs);
+  }
+}

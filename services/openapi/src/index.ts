@@ -1,0 +1,1 @@
+export { openapiSchema, default, type SpecContent } from "./openapi.service";

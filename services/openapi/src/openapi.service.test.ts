@@ -1,0 +1,85 @@
+// The openapi service on a broker of its own: restart sweeps, the internal action and its events.
+import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
+import { bindConfig, loadConfig } from "@docshelf/config";
+import type { Membership } from "@docshelf/access";
+import { specFixture } from "./__tests__/fixtures";
+import type { SpecDoc } from "./models";
+import { openapiSchema, type SpecContent } from "./openapi.service";
+import type { OpenAPIService } from "./service-types";
+
+const orgsStub: ServiceSchema = {
+  name: "orgs",
+  actions: {
+    memberRole: {
+      visibility: "public",
+      handler(): Membership {
+        return { exists: true, member: true, role: "admin" };
+      },
+    },
+  },
+};
+
+describe("openapi service", () => {
+  let broker: ServiceBroker;
+  let service: OpenAPIService;
+  const heard: Array<Record<string, unknown>> = [];
+  const as = { meta: { user: { id: "u1", instanceAdmin: false } } };
+
+  beforeAll(async () => {
+    broker = new ServiceBroker({ logger: false });
+    bindConfig(broker, loadConfig({ DATA_DIR: ":memory:" }));
+    service = broker.createService(openapiSchema() as unknown as ServiceSchema) as unknown as OpenAPIService;
+    broker.createService(orgsStub);
+    broker.createService({
+      name: "listener",
+      events: {
+        "openapi.spec.versioned": {
+          handler(ctx: Context<Record<string, unknown>>) {
+            heard.push(ctx.params);
+          },
+        },
+      },
+    });
+    await broker.start();
+  });
+  afterAll(() => broker.stop());
+
+  function leftBehind(fields: Partial<SpecDoc>): SpecDoc {
+    const now = new Date().toISOString();
+    const id = `left-${Math.random().toString(36).slice(2)}`;
+    return {
+      id,
+      organizationId: "org1",
+      slug: id,
+      source: { text: specFixture("3.0", "json") },
+      visibility: "private",
+      processingState: "pending",
+      sourceRevision: 1,
+      claimedAt: "",
+      createdAt: now,
+      updatedAt: now,
+      ...fields,
+    };
+  }
+
+  test("a sweep processes specs a restart left pending or abandoned in progress, not ones a live run holds", async () => {
+    const pending = await service.specs.insert(leftBehind({}));
+    const abandoned = await service.specs.insert(leftBehind({ processingState: "progress", claimedAt: "2000-01-01T00:00:00.000Z" }));
+    const held = await service.specs.insert(leftBehind({ processingState: "progress", claimedAt: new Date().toISOString() }));
+    await service.sweep();
+    await service.queue.idle();
+    for (const id of [pending.id, abandoned.id]) {
+      expect(await service.specs.findOne({ id })).toMatchObject({ processingState: "complete", lastVersion: expect.any(String) });
+    }
+    expect(await service.specs.findOne({ id: held.id })).toMatchObject({ processingState: "progress" });
+  });
+
+  test("getSpecContent answers the latest good version's document, and null before there is one", async () => {
+    const created = await broker.call<{ slug: string }, unknown>("openapi.create", { organizationId: "org2", slug: "pets", source: { text: specFixture("3.1", "yaml") } }, as);
+    expect(await broker.call("openapi.getSpecContent", { organizationId: "org2", slug: "nope" })).toBeNull();
+    await service.queue.idle();
+    const content = await broker.call<SpecContent, unknown>("openapi.getSpecContent", { organizationId: "org2", slug: created.slug });
+    expect(content).toMatchObject({ slug: "pets", lastVersion: expect.any(String), document: { openapi: "3.1.0", info: { title: "Pets" } } });
+    expect(heard).toContainEqual({ organizationId: "org2", slug: "pets", id: content.id, versionId: content.lastVersion });
+  });
+});

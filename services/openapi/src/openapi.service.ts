@@ -1,0 +1,147 @@
+// API-description specs: hosting, versions, fetching and processing in the background.
+import type { Context, ServiceSchema } from "moleculer";
+import { configFor } from "@docshelf/config";
+import { atLeast, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { op, storeMixin } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { collections } from "./models";
+import type { OpenAPIDocument } from "./parse-spec";
+import { claimLeaseMs, processSpec } from "./processing";
+import { slugRule } from "./rules";
+import type { Ctx, Methods, SpecAccess, Vars } from "./service-types";
+import { readOpenAPISettings } from "./settings";
+import { specActions } from "./specs.actions";
+import { versionActions } from "./versions.actions";
+import { WorkQueue } from "./work-queue";
+
+/** What `openapi.getSpecContent` answers: the latest good version's parsed document, or null. */
+export interface SpecContent {
+  id: string;
+  slug: string;
+  lastVersion: string;
+  document: OpenAPIDocument;
+}
+
+const SWEEP_BATCH = 100;
+
+export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
+  return {
+    name: "openapi",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      ...specActions,
+      ...versionActions,
+
+      /** Internal: the parsed document of a spec's latest good version, for `builtin:openapi` pages. */
+      getSpecContent: {
+        visibility: "public",
+        params: { organizationId: idRule, slug: slugRule },
+        async handler(ctx: Ctx<{ organizationId: string; slug: string }>): Promise<SpecContent | null> {
+          const spec = await this.specs.findOne({ organizationId: ctx.params.organizationId, slug: ctx.params.slug });
+          if (!spec?.lastVersion) return null;
+          const document = await this.documents.findOne({ id: spec.lastVersion });
+          if (!document) return null;
+          return { id: spec.id, slug: spec.slug, lastVersion: spec.lastVersion, document: JSON.parse(document.json) as OpenAPIDocument };
+        },
+      },
+    },
+
+    events: {
+      "orgs.members.changed": {
+        handler(ctx: Context<{ organizationId: string }>) {
+          this.memberships.dropOrganization(ctx.params.organizationId);
+        },
+      },
+    },
+
+    methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async readAccess(organizationId: string, caller: Caller): Promise<SpecAccess> {
+        const membership = await this.memberships.get(organizationId, caller.id);
+        if (!membership.member) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+        const permissions = { view: atLeast(membership.role, "read"), edit: atLeast(membership.role, "create") };
+        if (!permissions.view) throw new ForbiddenError("Guests of the organization cannot see its OpenAPI specs.");
+        return { role: membership.role, permissions };
+      },
+
+      async writeAccess(organizationId: string, caller: Caller): Promise<SpecAccess> {
+        const access = await this.readAccess(organizationId, caller);
+        if (!access.permissions.edit) throw new ForbiddenError("Creating, changing and deleting OpenAPI specs takes the create role or better.");
+        return access;
+      },
+
+      async loadSpec(organizationId: string, slug: string) {
+        const spec = await this.specs.findOne({ organizationId, slug });
+        if (!spec) throw new NotFoundError(`OpenAPI spec ${slug} was not found.`);
+        return spec;
+      },
+
+      enqueue(specId: string) {
+        this.queue.add(specId);
+      },
+
+      async runProcessing(specId: string) {
+        const outcome = await processSpec(
+          { specs: this.specs, versions: this.versions, documents: this.documents, settings: this.openapiSettings },
+          specId,
+        );
+        if (outcome.kind === "versioned") {
+          const { organizationId, slug } = outcome.spec;
+          await this.broker.broadcast("openapi.spec.versioned", { organizationId, slug, id: specId, versionId: outcome.versionId });
+        } else if (outcome.kind === "failed") {
+          this.logger.info({ specId, code: outcome.failure.code }, "processing an OpenAPI spec failed");
+        }
+      },
+
+      async sweep() {
+        const now = Date.now();
+        const { refreshIntervalMs } = this.openapiSettings;
+        const batches = await Promise.all([
+          this.specs.find({ processingState: "pending" }, { limit: SWEEP_BATCH }),
+          this.specs.find({ processingState: "progress", claimedAt: op.lt(new Date(now - claimLeaseMs(this.openapiSettings)).toISOString()) }, { limit: SWEEP_BATCH }),
+          this.specs.find(
+            { processingState: "complete", "source.url": op.exists(true), lastProcessedAt: op.lte(new Date(now - refreshIntervalMs).toISOString()) },
+            { limit: SWEEP_BATCH },
+          ),
+        ]);
+        const ids = batches.flat().map((spec) => spec.id);
+        for (const id of ids) this.enqueue(id);
+        return ids.length;
+      },
+    },
+
+    created() {
+      this.openapiSettings = readOpenAPISettings(process.env);
+      this.memberships = new MembershipCache((organizationId, userId) =>
+        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+      );
+      this.queue = new WorkQueue(
+        (id) => this.runProcessing(id),
+        2,
+        (id, err) => this.logger.error({ err, specId: id }, "processing an OpenAPI spec stopped; a later sweep retries it"),
+      );
+    },
+
+    async started() {
+      // Specs left pending or in progress by a restart, and URL specs due for refresh; then every sweep interval.
+      const sweep = () => this.sweep().catch((err: unknown) => this.logger.error({ err }, "sweeping OpenAPI specs failed"));
+      void sweep();
+      this.sweepTimer = setInterval(sweep, this.openapiSettings.sweepIntervalMs);
+      this.sweepTimer.unref();
+    },
+
+    async stopped() {
+      if (this.sweepTimer) clearInterval(this.sweepTimer);
+      // Let running work finish before the store closes; what was waiting, the next start's sweep finds again.
+      this.queue.clear();
+      await this.queue.idle();
+    },
+  };
+}
+
+export default openapiSchema;

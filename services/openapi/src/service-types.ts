@@ -1,0 +1,44 @@
+// The openapi service's shape as its action modules see it: its collections and its shared methods.
+import type { Context, Service } from "moleculer";
+import type { Caller, MembershipCache, RoleOrGuest } from "@docshelf/access";
+import type { Collection } from "@docshelf/store";
+import type { DocumentDoc, SpecDoc, VersionDoc } from "./models";
+import type { SpecPermissions } from "./present";
+import type { OpenAPISettings } from "./settings";
+import type { WorkQueue } from "./work-queue";
+
+export interface Vars {
+  specs: Collection<SpecDoc>;
+  versions: Collection<VersionDoc>;
+  documents: Collection<DocumentDoc>;
+  memberships: MembershipCache;
+  openapiSettings: OpenAPISettings;
+  queue: WorkQueue;
+  sweepTimer?: NodeJS.Timeout;
+}
+
+/** What the caller may do in an organization's specs. */
+export interface SpecAccess {
+  role: RoleOrGuest;
+  permissions: SpecPermissions;
+}
+
+export interface Methods {
+  publicUrl(): string;
+  /** The caller's access to the organization's specs: 404 for non-members, 403 for members who may not read. */
+  readAccess(organizationId: string, caller: Caller): Promise<SpecAccess>;
+  /** As readAccess, and 403 unless the caller may create, change and delete specs. */
+  writeAccess(organizationId: string, caller: Caller): Promise<SpecAccess>;
+  /** The spec by slug, or 404. */
+  loadSpec(organizationId: string, slug: string): Promise<SpecDoc>;
+  /** Queues a spec for processing in this process. */
+  enqueue(specId: string): void;
+  /** Runs one processing step for a spec (used by the queue). */
+  runProcessing(specId: string): Promise<void>;
+  /** Queues every spec that waits: pending, abandoned by a dead process, or due for refresh. */
+  sweep(): Promise<number>;
+}
+
+export type OpenAPIService = Service<Record<string, unknown>> & Vars & Methods;
+export type OpenAPIActions = Service.ServiceActionsSchema<OpenAPIService>;
+export type Ctx<P> = Context<P, Record<string, unknown>>;
