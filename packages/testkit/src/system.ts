@@ -55,7 +55,11 @@ function baseEnv(dataDir: string, adminToken: string, extra: Record<string, stri
 export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), "docshelf-test-"));
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
-  const cfg = loadConfig(baseEnv(dataDir, adminToken, { PORT: "0", HOST: "127.0.0.1", TRANSPORTER: "", SERVICES: "all", ...extraEnv }));
+  // A port chosen up front, so that PUBLIC_URL (and every `urls` member) names where the API really is.
+  const port0 = await freePort();
+  const cfg = loadConfig(
+    baseEnv(dataDir, adminToken, { PORT: String(port0), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port0}`, TRANSPORTER: "", SERVICES: "all", ...extraEnv }),
+  );
   const broker = createBroker(cfg, { logger: false });
   await broker.start();
   const port = listeningPort(broker);
