@@ -1,18 +1,16 @@
-// Users and API tokens: who the caller is, and the instance administrator bootstrap.
+// Users and API tokens: who the caller is, the instance administrator bootstrap, and SAML sign-in.
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { callerOf, hashToken, type Caller } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { newId, op, storeMixin, type Collection } from "@docshelf/store";
+import { newId, op, storeMixin } from "@docshelf/store";
 import { urlRule } from "@docshelf/validation";
 import { collections, type TokenDoc, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
+import { samlFlowActions } from "./saml-flow.actions";
+import { samlProviderActions } from "./saml-providers.actions";
+import type { Vars } from "./service-types";
 import { newToken } from "./tokens";
-
-interface Vars {
-  users: Collection<UserDoc>;
-  tokens: Collection<TokenDoc>;
-}
 interface Methods {
   present(user: UserDoc, caller?: Caller): UserResource;
   loadUser(userId: string): Promise<UserDoc>;
@@ -142,12 +140,17 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
           const token = await this.tokens.findOne({ id: ctx.params.tokenId, userId: ctx.params.userId });
           if (token) {
             await this.tokens.deleteOne({ id: token.id });
+            // The answering gateway drops it from ctx.meta at once; every other gateway on the broadcast.
+            ctx.meta.revokedTokenHash = token.hash;
             await this.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
           }
           ctx.meta.$statusCode = 204;
           return null;
         },
       },
+
+      ...samlProviderActions,
+      ...samlFlowActions,
     },
 
     methods: {

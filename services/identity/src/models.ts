@@ -1,4 +1,5 @@
 // Users and API tokens as stored.
+import type { RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
 
 export interface UserDoc {
@@ -20,7 +21,66 @@ export interface TokenDoc {
   createdAt: string;
 }
 
-export const collections: Record<"users" | "tokens", CollectionSpec> = {
+/** A SAML identity provider of one organization. */
+export interface SamlProviderDoc {
+  id: string;
+  organizationId: string;
+  label: string;
+  /** The IdP's entity id: the Issuer its responses must carry. */
+  entityID?: string;
+  /** The IdP's signing certificate, PEM; the only key its responses are checked against. */
+  certificate?: string;
+  /** Where the browser is sent with the AuthnRequest. */
+  ssoURL?: string;
+  defaultTeam?: string;
+  defaultRole: RoleOrGuest;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An AuthnRequest we sent and still wait for; `id` is `<providerId>:<request ID>`. */
+export interface SamlRequestDoc {
+  id: string;
+  issuedAt: string;
+  /** The user who asked to link their existing account to this provider with this sign-in. */
+  linkUserId?: string;
+  /** Epoch ms after which the request is no longer answered (pruned lazily). */
+  expiresAt: number;
+}
+
+/**
+ * The account a provider signs in for an email, `id` `<providerId>:<email>`. An IdP is run by an
+ * organization's admin, so it may only sign in accounts it created or that their owner linked to it.
+ */
+export interface SamlLinkDoc {
+  id: string;
+  providerId: string;
+  userId: string;
+  createdAt: string;
+}
+
+/** A one-time ticket (stored as its hash) that lets the next sign-in link its holder's account. */
+export interface SamlLinkTicketDoc {
+  id: string;
+  userId: string;
+  providerId: string;
+  expiresAt: number;
+}
+
+/** A response or assertion ID already accepted; the unique id makes a replay fail on insert. */
+export interface SamlConsumedDoc {
+  id: string;
+  expiresAt: number;
+}
+
+type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets";
+
+export const collections: Record<Names, CollectionSpec> = {
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },
   tokens: { name: "tokens", indexes: [{ fields: ["hash"], unique: true }, { fields: ["userId"] }] },
+  samlProviders: { name: "saml_providers", indexes: [{ fields: ["organizationId"] }] },
+  samlRequests: { name: "saml_requests", indexes: [{ fields: ["expiresAt"] }] },
+  samlConsumed: { name: "saml_consumed", indexes: [{ fields: ["expiresAt"] }] },
+  samlLinks: { name: "saml_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },
+  samlLinkTickets: { name: "saml_link_tickets", indexes: [{ fields: ["expiresAt"] }] },
 };

@@ -32,3 +32,11 @@ export function assertBatchKeepsAdmin(admins: number, demoted: number): void {
 export function memberSearchText(user: { displayName?: string; email?: string } | undefined): string {
   return [user?.displayName ?? "", user?.email ?? ""].join(" ").toLowerCase().trim();
 }
+
+/**
+ * An organization with `sso` on refuses members who did not come through single sign-on.
+ * Its administrators stay in, so that turning `sso` on cannot lock every administrator out.
+ */
+export function ssoAdmits(org: { sso: boolean }, member: { sso: boolean; role: RoleOrGuest }): boolean {
+  return !org.sso || member.sso || member.role === "admin";
+}

@@ -10,10 +10,11 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { chainLevels } from "./collection-tree";
 import { collectionActions } from "./collections.actions";
 import { memberActions } from "./members.actions";
-import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText } from "./membership-rules";
+import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
 import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInviteDoc, type MemberDoc, type OrgDoc, type TeamDoc } from "./models";
 import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
 import type { Ctx, Methods, Vars } from "./service-types";
+import { ssoActions } from "./sso.actions";
 import { teamActions } from "./teams.actions";
 import { translationActions } from "./translations.actions";
 
@@ -93,7 +94,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             const byId = new Map(orgs.map((o) => [o.id, o]));
             return members.flatMap((m) => {
               const org = byId.get(m.organizationId);
-              return org ? [presentOrganization(org, m.role, publicUrl)] : [];
+              return org && ssoAdmits(org, m) ? [presentOrganization(org, m.role, publicUrl)] : [];
             });
           });
         },
@@ -148,6 +149,8 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             throw err;
           }
           if (!updated) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+          // Who counts as a member depends on `sso`: cached memberships must go.
+          if (fields.sso !== undefined && fields.sso !== org.sso) await this.membersChanged(org.id);
           return presentOrganization(updated, member.role, this.publicUrl());
         },
       },
@@ -258,6 +261,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       ...teamActions,
       ...collectionActions,
       ...translationActions,
+      ...ssoActions,
 
       /** Internal: whether an organization exists and the user's membership in it. */
       memberRole: {
@@ -269,7 +273,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             this.members.findOne({ id: memberId(ctx.params.organizationId, ctx.params.userId) }),
           ]);
           if (!org) return { exists: false, member: false, role: null };
-          if (!member || member.disabled) return { exists: true, member: false, role: null };
+          if (!member || member.disabled || !ssoAdmits(org, member)) return { exists: true, member: false, role: null };
           return { exists: true, member: true, role: member.role };
         },
       },
@@ -298,7 +302,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           this.orgs.findOne({ id: organizationId }),
           this.members.findOne({ id: memberId(organizationId, caller.id) }),
         ]);
-        if (!org || !member || member.disabled) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+        if (!org || !member || member.disabled || !ssoAdmits(org, member)) throw new NotFoundError(`Organization ${organizationId} was not found.`);
         return { org, member };
       },
 
@@ -376,10 +380,12 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async loadCollection(collectionId: string, caller: Caller) {
         const collection = await this.collections.findOne({ id: collectionId });
         if (!collection || collection.deletedAt) throw new NotFoundError(`Collection ${collectionId} was not found.`);
-        const [member, chain] = await Promise.all([
+        const [org, found, chain] = await Promise.all([
+          this.orgs.findOne({ id: collection.organizationId }),
           this.members.findOne({ id: memberId(collection.organizationId, caller.id) }),
           this.collectionChain(collection),
         ]);
+        const member = found && org && ssoAdmits(org, found) ? found : null;
         const role = this.collectionRole(collection, member ?? undefined, chain);
         if (!member || !role) throw new NotFoundError(`Collection ${collectionId} was not found.`);
         return { collection, member, role };

@@ -1,0 +1,182 @@
+// The browser-facing SAML flow: the start URL, the assertion consumer, the SP metadata document.
+import { randomBytes } from "node:crypto";
+import { generateServiceProviderMetadata, type Profile } from "@node-saml/node-saml";
+import { callerOf, hashToken } from "@docshelf/access";
+import { configFor } from "@docshelf/config";
+import { ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newId, op } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import type { SamlProviderDoc, SamlRequestDoc, UserDoc } from "./models";
+import { decideAccount } from "./saml-accounts";
+import { checkResponse, SamlRefusal, type ResponseFacts } from "./saml-checks";
+import { isConfigured, REQUEST_TTL_MS, samlFor, serviceUrls } from "./saml-config";
+import { consumeOnce, requestCache } from "./saml-store";
+import { tokenPage } from "./sso-page";
+import type { Ctx, IdentityActions, IdentityService } from "./service-types";
+import { newToken } from "./tokens";
+
+type ProviderRef = { samlProviderId: string };
+type UsableProvider = SamlProviderDoc & { entityID: string; certificate: string; ssoURL: string };
+/** A base64 SAML response of a few assertions and certificates fits in this many characters. */
+const MAX_RESPONSE_CHARS = 200_000;
+
+async function usableProvider(service: IdentityService, id: string): Promise<UsableProvider> {
+  const provider = await service.samlProviders.findOne({ id });
+  if (!provider || !isConfigured(provider)) throw new NotFoundError(`SAML provider ${id} was not found.`);
+  return provider;
+}
+
+/** The user a link ticket was made for; each ticket works once, for its provider, until it expires. */
+async function redeemLinkTicket(service: IdentityService, providerId: string, ticket: string): Promise<string> {
+  const id = hashToken(ticket);
+  const doc = await service.samlLinkTickets.findOne({ id });
+  const redeemed = doc && doc.providerId === providerId && doc.expiresAt > Date.now() && (await service.samlLinkTickets.deleteOne({ id }));
+  if (!doc || !redeemed) throw new ForbiddenError("The link ticket is unknown, used or expired; ask for a new one.");
+  return doc.userId;
+}
+
+function refused(reason: string): ForbiddenError {
+  return new ForbiddenError(`The SAML response was refused: ${reason}`);
+}
+
+/** Checks everything about a posted response; answers what it says about the user, or throws 403. */
+async function acceptResponse(service: IdentityService, provider: UsableProvider, samlResponse: string): Promise<{ facts: ResponseFacts; request: SamlRequestDoc | null }> {
+  const urls = serviceUrls(configFor(service.broker).publicUrl, provider.id);
+  const cache = requestCache(service.samlRequests, provider.id);
+  const saml = samlFor(provider, urls, cache);
+  let profile: Profile | null;
+  try {
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
+  } catch (err) {
+    throw refused(err instanceof Error ? err.message.split("\n")[0].slice(0, 200) : "invalid response");
+  }
+  const responseXml = profile?.getSamlResponseXml?.();
+  const assertionXml = profile?.getAssertionXml?.();
+  if (!responseXml || !assertionXml) throw refused("the response carries no assertion.");
+  let facts: ResponseFacts;
+  try {
+    facts = checkResponse(responseXml, assertionXml, { acsURL: urls.acsURL, idpEntityID: provider.entityID });
+  } catch (err) {
+    if (err instanceof SamlRefusal) throw refused(err.message);
+    throw err;
+  }
+  if (!(await consumeOnce(service.samlConsumed, provider.id, [`response:${facts.responseId}`, `assertion:${facts.assertionId}`]))) {
+    throw refused("this response was already used.");
+  }
+  return { facts, request: cache.answered() };
+}
+
+/**
+ * The account the IdP vouched for: created on first sign-in, else the one linked to this provider
+ * (see saml-accounts.ts). The IdP's display name wins on every sign-in.
+ */
+async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provider: UsableProvider, facts: ResponseFacts, request: SamlRequestDoc | null): Promise<UserDoc> {
+  const linkId = `${provider.id}:${facts.email}`;
+  const [existing, link, linking] = await Promise.all([
+    service.users.findOne({ email: facts.email }),
+    service.samlLinks.findOne({ id: linkId }),
+    request?.linkUserId ? service.users.findOne({ id: request.linkUserId }) : Promise.resolve(null),
+  ]);
+  const decision = decideAccount({ email: facts.email, existing: existing ?? undefined, linkedUserId: link?.userId, linkingUser: linking ?? undefined });
+  if (decision.kind === "refuse") throw refused(decision.reason);
+  const now = new Date().toISOString();
+  let user: UserDoc;
+  if (decision.kind === "create") {
+    user = { id: newId(), email: facts.email, displayName: facts.displayName, instanceAdmin: false, createdAt: now, updatedAt: now };
+    // Two first sign-ins at once: the email is unique, so the second fails here and may retry.
+    await service.users.insert(user);
+    ctx.emit("identity.user.created", { id: user.id, email: user.email });
+  } else {
+    const found = decision.userId === existing?.id ? existing : linking;
+    if (!found) throw refused("the account is gone.");
+    user = found;
+    if (user.displayName !== facts.displayName) {
+      user = (await service.users.updateOne({ id: user.id }, { $set: { displayName: facts.displayName, updatedAt: now } })) ?? user;
+    }
+  }
+  if (decision.kind === "create" || decision.link) {
+    await service.samlLinks.deleteOne({ id: linkId });
+    await service.samlLinks.insert({ id: linkId, providerId: provider.id, userId: user.id, createdAt: now });
+  }
+  return user;
+}
+
+export const samlFlowActions: IdentityActions = {
+  /** GET /sso/saml/{id}/start: sends the browser to the IdP with an AuthnRequest (HTTP-Redirect binding). */
+  samlStart: {
+    params: { samlProviderId: idRule, link: { type: "string", optional: true, min: 1, max: 64 } },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef & { link?: string }>) {
+      const provider = await usableProvider(this, ctx.params.samlProviderId);
+      const urls = serviceUrls(configFor(this.broker).publicUrl, provider.id);
+      const linkUserId = ctx.params.link ? await redeemLinkTicket(this, provider.id, ctx.params.link) : undefined;
+      const saml = samlFor(provider, urls, requestCache(this.samlRequests, provider.id, { linkUserId }));
+      ctx.meta.$statusCode = 302;
+      ctx.meta.$location = await saml.getAuthorizeUrlAsync("", undefined, {});
+      ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
+      return "";
+    },
+  },
+
+  /** POST /sso/saml/{id}/acs: checks the IdP's response, makes the user an SSO member, shows a new API token. */
+  samlAcs: {
+    params: {
+      samlProviderId: idRule,
+      SAMLResponse: { type: "string", min: 1, max: MAX_RESPONSE_CHARS },
+      RelayState: { type: "string", max: 1024, optional: true },
+    },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef & { SAMLResponse: string }>) {
+      const provider = await usableProvider(this, ctx.params.samlProviderId);
+      const { facts, request } = await acceptResponse(this, provider, ctx.params.SAMLResponse);
+      const user = await resolveAccount(this, ctx, provider, facts, request);
+      const joined = await ctx.call<{ member: boolean }, Record<string, unknown>>("orgs.joinBySso", {
+        organizationId: provider.organizationId,
+        userId: user.id,
+        role: provider.defaultRole,
+        ...(provider.defaultTeam ? { teamId: provider.defaultTeam } : {}),
+      });
+      if (!joined.member) throw new ForbiddenError("Your membership of this organization is disabled.");
+      const token = newToken();
+      const tokenId = newId();
+      await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });
+      ctx.meta.$responseType = "text/html; charset=utf-8";
+      ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
+      return tokenPage({ organizationId: provider.organizationId, email: user.email, token, tokenId, publicUrl: configFor(this.broker).publicUrl });
+    },
+  },
+
+  /**
+   * POST /v1/orgs/{organizationId}/saml/{samlProviderId}/link: the caller's start URL that links their
+   * existing account to this provider, if the IdP vouches for the caller's email. One use, 10 minutes.
+   */
+  createSamlLink: {
+    params: { organizationId: idRule, samlProviderId: idRule },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef & { organizationId: string }>) {
+      const caller = callerOf(ctx);
+      const provider = await this.samlProviders.findOne({ id: ctx.params.samlProviderId, organizationId: ctx.params.organizationId });
+      if (!provider || !isConfigured(provider)) throw new NotFoundError(`SAML provider ${ctx.params.samlProviderId} was not found.`);
+      const ticket = randomBytes(32).toString("base64url");
+      const expiresAt = Date.now() + REQUEST_TTL_MS;
+      await this.samlLinkTickets.deleteMany({ expiresAt: op.lt(Date.now()) });
+      await this.samlLinkTickets.insert({ id: hashToken(ticket), userId: caller.id, providerId: provider.id, expiresAt });
+      const { startURL } = serviceUrls(configFor(this.broker).publicUrl, provider.id);
+      return { url: `${startURL}?link=${ticket}`, expiresAt: new Date(expiresAt).toISOString() };
+    },
+  },
+
+  /** GET /sso/saml/{id}/metadata: the SP metadata document to give the IdP. */
+  samlMetadata: {
+    params: { samlProviderId: idRule },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef>) {
+      const provider = await this.samlProviders.findOne({ id: ctx.params.samlProviderId });
+      if (!provider) throw new NotFoundError(`SAML provider ${ctx.params.samlProviderId} was not found.`);
+      const urls = serviceUrls(configFor(this.broker).publicUrl, provider.id);
+      ctx.meta.$responseType = "application/samlmetadata+xml; charset=utf-8";
+      return generateServiceProviderMetadata({
+        issuer: urls.entityID,
+        callbackUrl: urls.acsURL,
+        identifierFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+        wantAssertionsSigned: true,
+      });
+    },
+  },
+};

@@ -1,0 +1,18 @@
+// The identity service's shape as its action modules see it: its collections and shared methods.
+import type { Context, Service } from "moleculer";
+import type { Collection } from "@docshelf/store";
+import type { SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, TokenDoc, UserDoc } from "./models";
+
+export interface Vars {
+  users: Collection<UserDoc>;
+  tokens: Collection<TokenDoc>;
+  samlProviders: Collection<SamlProviderDoc>;
+  samlRequests: Collection<SamlRequestDoc>;
+  samlConsumed: Collection<SamlConsumedDoc>;
+  samlLinks: Collection<SamlLinkDoc>;
+  samlLinkTickets: Collection<SamlLinkTicketDoc>;
+}
+
+export type IdentityService = Service<Record<string, unknown>> & Vars;
+export type IdentityActions = Service.ServiceActionsSchema<IdentityService>;
+export type Ctx<P> = Context<P, Record<string, unknown>>;
