@@ -1,36 +1,27 @@
-// Spaces and their revisions: create, list and read, with the caller's permissions.
+// Spaces and their revisions: the space lifecycle, the revision engine, pages, files, links and templates.
+import { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import {
-  atLeast,
-  callerOf,
-  effectiveRole,
-  memberRoleOf,
-  MembershipCache,
-  type Caller,
-  type Membership,
-  type RoleOrGuest,
-} from "@docshelf/access";
-import { ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { atLeast, callerOf, effectiveRole, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
-import { newId, op, storeMixin, type Collection, type Filter } from "@docshelf/store";
+import { newId, newSecret, op, storeMixin, type Filter } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { accessActions } from "./actions/access";
+import { changeActions } from "./actions/changes";
+import { contentActions } from "./actions/content";
+import { linkActions } from "./actions/links";
+import { spaceActions } from "./actions/spaces";
+import { FileStore, signFileToken } from "./files";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
-import { presentRevision, presentSpace } from "./present";
+import { presentSpace } from "./present";
+import { storeDocuments } from "./revisions/documents";
+import { applyChanges, walk, type Change, type FileMeta, type PageNode } from "./revisions/tree";
+import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx } from "./service-types";
 
-interface Vars {
-  spaces: Collection<SpaceDoc>;
-  revisions: Collection<RevisionDoc>;
-  memberships: MembershipCache;
-}
-interface Methods {
-  roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest;
-  membership(ctx: Context, organizationId: string, caller: Caller): Promise<Membership>;
-  /** The live space as the caller sees it, with the caller's role; 404 when it is hidden from them. */
-  loadSpace(ctx: Context, spaceId: string): Promise<{ space: SpaceDoc; role: RoleOrGuest }>;
-}
-
-type Ctx<P> = Context<P, Record<string, unknown>>;
-const id = { type: "string", min: 1, max: 64 } as const;
+const STREAM_OVER_BYTES = 512 * 1024;
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const CACHE_TTL_MS = 10_000;
 
 interface CreateParams {
   organizationId: string;
@@ -40,39 +31,48 @@ interface CreateParams {
   editMode?: SpaceDoc["editMode"];
 }
 
-export function contentSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
+/** Keeps at most `max` entries, dropping the least recently used. */
+function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): V {
+  cache.delete(key);
+  cache.set(key, value);
+  while (cache.size > max) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
+function isMissingService(err: unknown): boolean {
+  const name = (err as { name?: string })?.name;
+  return name === "ServiceNotFoundError" || name === "ServiceNotAvailableError";
+}
+
+export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections)],
+    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions] as Array<Partial<ServiceSchema>>,
 
     actions: {
       createSpace: {
         params: {
-          organizationId: id,
+          organizationId: idRule,
           title: { type: "string", max: 50, optional: true },
           emoji: { type: "string", max: 50, optional: true },
-          parent: { ...id, optional: true },
+          parent: { ...idRule, optional: true },
           editMode: { type: "enum", values: ["live", "locked"], optional: true },
         },
         async handler(ctx: Ctx<CreateParams>) {
           const caller = callerOf(ctx);
-          const membership = await this.membership(ctx, ctx.params.organizationId, caller);
+          const membership = await this.membership(ctx.params.organizationId, caller.id);
           if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
           if (!atLeast(membership.role, "create")) throw new ForbiddenError("Creating spaces needs the create role or better.");
-          const now = new Date().toISOString();
+          if (ctx.params.parent) {
+            const info = await this.collectionInfo(ctx.params.parent);
+            if (!info.unknown && (!info.exists || info.deleted || info.organizationId !== ctx.params.organizationId)) {
+              throw new BadRequestError(`Invalid parameters: 'parent': collection ${ctx.params.parent} was not found in the organization.`);
+            }
+          }
+          const now = this.nowIso();
           const spaceId = newId();
           // A new space starts with an empty revision.
-          const revision: RevisionDoc = {
-            id: newId(),
-            spaceId,
-            parents: [],
-            type: "edits",
-            pages: [],
-            files: [],
-            reusableContents: [],
-            variables: {},
-            createdAt: now,
-          };
+          const revision: RevisionDoc = { id: newId(), spaceId, parents: [], type: "edits", pages: [], files: [], reusableContents: [], variables: {}, createdAt: now };
           await this.revisions.insert(revision);
           const space: SpaceDoc = {
             id: spaceId,
@@ -82,6 +82,7 @@ export function contentSchema(): ServiceSchema<Record<string, unknown>, Methods,
             visibility: "private",
             editMode: ctx.params.editMode ?? "live",
             defaultLevel: "inherit",
+            position: this.now().getTime(),
             revision: revision.id,
             comments: 0,
             changeRequests: 0,
@@ -93,45 +94,31 @@ export function contentSchema(): ServiceSchema<Record<string, unknown>, Methods,
           if (ctx.params.parent) space.parent = ctx.params.parent;
           await this.spaces.insert(space);
           ctx.meta.$statusCode = 201;
-          return presentSpace(space, this.roleOn(space, membership), configFor(this.broker).publicUrl);
+          return presentSpace(space, await this.roleOn(space, membership), this.publicUrl());
         },
       },
 
       listSpaces: {
-        params: { organizationId: id, ...listParams },
+        params: { organizationId: idRule, ...listParams },
         async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
           const caller = callerOf(ctx);
-          const membership = await this.membership(ctx, ctx.params.organizationId, caller);
+          const membership = await this.membership(ctx.params.organizationId, caller.id);
           if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
           const filter: Filter = { organizationId: ctx.params.organizationId, deletedAt: op.exists(false) };
           // Guests see only what is open to everyone signed in.
           if (membership.role === null) filter.visibility = op.in(["public", "unlisted"]);
-          const publicUrl = configFor(this.broker).publicUrl;
-          return listPage(this.spaces, filter, ctx.params, (spaces) =>
-            spaces.map((space) => presentSpace(space, this.roleOn(space, membership), publicUrl)),
+          const { page, limit } = ctx.params;
+          return listPage(this.spaces, filter, { page, limit }, async (spaces) =>
+            Promise.all(spaces.map(async (space) => presentSpace(space, await this.roleOn(space, membership), this.publicUrl()))),
           );
         },
       },
 
       getSpace: {
-        params: { spaceId: id, shareKey: { type: "string", optional: true, max: 256 } },
-        async handler(ctx: Ctx<{ spaceId: string }>) {
+        params: { spaceId: idRule, shareKey: { type: "string", optional: true, max: 256 } },
+        async handler(ctx: Ctx<{ spaceId: string; shareKey?: string }>) {
           const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-          return presentSpace(space, role, configFor(this.broker).publicUrl);
-        },
-      },
-
-      getCurrentRevision: {
-        params: {
-          spaceId: id,
-          metadata: { type: "boolean", optional: true, convert: true },
-          computed: { type: "boolean", optional: true, convert: true },
-        },
-        async handler(ctx: Ctx<{ spaceId: string }>) {
-          const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
-          const revision = await this.revisions.findOne({ id: space.revision });
-          if (!revision) throw new NotFoundError(`Revision ${space.revision} was not found.`);
-          return presentRevision(revision, space, configFor(this.broker).publicUrl);
+          return presentSpace(space, role, this.publicUrl(), ctx.params.shareKey);
         },
       },
     },
@@ -142,35 +129,265 @@ export function contentSchema(): ServiceSchema<Record<string, unknown>, Methods,
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },
+      "orgs.collections.changed": {
+        handler() {
+          // Levels are inherited down the collection tree: any change may affect every cached descendant.
+          this.collectionInfos.clear();
+        },
+      },
+      // A deleted collection takes its spaces into the deleted state, with the same restore window.
+      "orgs.collection.deleted": {
+        async handler(ctx: Context<{ organizationId: string; collectionIds: string[]; deletedAt?: string }>) {
+          // The orgs service's time, read on this service's clock (they differ only under the test clock).
+          const given = ctx.params.deletedAt ? Date.parse(ctx.params.deletedAt) : NaN;
+          const deletedAt = Number.isNaN(given) ? this.nowIso() : new Date(given + this.clockOffsetMs).toISOString();
+          for (const spaceId of await this.spaceIdsIn(ctx.params.organizationId, ctx.params.collectionIds)) {
+            await this.spaces.updateOne({ id: spaceId, deletedAt: op.exists(false) }, { $set: { deletedAt, updatedAt: deletedAt } });
+          }
+          this.collectionInfos.clear();
+        },
+      },
+      "orgs.collection.transferred": {
+        async handler(ctx: Context<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>) {
+          for (const spaceId of await this.spaceIdsIn(ctx.params.fromOrganizationId, ctx.params.collectionIds)) {
+            await this.spaces.updateOne({ id: spaceId }, { $set: { organizationId: ctx.params.toOrganizationId, updatedAt: this.nowIso() } });
+          }
+          this.collectionInfos.clear();
+        },
+      },
     },
 
     methods: {
-      roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest {
+      now() {
+        return new Date(Date.now() + this.clockOffsetMs);
+      },
+
+      nowIso() {
+        return this.now().toISOString();
+      },
+
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async spaceIdsIn(organizationId: string, collectionIds: string[]) {
+        if (!collectionIds.length) return [];
+        const spaces = await this.spaces.find({ organizationId, parent: op.in(collectionIds) });
+        return spaces.map((s) => s.id);
+      },
+
+      membership(organizationId: string, userId: string) {
+        return this.memberships.get(organizationId, userId);
+      },
+
+      async collectionInfo(collectionId: string): Promise<CollectionInfo> {
+        const hit = this.collectionInfos.get(collectionId);
+        if (hit && hit.expires > Date.now()) return hit.value;
+        let value: CollectionInfo;
+        try {
+          value = await this.broker.call<CollectionInfo, { collectionId: string }>("orgs.collectionLevels", { collectionId });
+        } catch (err) {
+          // Until the orgs service offers collection levels, a space in a collection inherits nothing from it.
+          if (!isMissingService(err)) throw err;
+          return { exists: false, levels: [], unknown: true };
+        }
+        // "inherit" (or anything that is not a role) passes the decision to the next level up.
+        value = { ...value, levels: (value.levels ?? []).map((level) => ((ROLES as readonly unknown[]).includes(level) ? level : null)) };
+        if (this.collectionInfos.size > 10_000) this.collectionInfos.clear();
+        this.collectionInfos.set(collectionId, { value, expires: Date.now() + CACHE_TTL_MS });
+        return value;
+      },
+
+      async roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest> {
+        const collectionLevels = space.parent ? (await this.collectionInfo(space.parent)).levels : [];
         return effectiveRole({
           memberRole: memberRoleOf(membership),
+          collectionLevels,
           spaceLevel: space.defaultLevel === "inherit" ? null : space.defaultLevel,
           visibility: space.visibility,
         });
       },
 
-      membership(ctx: Context, organizationId: string, caller: Caller) {
-        return this.memberships.get(organizationId, caller.id);
-      },
-
-      async loadSpace(ctx: Context, spaceId: string) {
+      async loadSpace(ctx: Context, spaceId: string, options: { deleted?: boolean } = {}) {
         const caller = callerOf(ctx);
         const space = await this.spaces.findOne({ id: spaceId });
-        if (!space || space.deletedAt) throw new NotFoundError(`Space ${spaceId} was not found.`);
-        const role = this.roleOn(space, await this.membership(ctx, space.organizationId, caller));
+        if (!space || (space.deletedAt && !options.deleted)) throw new NotFoundError(`Space ${spaceId} was not found.`);
+        const membership = await this.membership(space.organizationId, caller.id);
+        const role = await this.roleOn(space, membership);
         if (!role) throw new NotFoundError(`Space ${spaceId} was not found.`);
-        return { space, role };
+        return { space, role, membership };
+      },
+
+      requireRole(role: RoleOrGuest, min: Role, doing: string) {
+        if (!atLeast(role, min)) throw new ForbiddenError(`${doing} needs the ${min} role or better on the space.`);
+      },
+
+      async loadRevision(spaceId: string, revisionId: string) {
+        const cached = this.revisionCache.get(revisionId);
+        if (cached && cached.spaceId === spaceId) return remember(this.revisionCache, revisionId, cached, 8);
+        const revision = await this.revisions.findOne({ id: revisionId });
+        if (!revision || revision.spaceId !== spaceId) throw new NotFoundError(`Revision ${revisionId} was not found.`);
+        // Revisions never change, so a cached copy is always right.
+        return remember(this.revisionCache, revisionId, revision, 8);
+      },
+
+      pageIndex(revision: RevisionDoc) {
+        let index = this.pageIndexes.get(revision);
+        if (!index) {
+          index = new Map();
+          for (const { page } of walk(revision.pages)) index.set(page.id, page);
+          this.pageIndexes.set(revision, index);
+        }
+        return index;
+      },
+
+      async markdownOf(documentId: string | undefined) {
+        if (!documentId) return "";
+        const doc = await this.documents.findOne({ id: documentId });
+        return doc?.markdown ?? "";
+      },
+
+      async pagesWithMarkdown(revision: RevisionDoc) {
+        const ids = [...new Set([...walk(revision.pages)].flatMap(({ page }) => (page.documentId ? [page.documentId] : [])))];
+        const bodies = new Map<string, string>();
+        for (let i = 0; i < ids.length; i += 500) {
+          for (const doc of await this.documents.find({ id: op.in(ids.slice(i, i + 500)) })) bodies.set(doc.id, doc.markdown);
+        }
+        return [...walk(revision.pages)].map(({ page }) => ({ id: page.id, title: page.title, path: page.path, markdown: bodies.get(page.documentId ?? "") ?? "" }));
+      },
+
+      async commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options) {
+        const now = this.nowIso();
+        const applied = applyChanges(base, changes, now);
+        await storeDocuments(this.documents, applied.documents, now);
+        const revision: RevisionDoc = {
+          id: newId(),
+          spaceId: space.id,
+          parents: [base.id],
+          type: "edits",
+          pages: applied.pages,
+          files: applied.files,
+          reusableContents: applied.reusableContents,
+          variables: applied.variables,
+          createdAt: now,
+        };
+        await this.revisions.insert(revision);
+        if (options.move) {
+          const moved = await this.spaces.updateOne(
+            { id: space.id, revision: base.id, deletedAt: op.exists(false) },
+            { $set: { revision: revision.id, updatedAt: now } },
+          );
+          if (!moved) {
+            await this.revisions.deleteOne({ id: revision.id });
+            throw new ConflictError(`The space's revision is no longer ${base.id}; apply the changes to its current revision.`);
+          }
+          await this.revisionChanged(space.id, revision.id);
+        }
+        return { revision, inserted: applied.inserted };
+      },
+
+      async revisionChanged(spaceId: string, revisionId: string) {
+        // The search index (and anyone else) follows the space's content through this event.
+        await this.broker.broadcast("content.revision.changed", { spaceId, revisionId });
+      },
+
+      downloadURL(file: FileMeta) {
+        return `${this.publicUrl()}/v1/files/${signFileToken(this.fileKey, { sha256: file.sha256, name: file.name, contentType: file.contentType })}`;
+      },
+
+      presentSpaceFor(space: SpaceDoc, role: RoleOrGuest) {
+        return presentSpace(space, role, this.publicUrl());
+      },
+
+      presentOptions(spaceId: string, metadata = true) {
+        return { spaceId, publicUrl: this.publicUrl(), metadata };
+      },
+
+      respondJson(ctx: Context, key: string | null, build: () => unknown) {
+        let body = key ? this.jsonCache.get(key) : undefined;
+        if (body === undefined) {
+          const value = build();
+          const json = JSON.stringify(value);
+          if (json.length <= STREAM_OVER_BYTES) return value;
+          body = Buffer.from(json, "utf8");
+          if (key) remember(this.jsonCache, key, body, 8);
+        }
+        (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
+        const chunks: Buffer[] = [];
+        for (let i = 0; i < body.length; i += 256 * 1024) chunks.push(body.subarray(i, i + 256 * 1024));
+        const stream = Readable.from(chunks, { objectMode: false });
+        // Text chunks: the JSON serializer would send a Buffer as an array of numbers, several times its size.
+        stream.setEncoding("utf8");
+        return stream;
+      },
+
+      async purgeDeleted() {
+        const cutoff = new Date(this.now().getTime() - RETENTION_MS).toISOString();
+        const expired = await this.spaces.find({ deletedAt: op.lt(cutoff) });
+        if (!expired.length) return 0;
+        const removedDocuments = new Set<string>();
+        const removedFiles = new Set<string>();
+        for (const space of expired) {
+          for (const revision of await this.revisions.find({ spaceId: space.id })) {
+            for (const { page } of walk(revision.pages)) if (page.documentId) removedDocuments.add(page.documentId);
+            for (const r of revision.reusableContents) if (r.documentId) removedDocuments.add(r.documentId);
+            for (const f of revision.files) removedFiles.add(f.sha256);
+            this.revisionCache.delete(revision.id);
+          }
+          await this.revisions.deleteMany({ spaceId: space.id });
+          await this.spaces.deleteOne({ id: space.id });
+          await this.broker.broadcast("content.space.purged", { spaceId: space.id, organizationId: space.organizationId });
+        }
+        // A document or file goes only when no remaining revision (of any space) still uses it.
+        if (removedDocuments.size || removedFiles.size) {
+          for (const revision of await this.revisions.find({})) {
+            for (const { page } of walk(revision.pages as PageNode[])) removedDocuments.delete(page.documentId ?? "");
+            for (const r of revision.reusableContents) removedDocuments.delete(r.documentId ?? "");
+            for (const f of revision.files) removedFiles.delete(f.sha256);
+          }
+          for (const id of removedDocuments) await this.documents.deleteOne({ id });
+          for (const sha256 of removedFiles) this.files.remove(sha256);
+        }
+        return expired.length;
       },
     },
 
     created() {
+      this.clockOffsetMs = 0;
+      this.collectionInfos = new Map();
+      this.revisionCache = new Map();
+      this.jsonCache = new Map();
+      this.pageIndexes = new WeakMap();
+      this.linkReports = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
         this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
       );
+    },
+
+    async started() {
+      this.files = new FileStore(configFor(this.broker).dataDir);
+      // The key that signs download URLs is made once and kept, so URLs survive restarts and work on every replica.
+      const key = await this.settings.findOne({ id: "file-signing-key" });
+      if (key) this.fileKey = key.value;
+      else {
+        const value = newSecret(32);
+        try {
+          await this.settings.insert({ id: "file-signing-key", value });
+          this.fileKey = value;
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          this.fileKey = (await this.settings.findOne({ id: "file-signing-key" }))!.value;
+        }
+      }
+      // Permanent removal after the retention window: stateless (it queries deletedAt), so restarts lose nothing.
+      const purge = () => this.purgeDeleted().catch((err: unknown) => this.logger.error({ err }, "purging deleted spaces failed"));
+      void purge();
+      this.purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+      this.purgeTimer.unref();
+    },
+
+    stopped() {
+      if (this.purgeTimer) clearInterval(this.purgeTimer);
     },
   };
 }

@@ -1,6 +1,7 @@
-// Spaces and revisions as stored.
+// Spaces, revisions, page documents and service settings as stored.
 import type { RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
+import type { FileMeta, PageNode, ReusableContentMeta } from "./revisions/tree";
 
 export const VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -15,6 +16,8 @@ export interface SpaceDoc {
   /** A role, null (guests only), or "inherit" from the collection and organization. */
   defaultLevel: RoleOrGuest | "inherit";
   parent?: string;
+  /** Order among the spaces of the same parent (lower first); `move` places a space between two others. */
+  position?: number;
   /** The active revision; moves only by compare-and-swap. */
   revision: string;
   comments: number;
@@ -26,19 +29,35 @@ export interface SpaceDoc {
   deletedAt?: string;
 }
 
+/** An immutable snapshot of a space's content. Page bodies live in `documents`, shared by id. */
 export interface RevisionDoc {
   id: string;
   spaceId: string;
   parents: string[];
   type: "edits";
-  pages: unknown[];
-  files: unknown[];
-  reusableContents: unknown[];
+  pages: PageNode[];
+  files: FileMeta[];
+  reusableContents: ReusableContentMeta[];
   variables: Record<string, string>;
   createdAt: string;
 }
 
-export const collections: Record<"spaces" | "revisions", CollectionSpec> = {
-  spaces: { name: "spaces", indexes: [{ fields: ["organizationId"] }] },
+/** A page body, keyed by the SHA-256 of its markdown: identical bodies are stored once. */
+export interface DocumentDoc {
+  id: string;
+  markdown: string;
+  createdAt: string;
+}
+
+/** Small service-wide values kept across restarts (the file link signing key). */
+export interface SettingDoc {
+  id: string;
+  value: string;
+}
+
+export const collections: Record<"spaces" | "revisions" | "documents" | "settings", CollectionSpec> = {
+  spaces: { name: "spaces", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }, { fields: ["deletedAt"] }] },
   revisions: { name: "revisions", indexes: [{ fields: ["spaceId"] }] },
+  documents: { name: "documents" },
+  settings: { name: "settings" },
 };

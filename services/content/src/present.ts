@@ -1,6 +1,7 @@
-// The API shape of a space.
+// The API shapes of spaces, revisions, pages, files and link report items.
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
 import type { RevisionDoc, SpaceDoc } from "./models";
+import { DEFAULT_LAYOUT, type FileMeta, type PageNode } from "./revisions/tree";
 
 export interface SpaceResource {
   object: "space";
@@ -25,7 +26,7 @@ export interface SpaceResource {
   permissions: SpacePermissions;
 }
 
-export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string): SpaceResource {
+export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string, shareKey?: string): SpaceResource {
   const resource: SpaceResource = {
     object: "space",
     id: space.id,
@@ -48,22 +49,129 @@ export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: stri
   };
   if (space.parent) resource.parent = space.parent;
   if (space.deletedAt) resource.deletedAt = space.deletedAt;
-  if (space.visibility !== "private" && space.visibility !== "in-collection") resource.urls.published = `${publicUrl}/s/${space.id}/published`;
-  if (space.visibility === "public") resource.urls.public = `${publicUrl}/s/${space.id}/published`;
+  const published = `${publicUrl}/s/${space.id}/published`;
+  if (space.visibility === "share-link") {
+    // A share-link space is published only to holders of the key; with the key the URL carries it.
+    if (shareKey) resource.urls.published = `${published}?share=${encodeURIComponent(shareKey)}`;
+  } else if (space.visibility !== "private" && space.visibility !== "in-collection") resource.urls.published = published;
+  if (space.visibility === "public") resource.urls.public = published;
   return resource;
 }
 
-export function presentRevision(revision: RevisionDoc, space: SpaceDoc, publicUrl: string) {
+export interface PresentOptions {
+  spaceId: string;
+  publicUrl: string;
+  /** false omits mutable Git metadata. */
+  metadata: boolean;
+}
+
+export interface PageResource {
+  id: string;
+  title: string;
+  emoji?: string;
+  icon?: string;
+  createdAt: string;
+  updatedAt: string;
+  kind: "sheet";
+  type: "document";
+  urls: { app: string };
+  slug: string;
+  path: string;
+  description?: string;
+  documentId?: string;
+  pages: PageResource[];
+  layout: PageNode["layout"];
+  cover?: PageNode["cover"];
+  variables?: Record<string, string>;
+  hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
+  git?: { oid: string; path: string };
+  markdown?: string;
+  document?: unknown;
+}
+
+/** A page as GitBook's RevisionPageDocument; `depth` 0 leaves out the children. */
+export function presentPage(page: PageNode, opts: PresentOptions, depth = Infinity): PageResource {
+  const resource: PageResource = {
+    id: page.id,
+    title: page.title,
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+    kind: "sheet",
+    type: "document",
+    urls: { app: `${opts.publicUrl}/s/${opts.spaceId}/${page.path}` },
+    slug: page.slug,
+    path: page.path,
+    pages: depth > 0 ? page.pages.map((child) => presentPage(child, opts, depth - 1)) : [],
+    layout: page.layout ?? DEFAULT_LAYOUT,
+    hidden: page.hidden ?? false,
+    noIndex: page.noIndex ?? false,
+    noRobotsIndex: page.noRobotsIndex ?? false,
+  };
+  if (page.emoji) resource.emoji = page.emoji;
+  if (page.icon) resource.icon = page.icon;
+  if (page.description !== undefined) resource.description = page.description;
+  if (page.documentId) resource.documentId = page.documentId;
+  if (page.cover) resource.cover = page.cover;
+  if (page.variables) resource.variables = page.variables;
+  if (page.git && opts.metadata) resource.git = page.git;
+  return resource;
+}
+
+export interface FileResource {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  git?: { oid: string; path: string };
+}
+
+export function presentFile(file: FileMeta, downloadURL: string, metadata = true): FileResource {
+  const resource: FileResource = { id: file.id, name: file.name, contentType: file.contentType, downloadURL, size: file.size };
+  if (file.dimensions) resource.dimensions = file.dimensions;
+  if (file.git && metadata) resource.git = file.git;
+  return resource;
+}
+
+export function presentRevision(revision: RevisionDoc, space: SpaceDoc, opts: PresentOptions, downloadURL: (file: FileMeta) => string) {
+  const urls: { app: string; published?: string; public?: string } = { app: `${opts.publicUrl}/s/${space.id}/~/revisions/${revision.id}` };
+  if (space.visibility !== "private" && space.visibility !== "in-collection" && space.visibility !== "share-link") {
+    urls.published = `${opts.publicUrl}/s/${space.id}/published`;
+  }
+  if (space.visibility === "public") urls.public = `${opts.publicUrl}/s/${space.id}/published`;
   return {
     object: "revision" as const,
     id: revision.id,
     parents: revision.parents,
     type: revision.type,
-    pages: revision.pages,
-    files: revision.files,
-    reusableContents: revision.reusableContents,
+    pages: revision.pages.map((page) => presentPage(page, opts)),
+    files: revision.files.map((file) => presentFile(file, downloadURL(file), opts.metadata)),
+    reusableContents: revision.reusableContents.map((r) => {
+      const item: { id: string; title: string; document?: string; git?: { oid: string; path: string } } = { id: r.id, title: r.title };
+      if (r.documentId) item.document = r.documentId;
+      if (r.git && opts.metadata) item.git = r.git;
+      return item;
+    }),
     variables: revision.variables,
     createdAt: revision.createdAt,
-    urls: { app: `${publicUrl}/s/${space.id}/~/revisions/${revision.id}` },
+    urls,
+  };
+}
+
+/** Markdown as GitBook's JSON document: one paragraph or heading block per markdown block. */
+export function markdownToDocument(markdown: string) {
+  const blocks = markdown.split(/\n{2,}/).map((b) => b.trim()).filter(Boolean);
+  return {
+    object: "document" as const,
+    data: {},
+    nodes: blocks.map((block) => {
+      const heading = /^(#{1,3})\s+(.*)$/.exec(block);
+      const type = heading ? (["heading-1", "heading-2", "heading-3"] as const)[heading[1].length - 1] : "paragraph";
+      const text = heading ? heading[2] : block;
+      return { object: "block" as const, type, data: {}, nodes: [{ object: "text" as const, leaves: [{ object: "leaf" as const, text, marks: [] }] }] };
+    }),
   };
 }

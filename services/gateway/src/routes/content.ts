@@ -1,7 +1,36 @@
 // Routes served by the content service.
-export const contentRoutes: Record<string, string> = {
+const routes: Record<string, string> = {
   "POST /orgs/:organizationId/spaces": "content.createSpace",
   "GET /orgs/:organizationId/spaces": "content.listSpaces",
+  "GET /orgs/:organizationId/members/:userId/spaces": "content.listMemberSpaces",
+  "GET /collections/:collectionId/spaces": "content.listSpacesInCollection",
   "GET /spaces/:spaceId": "content.getSpace",
+  "PATCH /spaces/:spaceId": "content.updateSpace",
+  "DELETE /spaces/:spaceId": "content.deleteSpace",
+  "POST /spaces/:spaceId/duplicate": "content.duplicateSpace",
+  "POST /spaces/:spaceId/restore": "content.restoreSpace",
+  "POST /spaces/:spaceId/move": "content.moveSpace",
+  "POST /spaces/:spaceId/transfer": "content.transferSpace",
+  "GET /spaces/:spaceId/links": "content.listSpaceLinks",
   "GET /spaces/:spaceId/content": "content.getCurrentRevision",
+  "GET /spaces/:spaceId/revisions/:revisionId": "content.getRevision",
+  "POST /spaces/:spaceId/content/template": "content.applyTemplate",
+  "GET /spaces/:spaceId/content/pages": "content.listPages",
+  "GET /spaces/:spaceId/content/page/:pageId": "content.getPage",
+  "GET /spaces/:spaceId/content/page/:pageId/links": "content.listPageLinks",
+  "GET /spaces/:spaceId/content/path/*pagePath": "content.getPageByPath",
+  "GET /spaces/:spaceId/content/files": "content.listFiles",
+  "GET /spaces/:spaceId/content/files/:fileId": "content.getFile",
+  "GET /spaces/:spaceId/content/files/:fileId/backlinks": "content.listFileBacklinks",
+  // Capability URL of a file's bytes (the signed token is the permission). It belongs on a route
+  // without bearer authentication; until the gateway has one, any valid token is also needed.
+  "GET /files/:token": "content.downloadFile",
 };
+
+// Test-only hooks, present only when NODE_ENV=test (the actions exist only then too).
+if (process.env.NODE_ENV === "test") {
+  routes["POST /_test/spaces/:spaceId/changes"] = "content.testApplyChanges";
+  routes["POST /_test/content/clock"] = "content.advanceClock";
+}
+
+export const contentRoutes: Record<string, string> = routes;

@@ -1,0 +1,165 @@
+// Reading a space's content: revisions, the page tree, one page by id or path, files and their bytes.
+import { NotFoundError } from "@docshelf/errors";
+import { listParams } from "@docshelf/list";
+import { idRule } from "@docshelf/validation";
+import { verifyFileToken } from "../files";
+import type { RevisionDoc, SpaceDoc } from "../models";
+import { pageArray } from "../paging";
+import { markdownToDocument, presentFile, presentPage, presentRevision, type PageResource } from "../present";
+import { evaluateMarkdown } from "../revisions/markdown";
+import { findPageByPath, type PageNode } from "../revisions/tree";
+import type { ContentPart, Ctx } from "../service-types";
+import { organizationOf } from "./links";
+
+const flags = {
+  metadata: { type: "boolean", optional: true, convert: true },
+  computed: { type: "boolean", optional: true, convert: true },
+} as const;
+
+const pageFlags = {
+  ...flags,
+  format: { type: "enum", values: ["document", "markdown"], optional: true },
+  evaluated: { type: "boolean", optional: true, convert: true },
+} as const;
+
+interface Flags {
+  metadata?: boolean;
+  computed?: boolean;
+}
+interface PageQuery extends Flags {
+  spaceId: string;
+  format?: "document" | "markdown";
+  evaluated?: boolean;
+}
+
+export const contentActions: ContentPart = {
+  actions: {
+    getCurrentRevision: {
+      params: { spaceId: idRule, ...flags },
+      async handler(ctx: Ctx<{ spaceId: string } & Flags>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        return this.serveRevision(ctx, space, revision, ctx.params.metadata ?? true);
+      },
+    },
+
+    getRevision: {
+      params: { spaceId: idRule, revisionId: idRule, ...flags },
+      async handler(ctx: Ctx<{ spaceId: string; revisionId: string } & Flags>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        return this.serveRevision(ctx, space, revision, ctx.params.metadata ?? true);
+      },
+    },
+
+    listPages: {
+      params: { spaceId: idRule, ...flags },
+      async handler(ctx: Ctx<{ spaceId: string } & Flags>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const metadata = ctx.params.metadata ?? true;
+        const opts = this.presentOptions(space.id, metadata);
+        return this.respondJson(ctx, `pages:${revision.id}:${metadata}`, () => ({ pages: revision.pages.map((p) => presentPage(p, opts)) }));
+      },
+    },
+
+    getPage: {
+      params: { spaceId: idRule, pageId: idRule, ...pageFlags },
+      async handler(ctx: Ctx<PageQuery & { pageId: string }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const page = this.pageIndex(revision).get(ctx.params.pageId);
+        if (!page) throw new NotFoundError(`Page ${ctx.params.pageId} was not found in the space.`);
+        return this.servePage(space, revision, page, ctx.params);
+      },
+    },
+
+    getPageByPath: {
+      params: { spaceId: idRule, pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags },
+      async handler(ctx: Ctx<PageQuery & { pagePath: string }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const page = findPageByPath(revision.pages, ctx.params.pagePath);
+        if (!page) throw new NotFoundError(`No page has the path "${ctx.params.pagePath}" in the space.`);
+        return this.servePage(space, revision, page, ctx.params);
+      },
+    },
+
+    listFiles: {
+      params: { spaceId: idRule, ...listParams, ...flags },
+      async handler(ctx: Ctx<{ spaceId: string; page?: string; limit?: number } & Flags>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const { page, limit } = ctx.params;
+        return pageArray(revision.files, { page, limit }, (files) => files.map((f) => presentFile(f, this.downloadURL(f), ctx.params.metadata ?? true)));
+      },
+    },
+
+    getFile: {
+      params: { spaceId: idRule, fileId: idRule, ...flags },
+      async handler(ctx: Ctx<{ spaceId: string; fileId: string } & Flags>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const file = revision.files.find((f) => f.id === ctx.params.fileId);
+        if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in the space.`);
+        return presentFile(file, this.downloadURL(file), ctx.params.metadata ?? true);
+      },
+    },
+
+    listFileBacklinks: {
+      params: { spaceId: idRule, fileId: idRule, ...listParams },
+      async handler(ctx: Ctx<{ spaceId: string; fileId: string; page?: string; limit?: number }>) {
+        const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, space.revision);
+        const file = revision.files.find((f) => f.id === ctx.params.fileId);
+        if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in the space.`);
+        const report = await this.linkReportOf(space, revision);
+        const usage = report.items.find((item) => item.target.kind === "file" && item.target.file === file.id);
+        const index = this.pageIndex(revision);
+        const pages = (usage?.from ?? []).flatMap((id) => (index.has(id) ? [index.get(id) as PageNode] : []));
+        const organization = await organizationOf(ctx, space.organizationId);
+        const spaceResource = this.presentSpaceFor(space, role);
+        const opts = this.presentOptions(space.id);
+        const { page, limit } = ctx.params;
+        // Each backlink is a page of the revision whose content links to the file.
+        return pageArray(pages, { page, limit }, (items) =>
+          items.map((p) => ({ kind: "page" as const, organization, space: spaceResource, page: presentPage(p, opts, 0) })),
+        );
+      },
+    },
+
+    /** Serves a file's bytes to whoever holds its signed download URL. */
+    downloadFile: {
+      params: { token: { type: "string", min: 10, max: 4096 } },
+      async handler(ctx: Ctx<{ token: string }>) {
+        const claims = verifyFileToken(this.fileKey, ctx.params.token);
+        if (!claims || !this.files.has(claims.sha256)) throw new NotFoundError("File not found.");
+        ctx.meta.$responseType = claims.contentType;
+        ctx.meta.$responseHeaders = {
+          "Content-Disposition": `inline; filename="${claims.name.replace(/["\\\r\n]/g, "_")}"`,
+          "Cache-Control": "private, max-age=31536000, immutable",
+          "X-Content-Type-Options": "nosniff",
+        };
+        return this.files.open(claims.sha256);
+      },
+    },
+  },
+
+  methods: {
+    serveRevision(ctx: Ctx<unknown>, space: SpaceDoc, revision: RevisionDoc, metadata: boolean) {
+      const opts = this.presentOptions(space.id, metadata);
+      return this.respondJson(ctx, `revision:${revision.id}:${space.id}:${space.visibility}:${metadata}`, () =>
+        presentRevision(revision, space, opts, (f) => this.downloadURL(f)),
+      );
+    },
+
+    async servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery) {
+      const resource: PageResource = presentPage(page, this.presentOptions(space.id, query.metadata ?? true));
+      let markdown = await this.markdownOf(page.documentId);
+      if (query.evaluated) markdown = evaluateMarkdown(markdown, revision.variables, page.variables ?? {});
+      if (query.format === "document") resource.document = markdownToDocument(markdown);
+      else resource.markdown = markdown;
+      return resource;
+    },
+  },
+};

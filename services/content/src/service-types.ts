@@ -1,0 +1,88 @@
+// The shape of the content service that its action groups (src/actions/*) share.
+import type { Readable } from "node:stream";
+import type { Context, ServiceSchema } from "moleculer";
+import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
+import type { Collection } from "@docshelf/store";
+import type { FileStore } from "./files";
+import type { DocumentDoc, RevisionDoc, SettingDoc, SpaceDoc } from "./models";
+import type { PageResource, PresentOptions, SpaceResource } from "./present";
+import type { LinkReport, LinkStatus } from "./revisions/links";
+import type { Change, FileMeta, PageNode } from "./revisions/tree";
+
+/** What `orgs.collectionLevels` answers about a collection. */
+export interface CollectionInfo {
+  exists: boolean;
+  organizationId?: string;
+  deleted?: boolean;
+  /** `defaultLevel` of the collection and its ancestors, nearest first. */
+  levels: RoleOrGuest[];
+  /** Set when the orgs service could not say (its collection action is not deployed). */
+  unknown?: boolean;
+}
+
+export interface ContentVars {
+  spaces: Collection<SpaceDoc>;
+  revisions: Collection<RevisionDoc>;
+  documents: Collection<DocumentDoc>;
+  settings: Collection<SettingDoc>;
+  memberships: MembershipCache;
+  collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
+  files: FileStore;
+  fileKey: string;
+  /** Added to the wall clock by `now()`; moved only by the test-only `content.advanceClock`. */
+  clockOffsetMs: number;
+  purgeTimer?: NodeJS.Timeout;
+  revisionCache: Map<string, RevisionDoc>;
+  /** Serialized answers over the streaming threshold, by revision and options. */
+  jsonCache: Map<string, Buffer>;
+  pageIndexes: WeakMap<RevisionDoc, Map<string, PageNode>>;
+  /** Link reports by revision (and page): revisions are immutable, so reports are too. */
+  linkReports: Map<string, LinkReport>;
+}
+
+export interface CommitOptions {
+  /** Move the space's revision pointer to the new revision (compare-and-swap from the base). */
+  move: boolean;
+}
+
+export interface ContentMethods {
+  now(): Date;
+  nowIso(): string;
+  publicUrl(): string;
+  /** Ids of an organization's spaces whose parent is one of `collectionIds`. */
+  spaceIdsIn(organizationId: string, collectionIds: string[]): Promise<string[]>;
+  membership(organizationId: string, userId: string): Promise<Membership>;
+  collectionInfo(collectionId: string): Promise<CollectionInfo>;
+  roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest>;
+  /** The space as the caller sees it, with the caller's role; 404 when it is missing, deleted (unless `deleted`) or hidden. */
+  loadSpace(ctx: Context, spaceId: string, options?: { deleted?: boolean }): Promise<{ space: SpaceDoc; role: RoleOrGuest; membership: Membership }>;
+  requireRole(role: RoleOrGuest, min: Role, doing: string): void;
+  loadRevision(spaceId: string, revisionId: string): Promise<RevisionDoc>;
+  pageIndex(revision: RevisionDoc): Map<string, PageNode>;
+  markdownOf(documentId: string | undefined): Promise<string>;
+  /** Every page of a revision with its markdown (the search index's input). */
+  pagesWithMarkdown(revision: RevisionDoc): Promise<Array<{ id: string; title: string; path: string; markdown: string }>>;
+  /** Stores the revision made of `base` and `changes` (and its new documents); returns it and the ids of inserted pages. */
+  commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options: CommitOptions): Promise<{ revision: RevisionDoc; inserted: string[] }>;
+  revisionChanged(spaceId: string, revisionId: string): Promise<void>;
+  downloadURL(file: FileMeta): string;
+  presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
+  /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
+  respondJson(ctx: Context, key: string | null, build: () => unknown): unknown | Readable;
+  purgeDeleted(): Promise<number>;
+  /** Validates and applies a batch from `content.applyChanges`; see that action. */
+  applyIncoming(params: { spaceId: string; revisionId?: string; changes: unknown[]; move?: boolean }): Promise<{ revision: string; parents: string[]; moved: boolean; pages: string[] }>;
+  presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
+  serveRevision(ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean): unknown;
+  servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }): Promise<PageResource>;
+  linkReportOf(space: SpaceDoc, revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
+  computeLinkReport(revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
+  serveLinks(ctx: Context, params: { spaceId: string; page?: string; limit?: number; status?: LinkStatus }, pageId?: string): Promise<unknown>;
+}
+
+export type ContentSchema = ServiceSchema<Record<string, unknown>, ContentMethods, ContentVars>;
+export type ContentPart = Omit<ContentSchema, "name">;
+export type Ctx<P> = Context<P, Record<string, unknown>>;
+
+/** Deleted spaces can be restored for this long, then the purge job removes them. */
+export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
