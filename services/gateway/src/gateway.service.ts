@@ -13,6 +13,7 @@ import { bodyLimitGuard, idempotencyGuard, queryLimitGuard, rateLimitGuard, type
 import { RateLimiter } from "./rate-limiter";
 import type { GatewayRequest, Identity } from "./request";
 import { openStores, type GatewayStores } from "./stores";
+import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -37,12 +38,22 @@ interface GatewayMethods {
 type Next = (err?: unknown) => void;
 
 /** Keeps a caller-supplied request id only when it is short and plain; otherwise makes one. */
-function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
+function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers["x-request-id"];
   delete req.headers["x-correlation-id"];
   const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
   req.headers["x-request-id"] = id;
   res.setHeader("X-Request-ID", id);
+  return id;
+}
+
+/** moleculer-web makes the root context before route middlewares run: the id is settled here, so ctx.requestID is it. */
+function rootCallOptions(options: { requestID?: string }, req: IncomingMessage, res: ServerResponse): void {
+  options.requestID = settleRequestId(req, res);
+}
+
+function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
+  settleRequestId(req, res);
   next();
 }
 
@@ -65,6 +76,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     settings: {
       port: cfg.port,
       ip: cfg.host,
+      rootCallOptions,
       use: [requestIdMiddleware],
       // qs keeps up to arrayLimit repeated keys as an array (GitBook's client sends arrays that way), and
       // parses one level past the limit so a deeper query is seen, and refused, rather than truncated.
@@ -84,6 +96,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         },
         // Browser-facing SAML routes (start URL, assertion consumer, metadata): counted per client address.
         { ...ssoBrowserRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs } },
+        { ...fileDownloadRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs } },
         {
           name: "v1",
           path: "/v1",

@@ -139,6 +139,8 @@ export const contentActions: ContentPart = {
           "Content-Disposition": `inline; filename="${claims.name.replace(/["\\\r\n]/g, "_")}"`,
           "Cache-Control": "private, max-age=31536000, immutable",
           "X-Content-Type-Options": "nosniff",
+          // Uploaded bytes (an SVG, an HTML file) must never run as a page of this origin.
+          "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
         };
         return this.files.open(claims.sha256);
       },

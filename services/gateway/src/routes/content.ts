@@ -24,7 +24,6 @@ const routes: Record<string, string> = {
   "GET /spaces/:spaceId/content/files/:fileId/backlinks": "content.listFileBacklinks",
   // Capability URL of a file's bytes (the signed token is the permission). It belongs on a route
   // without bearer authentication; until the gateway has one, any valid token is also needed.
-  "GET /files/:token": "content.downloadFile",
 };
 
 // Test-only hooks, present only when NODE_ENV=test (the actions exist only then too).
@@ -34,3 +33,16 @@ if (process.env.NODE_ENV === "test") {
 }
 
 export const contentRoutes: Record<string, string> = routes;
+
+/**
+ * File downloads: the signed token in the path is the capability, so these need no bearer token
+ * (a browser can follow `downloadURL` as it is). Served by a route of their own, before /v1.
+ */
+export const fileDownloadRoutes = {
+  name: "file-downloads",
+  path: "/v1/files",
+  mappingPolicy: "restrict",
+  authentication: false,
+  aliases: { "GET :token": "content.downloadFile" },
+  bodyParsers: { json: false, urlencoded: false },
+} as const;
