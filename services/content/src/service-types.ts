@@ -6,7 +6,10 @@ import type { Collection } from "@docshelf/store";
 import type { FileStore } from "./files";
 import type { DocumentDoc, RevisionDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PageResource, PresentOptions, SpaceResource } from "./present";
+import type { ImportSettings } from "./actions/import";
 import type { LinkReport, LinkStatus } from "./revisions/links";
+import type { SearchIndex } from "./search";
+import type { ImportedPage } from "./website-import";
 import type { Change, FileMeta, PageNode } from "./revisions/tree";
 
 /** What `orgs.collectionLevels` answers about a collection. */
@@ -38,6 +41,12 @@ export interface ContentVars {
   pageIndexes: WeakMap<RevisionDoc, Map<string, PageNode>>;
   /** Link reports by revision (and page): revisions are immutable, so reports are too. */
   linkReports: Map<string, LinkReport>;
+  /** This node's full-text index (src/search), built lazily per space; see src/actions/search.ts. */
+  searchIndex: SearchIndex;
+  /** The last queued index step of each space, so steps for one space run in order. */
+  searchBuilds: Map<string, Promise<void>>;
+  /** Website import limits and the test-only private-address allowance (src/actions/import.ts). */
+  importSettings: ImportSettings;
 }
 
 export interface CommitOptions {
@@ -77,6 +86,15 @@ export interface ContentMethods {
   servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }): Promise<PageResource>;
   linkReportOf(space: SpaceDoc, revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
   computeLinkReport(revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
+  /** The organization's live spaces the caller may read (404 when not a member). */
+  readableSpaces(ctx: Context, organizationId: string): Promise<SpaceDoc[]>;
+  /** Indexes every given space whose indexed revision is not its current one. */
+  ensureIndexed(spaces: SpaceDoc[]): Promise<void>;
+  indexSpace(spaceId: string, revisionId: string): Promise<void>;
+  unindexSpace(spaceId: string): Promise<void>;
+  searchStep(spaceId: string, step: () => Promise<void>): Promise<void>;
+  /** Adds imported pages to the space's current revision (one new revision, the space moved to it); its id. */
+  commitImport(spaceId: string, pages: ImportedPage[]): Promise<string>;
   serveLinks(ctx: Context, params: { spaceId: string; page?: string; limit?: number; status?: LinkStatus }, pageId?: string): Promise<unknown>;
 }
 

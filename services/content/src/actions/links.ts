@@ -20,6 +20,8 @@ interface LinksQuery {
   page?: string;
   limit?: number;
   status?: LinkUsage["status"];
+  /** A revision of the space to report on instead of its current one (change requests' content). */
+  revisionId?: string;
 }
 
 /** The organization as GitBook's Organization resource, read as the caller (locations embed it). */
@@ -74,7 +76,7 @@ export const linkActions: ContentPart = {
 
     async serveLinks(ctx: Ctx<unknown>, params: LinksQuery, pageId?: string) {
       const { space, role } = await this.loadSpace(ctx, params.spaceId);
-      const revision = await this.loadRevision(space.id, space.revision);
+      const revision = await this.loadRevision(space.id, params.revisionId ?? space.revision);
       const index = this.pageIndex(revision);
       if (pageId && !index.has(pageId)) throw new NotFoundError(`Page ${pageId} was not found in the space.`);
       const report = await this.linkReportOf(space, revision, pageId);

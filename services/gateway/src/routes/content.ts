@@ -20,6 +20,9 @@ const routes: Record<string, string> = {
   "GET /spaces/:spaceId/content/page/:pageId/links": "content.listPageLinks",
   "GET /spaces/:spaceId/content/path/*pagePath": "content.getPageByPath",
   "GET /spaces/:spaceId/content/files": "content.listFiles",
+  "POST /spaces/:spaceId/content/import": "content.importContent",
+  "GET /spaces/:spaceId/search": "content.searchSpaceContent",
+  "GET /orgs/:organizationId/search": "content.searchOrganizationContent",
   "GET /spaces/:spaceId/content/files/:fileId": "content.getFile",
   "GET /spaces/:spaceId/content/files/:fileId/backlinks": "content.listFileBacklinks",
   // Capability URL of a file's bytes (the signed token is the permission). It belongs on a route
