@@ -1,0 +1,1 @@
+export { sitesSchema, default } from "./sites.service";

@@ -1,0 +1,196 @@
+// Sites: their structure (sections, section groups, site spaces), share links, adaptive content and published profile.
+import type { Context, ServiceSchema } from "moleculer";
+import { configFor } from "@docshelf/config";
+import { atLeast, hashToken, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newId, storeMixin } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { adaptiveActions } from "./adaptive.actions";
+import { groupActions } from "./groups.actions";
+import { collections, type SiteSpaceDoc } from "./models";
+import type { SpaceResource } from "./present";
+import { sectionActions } from "./sections.actions";
+import type { Ctx, Methods, Vars } from "./service-types";
+import { shareLinkActions } from "./share-links.actions";
+import { siteActions } from "./sites.actions";
+import { siteSpaceActions } from "./site-spaces.actions";
+import { nextPosition, slugify, uniquePath } from "./structure";
+
+interface SpaceAccess {
+  exists: boolean;
+  organizationId: string | null;
+  role: string | null;
+  title: string | null;
+}
+
+export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
+  return {
+    name: "sites",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      ...siteActions,
+      ...sectionActions,
+      ...groupActions,
+      ...siteSpaceActions,
+      ...shareLinkActions,
+      ...adaptiveActions,
+
+      /** Internal: whether a share key opens a site (an active share link of it). */
+      resolveShareKey: {
+        visibility: "public",
+        params: { siteId: idRule, shareKey: { type: "string", min: 1, max: 256 } },
+        async handler(ctx: Ctx<{ siteId: string; shareKey: string }>): Promise<boolean> {
+          return this.shareKeyResolves(ctx.params.siteId, ctx.params.shareKey);
+        },
+      },
+
+      /** Internal: the key that signs a site's visitor-auth JWTs, for the serving layer; null when the site is gone. */
+      visitorSigningKey: {
+        visibility: "public",
+        params: { siteId: idRule },
+        async handler(ctx: Ctx<{ siteId: string }>): Promise<{ siteId: string; key: string } | null> {
+          const keys = await this.siteKeys.findOne({ id: ctx.params.siteId });
+          return keys ? { siteId: keys.id, key: keys.visitorSigningKey } : null;
+        },
+      },
+    },
+
+    events: {
+      "orgs.members.changed": {
+        handler(ctx: Context<{ organizationId: string }>) {
+          this.memberships.dropOrganization(ctx.params.organizationId);
+        },
+      },
+      // A deleted space stays linked (it can be restored) but is left out of answers; a purged one is unlinked.
+      "content.space.purged": {
+        async handler(ctx: Context<{ spaceId: string }>) {
+          await this.unlinkSpace(ctx.params.spaceId, null);
+        },
+      },
+      // A space moved to another organization leaves the sites of the one it left.
+      "content.space.transferred": {
+        async handler(ctx: Context<{ spaceId: string; fromOrganizationId: string }>) {
+          await this.unlinkSpace(ctx.params.spaceId, ctx.params.fromOrganizationId);
+        },
+      },
+    },
+
+    methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async siteAccess(organizationId: string, caller: Caller, write: boolean) {
+        const membership = await this.memberships.get(organizationId, caller.id);
+        if (!membership.member) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+        if (!atLeast(membership.role, "read")) throw new ForbiddenError("Guests of the organization cannot see its sites.");
+        if (write && !atLeast(membership.role, "create")) throw new ForbiddenError("Changing and publishing sites takes the create role or better.");
+        return membership.role;
+      },
+
+      async loadSite(organizationId: string, siteId: string) {
+        const site = await this.sites.findOne({ id: siteId, organizationId });
+        if (!site) throw new NotFoundError(`Site ${siteId} was not found.`);
+        return site;
+      },
+
+      async shareKeyResolves(siteId: string, shareKey: string) {
+        const link = await this.shareLinks.findOne({ keyHash: hashToken(shareKey) });
+        return !!link && link.siteId === siteId && link.active;
+      },
+
+      async checkShareKey(site, shareKey) {
+        if (shareKey === undefined) return;
+        if (!(await this.shareKeyResolves(site.id, shareKey))) {
+          throw new BadRequestError("Invalid parameters: 'shareKey' is not an active share link of this site.");
+        }
+      },
+
+      async loadStructure(ctx, site) {
+        const [sections, groups, siteSpaces] = await Promise.all([
+          this.sections.find({ siteId: site.id }),
+          this.groups.find({ siteId: site.id }),
+          this.siteSpaces.find({ siteId: site.id }),
+        ]);
+        const spaces = new Map<string, SpaceResource>();
+        await Promise.all(
+          [...new Set(siteSpaces.map((s) => s.spaceId))].map(async (spaceId) => {
+            try {
+              spaces.set(spaceId, (await ctx.call("content.getSpace", { spaceId })) as SpaceResource);
+            } catch (err) {
+              // A space deleted since, or one the caller may not see, is left out of the answer.
+              if ((err as { code?: number }).code !== 404 && (err as { code?: number }).code !== 403) throw err;
+            }
+          }),
+        );
+        return { site, sections, groups, siteSpaces, spaces };
+      },
+
+      async requireSpace(caller, organizationId, spaceId, field) {
+        const access = await this.broker.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        if (!access.exists || access.organizationId !== organizationId || access.role === null) {
+          throw new BadRequestError(`Invalid parameters: '${field}': space ${spaceId} was not found in the organization.`);
+        }
+        return { title: access.title ?? "" };
+      },
+
+      async insertSiteSpace(site, spaceId, spaceTitle, sectionId) {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const siblings = await this.siteSpaces.find({ siteId: site.id, sectionId });
+          const doc: SiteSpaceDoc = {
+            id: newId(),
+            siteId: site.id,
+            spaceId,
+            sectionId,
+            path: uniquePath(slugify(spaceTitle || "space"), new Set(siblings.map((s) => s.path))),
+            position: nextPosition(siblings),
+            createdAt: new Date().toISOString(),
+          };
+          try {
+            await this.siteSpaces.insert(doc);
+          } catch (err) {
+            // A concurrent insert took the path: pick again.
+            if (err instanceof ConflictError) continue;
+            throw err;
+          }
+          await this.sites.updateOne({ id: site.id }, { $inc: { siteSpaces: 1 } });
+          return doc;
+        }
+        throw new ConflictError("The site changed concurrently; try again.");
+      },
+
+      async deleteSiteSpaces(siteId, filter) {
+        const removed = await this.siteSpaces.deleteMany({ siteId, ...filter });
+        if (removed) await this.sites.updateOne({ id: siteId }, { $inc: { siteSpaces: -removed } });
+        return removed;
+      },
+
+      async unlinkSpace(spaceId, organizationId) {
+        for (const siteSpace of await this.siteSpaces.find({ spaceId })) {
+          if (organizationId !== null && !(await this.sites.findOne({ id: siteSpace.siteId, organizationId }))) continue;
+          await this.deleteSiteSpaces(siteSpace.siteId, { id: siteSpace.id });
+        }
+      },
+
+      async deleteSiteTree(siteId) {
+        await Promise.all([
+          this.sections.deleteMany({ siteId }),
+          this.groups.deleteMany({ siteId }),
+          this.siteSpaces.deleteMany({ siteId }),
+          this.shareLinks.deleteMany({ siteId }),
+          this.siteKeys.deleteMany({ id: siteId }),
+          this.adaptiveSchemas.deleteMany({ id: siteId }),
+        ]);
+      },
+    },
+
+    created() {
+      this.memberships = new MembershipCache((organizationId, userId) =>
+        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+      );
+    },
+  };
+}
+
+export default sitesSchema;
