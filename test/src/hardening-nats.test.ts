@@ -1,5 +1,6 @@
 // The rate counter and idempotency stores' contract, on memory always and on NATS JetStream when it runs:
-// two gateways (two store instances on two connections) never lose a count or both win a key.
+// two gateways (two store instances on two connections) never lose a count or both win a key. Over NATS
+// each gateway counts locally and shares its counts at each flush (explicit here, or its timer's).
 import { randomBytes } from "node:crypto";
 import { connect } from "nats";
 import { NATS_URL } from "@docshelf/testkit";
@@ -52,17 +53,50 @@ describe.each(KINDS)("gateway stores on %s", (kind) => {
     await pair?.close();
   });
 
-  test("100 concurrent increments through two gateways count to exactly 100, each count once", async () => {
+  test("100 increments through two gateways are all counted: each gateway counts its own at once, and after flushing both count on from the shared 100", async () => {
     const key = `w1.${randomBytes(8).toString("hex")}`;
-    const counts = await Promise.all(Array.from({ length: 100 }, (_, i) => pair.counters[i % 2].increment(key, 120_000)));
-    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    const [a, b] = pair.counters;
+    const seen: [number[], number[]] = [[], []];
+    for (let i = 0; i < 100; i++) seen[i % 2].push(pair.counters[i % 2].increment(key, 120_000));
+    // No request waits on the shared store: every count is answered at once and goes up one by one or more.
+    for (const counts of seen) for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeGreaterThan(counts[i - 1]);
+    // Flushed concurrently (compare-and-swap on one key) and once more to read the other's counts back.
+    await Promise.all([a.flush(), b.flush()]);
+    await Promise.all([a.flush(), b.flush()]);
+    expect(a.increment(key, 120_000)).toBe(101);
+    await a.flush();
+    await b.flush();
+    expect(b.increment(key, 120_000)).toBe(102);
   });
 
-  test("keys count apart", async () => {
-    const [a, b] = [`w1.${randomBytes(8).toString("hex")}`, `w1.${randomBytes(8).toString("hex")}`];
-    await pair.counters[0].increment(a, 120_000);
-    expect(await pair.counters[1].increment(a, 120_000)).toBe(2);
-    expect(await pair.counters[1].increment(b, 120_000)).toBe(1);
+  test("keys count apart, and a gateway's count includes the other's once both flushed", async () => {
+    const [a, b] = pair.counters;
+    const [one, two] = [`w1.${randomBytes(8).toString("hex")}`, `w1.${randomBytes(8).toString("hex")}`];
+    a.increment(one, 120_000);
+    await a.flush();
+    b.increment(one, 120_000);
+    await b.flush();
+    expect(b.increment(one, 120_000)).toBe(3);
+    expect(b.increment(two, 120_000)).toBe(1);
+  });
+
+  test("without explicit flushes a gateway sees the other's counts within a flush interval", async () => {
+    const [a, b] = pair.counters;
+    const key = `w1.${randomBytes(8).toString("hex")}`;
+    let mine = 0;
+    b.increment(key, 120_000);
+    mine++;
+    for (let i = 0; i < 5; i++) a.increment(key, 120_000);
+    // Each look is a count of b's own; b knows a's five once its count is ahead of its own by five.
+    const deadline = Date.now() + 10_000;
+    let count = 0;
+    while (Date.now() < deadline) {
+      count = b.increment(key, 120_000);
+      mine++;
+      if (count === mine + 5) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(count).toBe(mine + 5);
   });
 
   test("of concurrent claims of one key through two gateways exactly one wins", async () => {

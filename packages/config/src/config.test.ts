@@ -37,6 +37,10 @@ describe("defaults", () => {
       jsonMaxStringBytes: 1048576,
       queryMaxDepth: 2,
       queryMaxArrayLength: 100,
+      metricsPort: 0,
+      tracingExporter: "none",
+      zipkinUrl: "http://localhost:9411",
+      healthPort: 0,
     });
   });
 
@@ -63,6 +67,21 @@ describe("defaults", () => {
       expect(v.why.length).toBeGreaterThan(10);
     }
     expect(new Set(VARIABLES.map((v) => v.name)).size).toBe(VARIABLES.length);
+  });
+});
+
+describe("observability variables", () => {
+  test("METRICS_PORT, HEALTH_PORT, TRACING_EXPORTER and ZIPKIN_URL are read and a bad value names its variable", () => {
+    expect(loadConfig({ METRICS_PORT: "9100", HEALTH_PORT: "8081", TRACING_EXPORTER: "zipkin", ZIPKIN_URL: "http://zipkin:9411/" })).toMatchObject({
+      metricsPort: 9100,
+      healthPort: 8081,
+      tracingExporter: "zipkin",
+      zipkinUrl: "http://zipkin:9411",
+    });
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ HEALTH_PORT: "x" })).toThrow(/HEALTH_PORT/);
+    expect(() => loadConfig({ TRACING_EXPORTER: "jaeger" })).toThrow(/TRACING_EXPORTER/);
+    expect(() => loadConfig({ ZIPKIN_URL: "zipkin:9411" })).toThrow(/ZIPKIN_URL/);
   });
 });
 

@@ -48,9 +48,20 @@ export interface Config {
   queryMaxDepth: number;
   /** Most items a query parameter's array (repeated keys or a[]=) may have. */
   queryMaxArrayLength: number;
+  /** Port of this process's Prometheus `/metrics` endpoint; 0 turns metrics off. */
+  metricsPort: number;
+  /** Where finished tracing spans go: nowhere, the log, or a Zipkin-compatible collector. */
+  tracingExporter: TracingExporter;
+  /** Base URL of the Zipkin (or Jaeger's Zipkin-compatible) collector when tracingExporter is zipkin. */
+  zipkinUrl: string;
+  /** Port of this process's own `/health` and `/ready` server; 0 serves none (the gateway has its own). */
+  healthPort: number;
 }
 
-export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi"] as const;
+export const TRACING_EXPORTERS = ["none", "console", "zipkin"] as const;
+export type TracingExporter = (typeof TRACING_EXPORTERS)[number];
+
+export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 interface Variable {
@@ -67,7 +78,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
   { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
   { name: "TRANSPORTER", default: "", why: "Moleculer transporter (e.g. nats://127.0.0.1:4222); empty means one process." },
-  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, or all." },
+  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, comments, sites, change-requests, git-sync, or all." },
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
   { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },
@@ -85,6 +96,10 @@ export const VARIABLES: readonly Variable[] = [
   { name: "JSON_MAX_STRING_BYTES", default: "1048576", why: "Longest string (UTF-8 bytes) in a JSON body; longer answers 400." },
   { name: "QUERY_MAX_DEPTH", default: "2", why: "Deepest nesting of a query parameter (a[b][c] is 2); deeper answers 400." },
   { name: "QUERY_MAX_ARRAY_LENGTH", default: "100", why: "Most items of a query parameter's array; more answers 400." },
+  { name: "METRICS_PORT", default: "0", why: "Port of this process's Prometheus /metrics endpoint (Moleculer's reporter); 0 turns metrics off, so the embedded default opens no extra port." },
+  { name: "TRACING_EXPORTER", default: "none", why: "Where tracing spans go: none, console (the log) or zipkin (Zipkin or Jaeger's Zipkin endpoint); the built-in exporters that need no extra package." },
+  { name: "ZIPKIN_URL", default: "http://localhost:9411", why: "Base URL of the Zipkin-compatible collector when TRACING_EXPORTER is zipkin." },
+  { name: "HEALTH_PORT", default: "0", why: "Port of a /health and /ready server for processes without the gateway (Kubernetes probes); 0 serves none." },
 ];
 
 export class ConfigError extends Error {}
@@ -119,6 +134,21 @@ function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
     }
   }
   return entries;
+}
+
+/** An absolute http(s) URL; the message never repeats the value, which may carry credentials. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = (env[name] || fallback).replace(/\/+$/, "");
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.host) {
+    throw new ConfigError(`${name} must be an absolute http:// or https:// URL`);
+  }
+  return raw;
 }
 
 function serviceList(raw: string): ServiceName[] {
@@ -177,6 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxStringBytes: integer(env, "JSON_MAX_STRING_BYTES", "1048576", 1, 104857600),
     queryMaxDepth: integer(env, "QUERY_MAX_DEPTH", "2", 0, 20),
     queryMaxArrayLength: integer(env, "QUERY_MAX_ARRAY_LENGTH", "100", 1, 100000),
+    metricsPort: integer(env, "METRICS_PORT", "0", 0, 65535),
+    tracingExporter: oneOf(env, "TRACING_EXPORTER", "none", TRACING_EXPORTERS),
+    zipkinUrl: httpUrl(env, "ZIPKIN_URL", "http://localhost:9411"),
+    healthPort: integer(env, "HEALTH_PORT", "0", 0, 65535),
   });
 }
 

@@ -6,6 +6,10 @@ import { identitySchema } from "@docshelf/identity";
 import { orgsSchema } from "@docshelf/orgs";
 import { contentSchema } from "@docshelf/content";
 import { openapiSchema } from "@docshelf/openapi";
+import { commentsSchema } from "@docshelf/comments";
+import { sitesSchema } from "@docshelf/sites";
+import { changeRequestsSchema } from "@docshelf/change-requests";
+import { gitSyncSchema } from "@docshelf/git-sync";
 import { brokerOptions } from "./moleculer.config";
 
 export { brokerOptions } from "./moleculer.config";
@@ -16,6 +20,10 @@ const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
   orgs: orgsSchema as unknown as (cfg: Config) => ServiceSchema,
   content: contentSchema as unknown as (cfg: Config) => ServiceSchema,
   openapi: openapiSchema as unknown as (cfg: Config) => ServiceSchema,
+  comments: commentsSchema as unknown as (cfg: Config) => ServiceSchema,
+  sites: sitesSchema as unknown as (cfg: Config) => ServiceSchema,
+  "change-requests": changeRequestsSchema as unknown as (cfg: Config) => ServiceSchema,
+  "git-sync": gitSyncSchema as unknown as (cfg: Config) => ServiceSchema,
 };
 
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {
@@ -31,3 +39,5 @@ export function listeningPort(broker: ServiceBroker): number | undefined {
   const address = gateway?.server?.address();
   return address && typeof address === "object" ? address.port : undefined;
 }
+
+export { readiness, startHealthServer, type Readiness } from "./health";

@@ -1,6 +1,26 @@
 // Broker options for every process: one place that sets transport, logging and fault tolerance.
 import type { BrokerOptions, Errors } from "moleculer";
 import type { Config } from "@docshelf/config";
+import { connectionWatch } from "./connection-watch";
+import { requestLog } from "./request-log";
+
+/** Spans go nowhere, to the log (console) or to a Zipkin-compatible collector: exporters that need no extra package. */
+function tracingExporter(cfg: Config): NonNullable<BrokerOptions["tracing"]> {
+  if (cfg.tracingExporter === "none") return { enabled: false };
+  const exporter =
+    cfg.tracingExporter === "zipkin"
+      ? { type: "Zipkin", options: { baseURL: cfg.zipkinUrl, interval: 5 } }
+      : { type: "Console", options: { colors: false, width: 100 } };
+  // Every request is sampled: the volume is small, and a trace is worth most for the rare failing request.
+  return {
+    enabled: true,
+    sampling: { rate: 1 },
+    exporter: [exporter],
+    // Moleculer tags every span with all params by default: request bodies (Git URLs with credentials,
+    // token hashes) would leave the process. Spans carry names, timings, request ids and errors only.
+    tags: { action: { params: false, meta: false, response: false }, event: { params: false, meta: false } },
+  } as NonNullable<BrokerOptions["tracing"]>;
+}
 
 export function brokerOptions(cfg: Config): BrokerOptions {
   return {
@@ -18,7 +38,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
         pino: {
           options: {
             redact: {
-              paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "url", "*.url", "password", "*.password"],
+              paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "url", "*.url", "password", "*.password", "adminToken", "*.adminToken", "mongoUrl", "*.mongoUrl", "transporter", "*.transporter"],
               censor: "[redacted]",
             },
           },
@@ -47,8 +67,19 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     tracking: { enabled: true, shutdownTimeout: 10_000 },
     heartbeatInterval: 5,
     heartbeatTimeout: 15,
-    metrics: { enabled: false },
-    tracing: { enabled: false },
+    // Prometheus text on METRICS_PORT/metrics (request counts, latencies, errors, transit, process); off at 0.
+    metrics:
+      cfg.metricsPort > 0
+        ? {
+            enabled: true,
+            // Moleculer skips process and OS metrics when NODE_ENV is "test"; they are wanted wherever metrics are on.
+            collectProcessMetrics: true,
+            reporter: [{ type: "Prometheus", options: { host: cfg.host, port: cfg.metricsPort, path: "/metrics" } }],
+          }
+        : { enabled: false },
+    tracing: tracingExporter(cfg),
+    // connectionWatch makes readiness see a NATS outage; requestLog puts X-Request-ID into every process's log.
+    middlewares: [connectionWatch(), requestLog(cfg.logLevel)],
     validator: true,
   };
 }

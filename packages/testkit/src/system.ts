@@ -97,10 +97,23 @@ export interface NatsSystemOptions {
    * one of them can bind). `urls` lists them in process order; `url` is the first.
    */
   gatewayPerPort?: boolean;
+  /** NATS server the processes join; default NATS_URL (tests that restart NATS start their own). */
+  natsUrl?: string;
+  /** Extra environment of one process, after `env` (e.g. a HEALTH_PORT of its own). */
+  envFor?: (group: ServiceName[], index: number) => Record<string, string>;
+}
+
+export interface NatsSystem extends RunningSystem {
+  children: ChildProcess[];
+  urls: string[];
+  /** Everything the processes wrote to stdout and stderr so far, in arrival order. */
+  logs: string[];
+  /** Starts process `index` again with the environment it had (after it was killed); replaces children[index]. */
+  respawn(index: number): ChildProcess;
 }
 
 /** Each service group in its own Node.js process, joined over NATS under a namespace of its own. */
-export async function startNats(options: NatsSystemOptions = {}): Promise<RunningSystem & { children: ChildProcess[]; urls: string[] }> {
+export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), "docshelf-nats-"));
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   const namespace = `t${randomBytes(6).toString("hex")}`;
@@ -109,28 +122,32 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<Runnin
   const children: ChildProcess[] = [];
   const logs: string[] = [];
   const ports: number[] = [];
+  const envs: NodeJS.ProcessEnv[] = [];
+  const launch = (i: number): ChildProcess => {
+    const child = spawn(process.execPath, [MAIN], { env: envs[i], stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout?.on("data", (d) => logs.push(String(d)));
+    child.stderr?.on("data", (d) => logs.push(String(d)));
+    children[i] = child;
+    return child;
+  };
   for (const [i, group] of groups.entries()) {
     let ownPort = port;
     if (group.includes("gateway")) {
       if (options.gatewayPerPort && ports.length > 0) ownPort = await freePort();
       ports.push(ownPort);
     }
-    const child = spawn(process.execPath, [MAIN], {
-      env: baseEnv(dataDir, adminToken, {
-        TRANSPORTER: NATS_URL,
-        NAMESPACE: namespace,
-        SERVICES: group.join(","),
-        NODE_ID: `${namespace}-${group.join("-")}-${i}`,
-        PORT: String(ownPort),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        ...options.env,
-      }),
-      stdio: ["ignore", "pipe", "pipe"],
+    envs[i] = baseEnv(dataDir, adminToken, {
+      TRANSPORTER: options.natsUrl ?? NATS_URL,
+      NAMESPACE: namespace,
+      SERVICES: group.join(","),
+      NODE_ID: `${namespace}-${group.join("-")}-${i}`,
+      PORT: String(ownPort),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...options.env,
+      ...options.envFor?.(group, i),
     });
-    child.stdout?.on("data", (d) => logs.push(String(d)));
-    child.stderr?.on("data", (d) => logs.push(String(d)));
-    children.push(child);
+    launch(i);
   }
   const url = `http://127.0.0.1:${port}`;
   const urls = [...new Set(ports)].map((p) => `http://127.0.0.1:${p}`);
@@ -159,5 +176,10 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<Runnin
     await stop();
     throw new Error(`${(err as Error).message}\n${logs.join("").slice(-4000)}`);
   }
-  return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children };
+  const respawn = (index: number): ChildProcess => {
+    const previous = children[index];
+    if (previous.exitCode === null && previous.signalCode === null) throw new Error(`process ${index} is still running`);
+    return launch(index);
+  };
+  return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children, logs, respawn };
 }

@@ -10,8 +10,10 @@ import { idRule } from "@docshelf/validation";
 import { accessActions } from "./actions/access";
 import { changeActions } from "./actions/changes";
 import { contentActions } from "./actions/content";
+import { gitInternalActions } from "./actions/git-internal";
 import { importActions } from "./actions/import";
 import { linkActions } from "./actions/links";
+import { pagesInternalActions } from "./actions/pages-internal";
 import { searchActions } from "./actions/search";
 import { revisionReadActions } from "./actions/revision-reads";
 import { spaceActions } from "./actions/spaces";
@@ -50,7 +52,7 @@ function isMissingService(err: unknown): boolean {
 export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, searchActions, importActions] as Array<Partial<ServiceSchema>>,
+    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, searchActions, importActions, gitInternalActions, pagesInternalActions] as Array<Partial<ServiceSchema>>,
 
     actions: {
       createSpace: {

@@ -157,6 +157,7 @@ export function presentRevision(revision: RevisionDoc, space: SpaceDoc, opts: Pr
     }),
     variables: revision.variables,
     createdAt: revision.createdAt,
+    ...(revision.git && opts.metadata ? { git: revision.git } : {}),
     urls,
   };
 }

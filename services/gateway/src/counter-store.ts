@@ -1,11 +1,15 @@
-// Where request counts live: one interface, kept in memory (one process) or in NATS JetStream (scaled out).
+// Where request counts live: one interface, kept in memory (one process) or shared through NATS JetStream
+// (scaled out). Counting itself is always local and synchronous, so no request waits on a store.
 
 export interface CounterStore {
   /**
-   * Adds one to `key` and returns the new count. A key is used for one window only; the store may
-   * forget it `ttlMs` after its first count.
+   * Adds one to `key` and returns its count as this gateway knows it now. A key is used for one window
+   * only; the store may forget it `ttlMs` after its first count. In memory the count is exact; a shared
+   * store answers the shared total read at its last flush plus this gateway's counts since.
    */
-  increment(key: string, ttlMs: number): Promise<number>;
+  increment(key: string, ttlMs: number): number;
+  /** Sends this gateway's unsent counts to the shared store and reads the totals back (no-op in memory). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,7 +20,7 @@ export class MemoryCounterStore implements CounterStore {
   private readonly counts = new Map<string, { count: number; expires: number }>();
   private writes = 0;
 
-  async increment(key: string, ttlMs: number): Promise<number> {
+  increment(key: string, ttlMs: number): number {
     const now = Date.now();
     if (++this.writes % SWEEP_EVERY === 0) this.sweep(now);
     const entry = this.counts.get(key);
@@ -36,6 +40,8 @@ export class MemoryCounterStore implements CounterStore {
   get size(): number {
     return this.counts.size;
   }
+
+  async flush(): Promise<void> {}
 
   async close(): Promise<void> {
     this.counts.clear();

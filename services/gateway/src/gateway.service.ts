@@ -7,9 +7,11 @@ import { ALL_SERVICES, type Config } from "@docshelf/config";
 import { hashToken, type Caller } from "@docshelf/access";
 import { UnauthorizedError, toErrorResponse } from "@docshelf/errors";
 import { TokenCache } from "./token-cache";
+import { settleCreatedLocation, type ResponseMeta } from "./created-location";
+import { buildAliasIndex, resolveIndexed, type AliasIndex, type AliasLike } from "./alias-index";
 import { V1_ROUTES } from "./routes";
 import { trustedProxies } from "./client-address";
-import { bodyLimitGuard, idempotencyGuard, queryLimitGuard, rateLimitGuard, type GuardOptions } from "./middlewares";
+import { rateLimitGuard, v1Guards, type GuardOptions } from "./middlewares";
 import { RateLimiter } from "./rate-limiter";
 import type { GatewayRequest, Identity } from "./request";
 import { openStores, type GatewayStores } from "./stores";
@@ -26,16 +28,25 @@ interface Guards {
 interface GatewayVars {
   tokens: TokenCache;
   opening: Promise<Guards>;
+  /** moleculer-web's alias list (`aliases`) indexed by path prefix; rebuilt when the list changes. */
+  aliases: AliasLike[];
+  aliasIndex?: AliasIndex<AliasLike>;
+  /** `opening`'s value once it resolved, so requests need not wait on the promise. */
+  openedGuards?: Guards;
+  counterErrorLoggedAt: number;
 }
 interface GatewayMethods {
-  identify(ctx: Context, req: GatewayRequest): Promise<Identity>;
-  authenticate(ctx: Context, route: unknown, req: GatewayRequest): Promise<Caller>;
+  identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
+  authenticate(ctx: Context, route: unknown, req: GatewayRequest): Caller | Promise<Caller>;
   guards(): Promise<Guards>;
   settleIdempotency(req: GatewayRequest, answer: { status: number; body: unknown; headers: Record<string, string> } | null): Promise<void>;
   renderError(req: IncomingMessage, res: ServerResponse, err: unknown): void;
 }
 
-type Next = (err?: unknown) => void;
+
+/** How often a failing shared rate counter is logged. */
+const COUNTER_ERROR_LOG_EVERY_MS = 10_000;
+
 
 /** Keeps a caller-supplied request id only when it is short and plain; otherwise makes one. */
 function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
@@ -52,10 +63,6 @@ function rootCallOptions(options: { requestID?: string }, req: IncomingMessage, 
   options.requestID = settleRequestId(req, res);
 }
 
-function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
-  settleRequestId(req, res);
-  next();
-}
 
 /** moleculer-web reads its routes when the service is created, so they are built from `cfg` up front. */
 export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown>, GatewayMethods, GatewayVars> {
@@ -76,8 +83,8 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     settings: {
       port: cfg.port,
       ip: cfg.host,
+      // Called by moleculer-web for every request before anything else, so every answer carries the id.
       rootCallOptions,
-      use: [requestIdMiddleware],
       // qs keeps up to arrayLimit repeated keys as an array (GitBook's client sends arrays that way), and
       // parses one level past the limit so a deeper query is seen, and refused, rather than truncated.
       qsOptions: { arrayLimit: cfg.queryMaxArrayLength, depth: cfg.queryMaxDepth + 1 },
@@ -106,23 +113,23 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           mergeParams: true,
           aliases: V1_ROUTES,
           bodyParsers: { json: false, urlencoded: false },
-          use: [rateLimitGuard(guardOptions), queryLimitGuard(guardOptions), jsonParser, bodyLimitGuard(guardOptions), idempotencyGuard(guardOptions)],
+          // One middleware runs every guard in order (see middlewares.ts).
+          use: [v1Guards(guardOptions, jsonParser)],
           callOptions: { timeout: cfg.requestTimeoutMs },
-          async onAfterCall(this: GatewayMethods & GatewayVars, ctx: Context, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
+          onAfterCall(this: GatewayMethods & GatewayVars, ctx: Context, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown): unknown {
             // A revocation answered through this gateway is dropped here before the answer leaves, so
             // the caller's very next request is refused; other gateways drop it on the broadcast.
-            const revoked = (ctx.meta as { revokedTokenHash?: unknown }).revokedTokenHash;
+            const meta = ctx.meta as ResponseMeta & { revokedTokenHash?: unknown };
+            const revoked = meta.revokedTokenHash;
             if (typeof revoked === "string") this.tokens.drop(revoked);
-            if (req.$idempotency) {
-              const meta = ctx.meta as { $statusCode?: number; $responseHeaders?: Record<string, unknown>; $location?: string };
-              const headers: Record<string, string> = {};
-              for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
-              if (meta.$location) headers.Location = meta.$location;
-              const status = meta.$statusCode ?? 200;
-              // Only successes are kept: a failed first attempt may be retried with the same key.
-              await this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null);
-            }
-            return data;
+            settleCreatedLocation(meta, data);
+            if (!req.$idempotency) return data;
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
+            if (meta.$location) headers.Location = meta.$location;
+            const status = meta.$statusCode ?? 200;
+            // Only successes are kept: a failed first attempt may be retried with the same key.
+            return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
           },
         },
       ],
@@ -174,25 +181,47 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     methods: {
-      /** Checks the bearer token; a missing or bad one is an answer (for rate limiting), not a throw. */
-      async identify(ctx: Context, req: GatewayRequest): Promise<Identity> {
+      /**
+       * Checks the bearer token; a missing or bad one is an answer (for rate limiting), not a throw. A
+       * cached token is answered at once, without a promise.
+       */
+      identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity> {
         const header = req.headers.authorization;
         const match = typeof header === "string" ? BEARER.exec(header.trim()) : null;
         if (!match) return { caller: null, error: new UnauthorizedError() };
         const tokenHash = hashToken(match[1]);
         const cached = this.tokens.get(tokenHash);
         if (cached) return { caller: cached, tokenHash };
-        const caller = await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash });
-        if (!caller) return { caller: null, error: new UnauthorizedError("The API token is unknown or was revoked.") };
-        this.tokens.set(tokenHash, caller);
-        return { caller, tokenHash };
+        return ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash }).then((caller): Identity => {
+          if (!caller) return { caller: null, error: new UnauthorizedError("The API token is unknown or was revoked.") };
+          this.tokens.set(tokenHash, caller);
+          return { caller, tokenHash };
+        });
       },
 
       /** moleculer-web's authentication hook: the rate limiter has already identified the caller. */
-      async authenticate(ctx: Context, _route: unknown, req: GatewayRequest): Promise<Caller> {
-        const identity = req.$identity ?? (await this.identify(ctx, req));
-        if (!identity.caller) throw identity.error;
-        return identity.caller;
+      authenticate(ctx: Context, _route: unknown, req: GatewayRequest): Caller | Promise<Caller> {
+        const callerOf = (identity: Identity): Caller => {
+          if (!identity.caller) throw identity.error;
+          return identity.caller;
+        };
+        const identity = req.$identity ?? this.identify(ctx, req);
+        return "then" in identity ? identity.then(callerOf) : callerOf(identity);
+      },
+
+      /** moleculer-web's own lookup, without trying every alias: the same first match (see alias-index.ts). */
+      resolveAlias(url: string, method = "GET") {
+        let index = this.aliasIndex;
+        if (!index || index.aliases !== this.aliases || index.length !== this.aliases.length) {
+          index = this.aliasIndex = buildAliasIndex(this.aliases);
+        }
+        return resolveIndexed(index, url, method);
+      },
+
+      /** moleculer-web sorts its alias list in place after changing it: the index is rebuilt on the next lookup. */
+      optimizeAliasesOrder() {
+        (ApiGateway.methods as { optimizeAliasesOrder(this: unknown): void }).optimizeAliasesOrder.call(this);
+        this.aliasIndex = undefined;
       },
 
       guards(): Promise<Guards> {
@@ -235,10 +264,21 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       this.tokens = new TokenCache(cfg.authCacheTtlMs);
       // Opened here, not in started(): moleculer-web's started() may already take requests, and the
       // guards wait on this promise. started() below makes a failure to open them stop start-up.
-      this.opening = openStores(cfg).then((stores) => ({
-        stores,
-        limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute }),
-      }));
+      this.counterErrorLoggedAt = 0;
+      const onCounterError = (err: unknown) => {
+        // Flushes run every 200 ms: a bucket that stays unreachable is logged now and then, not each time.
+        if (Date.now() - this.counterErrorLoggedAt < COUNTER_ERROR_LOG_EVERY_MS) return;
+        this.counterErrorLoggedAt = Date.now();
+        this.logger.warn({ err }, "could not share rate limit counts; this gateway counts alone until the bucket answers");
+      };
+      this.opening = openStores(cfg, onCounterError).then((stores) => {
+        const guards = {
+          stores,
+          limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute }),
+        };
+        this.openedGuards = guards;
+        return guards;
+      });
       this.opening.catch(() => undefined);
     },
 

@@ -1,6 +1,7 @@
 // The /v1 route's request guards, in order: identify and rate-limit, query limits, JSON body and its
-// limits, Idempotency-Key. Each is an Express-style middleware that moleculer-web calls with `this`
-// bound to the gateway service.
+// limits, Idempotency-Key. They run as one Express-style middleware that moleculer-web calls with `this`
+// bound to the gateway service; a request that needs no waiting (a cached token, no body, not a POST)
+// goes through them synchronously.
 import type { ServerResponse } from "node:http";
 import type { Context } from "moleculer";
 import { TooManyRequestsError } from "@docshelf/errors";
@@ -14,11 +15,21 @@ import type { GatewayRequest, Identity } from "./request";
 import type { GatewayStores } from "./stores";
 
 type Next = (err?: unknown) => void;
+/** A guard's outcome: false when it answered the request itself (the chain stops there). */
+type Outcome = boolean | void;
+
+interface Guards {
+  limiter: RateLimiter;
+  stores: GatewayStores;
+}
 
 /** The parts of the gateway service the guards use. */
 export interface GuardHost {
-  identify(ctx: Context, req: GatewayRequest): Promise<Identity>;
-  guards(): Promise<{ limiter: RateLimiter; stores: GatewayStores }>;
+  /** The caller, at once when the token is cached. */
+  identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
+  guards(): Promise<Guards>;
+  /** The guards once opened, so a request need not wait on a promise. */
+  openedGuards?: Guards;
   resolveAlias(url: string, method: string): { alias: { method: string; path: string } } | null | undefined;
   logger: { warn(...args: unknown[]): void };
 }
@@ -30,16 +41,34 @@ export interface GuardOptions {
   idempotency: { waitMs: number; leaseMs: number };
 }
 
-/** Runs an async guard as a middleware: its failure goes to moleculer-web's error handling. */
-function middleware(guard: (this: GuardHost, req: GatewayRequest, res: ServerResponse) => Promise<boolean | void>) {
+type Guard = (this: GuardHost, req: GatewayRequest, res: ServerResponse) => Outcome | Promise<Outcome>;
+type Connect = (req: GatewayRequest, res: ServerResponse, next: Next) => void;
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown })?.then === "function";
+}
+
+/** Runs a guard as a middleware: its failure, thrown or rejected, goes to moleculer-web's error handling. */
+function middleware(guard: Guard) {
   return function (this: GuardHost, req: GatewayRequest, res: ServerResponse, next: Next): void {
-    // A guard that answered the request itself returns false: the chain stops there.
-    guard.call(this, req, res).then(
-      (goOn) => {
-        if (goOn !== false) next();
-      },
-      (err: unknown) => next(err),
-    )
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = guard.call(this, req, res);
+    } catch (err) {
+      next(err);
+      return;
+    }
+    if (!isPromise(outcome)) {
+      if (outcome !== false) next();
+      return;
+    }
+    outcome
+      .then(
+        (goOn) => {
+          if (goOn !== false) next();
+        },
+        (err: unknown) => next(err),
+      )
       // Whatever the rest of the chain throws synchronously must not become an unhandled rejection.
       .catch((err: unknown) => this.logger.warn({ err }, "request guard chain failed"));
   };
@@ -49,44 +78,65 @@ function requestContext(req: GatewayRequest): Context {
   return (req as GatewayRequest & { $ctx: Context }).$ctx;
 }
 
+/** Counts the request against its token, or its client address without a valid one; sets the headers, 429 past the limit. */
+function limitRate(host: GuardHost, limiter: RateLimiter, options: GuardOptions, req: GatewayRequest, res: ServerResponse, identity: Identity): void {
+  const subject = identity.caller
+    ? ({ kind: "token", tokenHash: identity.tokenHash } as const)
+    : ({ kind: "address", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], options.trusted) } as const);
+  let decision;
+  try {
+    decision = limiter.hit(subject);
+  } catch (err) {
+    // A counter store that fails must not take the API down with it: the request goes through.
+    host.logger.warn({ err }, "rate limit counter unavailable; request not counted");
+    return;
+  }
+  if (!decision) return;
+  const { headers } = decision;
+  res.setHeader("X-RateLimit-Limit", headers["X-RateLimit-Limit"]);
+  res.setHeader("X-RateLimit-Remaining", headers["X-RateLimit-Remaining"]);
+  res.setHeader("X-RateLimit-Reset", headers["X-RateLimit-Reset"]);
+  if (!decision.allowed) {
+    throw new TooManyRequestsError(`Too many requests: the limit is ${headers["X-RateLimit-Limit"]} a minute. Retry in ${decision.retryAfter} s.`, decision.retryAfter);
+  }
+}
+
+/** Checks the token once (authentication later reuses the answer), then counts the request. */
+function identifyAndLimit(host: GuardHost, options: GuardOptions, req: GatewayRequest, res: ServerResponse): void | Promise<void> {
+  const identity = host.identify(requestContext(req), req);
+  const guards = host.openedGuards;
+  if (!isPromise(identity) && guards) {
+    req.$identity = identity;
+    limitRate(host, guards.limiter, options, req, res, identity);
+    return;
+  }
+  return Promise.all([identity, guards ?? host.guards()]).then(([known, opened]) => {
+    req.$identity = known;
+    limitRate(host, opened.limiter, options, req, res, known);
+  });
+}
+
 /**
  * Checks the token once (authentication later reuses the answer) and counts the request against the
  * token, or against the client address when there is no valid token. Every answer gets the headers.
  */
 export function rateLimitGuard(options: GuardOptions) {
-  return middleware(async function (req, res) {
-    const identity = await this.identify(requestContext(req), req);
-    req.$identity = identity;
-    const { limiter } = await this.guards();
-    const subject = identity.caller
-      ? ({ kind: "token", tokenHash: identity.tokenHash } as const)
-      : ({ kind: "address", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], options.trusted) } as const);
-    let decision;
-    try {
-      decision = await limiter.hit(subject);
-    } catch (err) {
-      // A counter store that is down must not take the API down with it: the request goes through.
-      this.logger.warn({ err }, "rate limit counter unavailable; request not counted");
-      return;
-    }
-    if (!decision) return;
-    for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
-    if (!decision.allowed) {
-      throw new TooManyRequestsError(`Too many requests: the limit is ${decision.headers["X-RateLimit-Limit"]} a minute. Retry in ${decision.retryAfter} s.`, decision.retryAfter);
-    }
+  return middleware(function (req, res) {
+    return identifyAndLimit(this, options, req, res);
   });
 }
 
-export function queryLimitGuard(options: GuardOptions) {
-  return middleware(async function (req) {
-    checkQuery(req.query ?? {}, options.query.maxDepth, options.query.maxArrayLength);
-  });
+/**
+ * Whether the request carries a body, as body-parser decides it (type-is's hasBody): a
+ * Transfer-Encoding or a numeric Content-Length. Without one the parser would do nothing.
+ */
+function hasBody(req: GatewayRequest): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
 }
 
-export function bodyLimitGuard(options: GuardOptions) {
-  return middleware(async function (req) {
-    if (req.body !== undefined) checkBody(req.body, options.body);
-  });
+function parseWith(parser: Connect, req: GatewayRequest, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
 
 const IDEMPOTENT = new Set(IDEMPOTENT_ROUTES);
@@ -110,23 +160,48 @@ function replay(res: ServerResponse, answer: StoredAnswer): void {
 /**
  * On the create routes, an Idempotency-Key makes a retry replay the first answer instead of running
  * again. The key is claimed here; the gateway's onAfterCall stores the answer, its error handler
- * releases the key.
+ * releases the key. Every such route is a POST, so nothing else is looked at.
  */
-export function idempotencyGuard(options: GuardOptions) {
-  return middleware(async function (req, res) {
-    const found = req.parsedUrl && req.method ? this.resolveAlias(req.parsedUrl, req.method) : undefined;
-    if (!found || !IDEMPOTENT.has(routeKey(found.alias))) return;
-    const key = parseIdempotencyKey(req.headers["idempotency-key"]);
-    // Without a valid token authentication answers 401 next; there is no caller to key on.
-    if (key === undefined || !req.$identity?.caller) return;
-    const scoped = scopedKey(req.$identity.tokenHash, key);
-    const fingerprint = requestFingerprint(req.method ?? "POST", req.parsedUrl ?? "", req.body);
-    const { stores } = await this.guards();
+function idempotent(host: GuardHost, options: GuardOptions, req: GatewayRequest, res: ServerResponse): Outcome | Promise<Outcome> {
+  if (req.method !== "POST") return;
+  const found = req.parsedUrl ? host.resolveAlias(req.parsedUrl, req.method) : undefined;
+  if (!found || !IDEMPOTENT.has(routeKey(found.alias))) return;
+  const key = parseIdempotencyKey(req.headers["idempotency-key"]);
+  // Without a valid token authentication answers 401 next; there is no caller to key on.
+  if (key === undefined || !req.$identity?.caller) return;
+  const scoped = scopedKey(req.$identity.tokenHash, key);
+  const fingerprint = requestFingerprint(req.method, req.parsedUrl ?? "", req.body);
+  return host.guards().then(async ({ stores }) => {
     const begun = await beginIdempotent(stores.idempotency, scoped, fingerprint, options.idempotency);
     if (!begun.run) {
       replay(res, begun.answer);
       return false;
     }
     req.$idempotency = { key: scoped, fingerprint, settled: false };
+  });
+}
+
+/**
+ * Every guard of the /v1 route, in order, as one middleware: identify and rate-limit, query limits, the
+ * JSON body (`jsonParser`, only when there is a body) and its shape limits, Idempotency-Key.
+ */
+export function v1Guards(options: GuardOptions, jsonParser: Connect) {
+  const afterBody = (host: GuardHost, req: GatewayRequest, res: ServerResponse): Outcome | Promise<Outcome> => {
+    if (req.body !== undefined) checkBody(req.body, options.body);
+    return idempotent(host, options, req, res);
+  };
+  const afterLimit = (host: GuardHost, req: GatewayRequest, res: ServerResponse): Outcome | Promise<Outcome> => {
+    checkQuery(req.query ?? {}, options.query.maxDepth, options.query.maxArrayLength);
+    if (!hasBody(req)) {
+      // What body-parser does for a request without a body.
+      if (!("body" in req)) req.body = undefined;
+      return afterBody(host, req, res);
+    }
+    return parseWith(jsonParser, req, res).then(() => afterBody(host, req, res));
+  };
+  return middleware(function (req, res) {
+    const limited = identifyAndLimit(this, options, req, res);
+    if (isPromise(limited)) return limited.then(() => afterLimit(this, req, res));
+    return afterLimit(this, req, res);
   });
 }

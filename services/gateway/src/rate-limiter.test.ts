@@ -23,6 +23,19 @@ describe("RateLimiter", () => {
     expect((await limiter.hit({ kind: "address", address: "::1" }, t0))?.allowed).toBe(false);
   });
 
+  test("a token hash is the key as it is (no second hash); an address is hashed into a key-safe name", async () => {
+    const keys: string[] = [];
+    const store = new MemoryCounterStore();
+    const increment = store.increment.bind(store);
+    store.increment = (key, ttlMs) => (keys.push(key), increment(key, ttlMs));
+    const limiter = new RateLimiter(store, { perToken: 5, perAddress: 5 });
+    const tokenHash = "ab".repeat(32);
+    await limiter.hit({ kind: "token", tokenHash }, t0);
+    await limiter.hit({ kind: "address", address: "2001:db8::1" }, t0);
+    expect(keys[0]).toBe(`w${Math.floor(t0 / 60_000)}.t${tokenHash}`);
+    expect(keys[1]).toMatch(/^w\d+\.[0-9a-f]{40}$/);
+  });
+
   test("a limit of 0 disables counting for that kind", async () => {
     const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 0, perAddress: 5 });
     expect(await limiter.hit({ kind: "token", tokenHash: "h1" }, t0)).toBeNull();

@@ -13,6 +13,16 @@ export interface RateLimits {
   perAddress: number;
 }
 
+const HEX_TOKEN_HASH = /^[0-9a-f]{64}$/;
+
+/** The subject's part of a counter key: store keys allow few characters (IPv6 has colons), and the bucket need not hold addresses. */
+function subjectKey(subject: RateSubject): string {
+  // A token hash is already a hex SHA-256: used as it is.
+  if (subject.kind === "token" && HEX_TOKEN_HASH.test(subject.tokenHash)) return `t${subject.tokenHash}`;
+  const id = subject.kind === "token" ? `t:${subject.tokenHash}` : `a:${subject.address}`;
+  return createHash("sha256").update(id).digest("hex").slice(0, 40);
+}
+
 export class RateLimiter {
   constructor(
     private readonly store: CounterStore,
@@ -21,15 +31,13 @@ export class RateLimiter {
   ) {}
 
   /** Counts this request; null when the subject's kind is not limited (limit 0). */
-  async hit(subject: RateSubject, nowMs = Date.now()): Promise<RateDecision | null> {
+  hit(subject: RateSubject, nowMs = Date.now()): RateDecision | null {
     const limit = subject.kind === "token" ? this.limits.perToken : this.limits.perAddress;
     if (limit <= 0) return null;
     const window = windowAt(nowMs, this.windowMs);
-    const id = subject.kind === "token" ? `t:${subject.tokenHash}` : `a:${subject.address}`;
-    // Hashed: store keys allow few characters (IPv6 has colons) and the bucket need not hold addresses.
-    const key = `w${window.index}.${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
+    const key = `w${window.index}.${subjectKey(subject)}`;
     // Kept for two windows so a clock a little behind on another gateway still finds it.
-    const count = await this.store.increment(key, 2 * this.windowMs);
+    const count = this.store.increment(key, 2 * this.windowMs);
     return decide(limit, count, window, nowMs);
   }
 }

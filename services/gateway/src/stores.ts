@@ -14,12 +14,13 @@ export interface GatewayStores {
 
 /**
  * With a nats:// transporter every gateway shares JetStream buckets; otherwise (embedded, or the Fake
- * transporter of the in-process tests) counts and keys are this gateway's own.
+ * transporter of the in-process tests) counts and keys are this gateway's own. `onCounterError` hears of
+ * shared counts that could not be sent (they are kept and sent with the next flush).
  */
-export async function openStores(cfg: Config): Promise<GatewayStores> {
+export async function openStores(cfg: Config, onCounterError?: (err: unknown) => void): Promise<GatewayStores> {
   const idempotencyTtlMs = cfg.idempotencyTtlSeconds * 1000;
   if (/^nats:\/\//i.test(cfg.transporter)) {
-    const nats = await openNatsStores({ servers: cfg.transporter, namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs });
+    const nats = await openNatsStores({ servers: cfg.transporter, namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs, onCounterError });
     return { counters: nats.counters, idempotency: nats.idempotency, shared: true, close: () => nats.close() };
   }
   const counters = new MemoryCounterStore();

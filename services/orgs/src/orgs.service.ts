@@ -10,6 +10,7 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { chainLevels } from "./collection-tree";
 import { collectionActions } from "./collections.actions";
 import { memberActions } from "./members.actions";
+import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
 import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInviteDoc, type MemberDoc, type OrgDoc, type TeamDoc } from "./models";
 import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
@@ -258,6 +259,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       },
 
       ...memberActions,
+      ...membersInternalActions,
       ...teamActions,
       ...collectionActions,
       ...translationActions,

@@ -1,0 +1,136 @@
+// Change requests: proposed changes to a space with their own revision, updated from main and merged into it.
+import type { Context, ServiceSchema } from "moleculer";
+import { atLeast, callerOf, type Role } from "@docshelf/access";
+import { configFor } from "@docshelf/config";
+import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newSecret, storeMixin } from "@docshelf/store";
+import { contentActions } from "./content.actions";
+import { CountSync } from "./count-sync";
+import { lifecycleActions } from "./lifecycle.actions";
+import { mergeActions } from "./merge.actions";
+import { pdfActions } from "./pdf.actions";
+import type { TreeContent } from "./merge";
+import { collections, refFilter, type ChangeRequestDoc } from "./models";
+import { presentChangeRequest, type User } from "./present";
+import type { Methods, SpaceAccess, SpaceSeen, Vars } from "./service-types";
+
+export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
+  return {
+    name: "change-requests",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      ...lifecycleActions,
+      ...contentActions,
+      ...mergeActions,
+      ...pdfActions,
+    },
+
+    events: {
+      // A purged space takes its change requests with it (their revisions went with the space).
+      "content.space.purged": {
+        async handler(ctx: Context<{ spaceId: string }>) {
+          await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.counters.deleteOne({ id: ctx.params.spaceId });
+        },
+      },
+    },
+
+    methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen> {
+        const caller = callerOf(ctx);
+        const access = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        if (!access.exists || !access.role || !access.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
+        return { ...access, spaceId, role: access.role, revision: access.revision };
+      },
+
+      requireRole(space: SpaceSeen, min: Role, doing: string) {
+        if (!atLeast(space.role, min)) throw new ForbiddenError(`${doing} needs the ${min} role or better on the space.`);
+      },
+
+      async loadChangeRequest(spaceId: string, ref: string) {
+        const cr = await this.changeRequests.findOne(refFilter(spaceId, ref));
+        if (!cr) throw new NotFoundError(`Change request ${ref} was not found in the space.`);
+        return cr;
+      },
+
+      async load(ctx: Context, spaceId: string, ref: string) {
+        const caller = callerOf(ctx);
+        const space = await this.loadSpace(ctx, spaceId);
+        const cr = await this.loadChangeRequest(spaceId, ref);
+        return { space, cr, caller };
+      },
+
+      async nextNumber(spaceId: string) {
+        for (;;) {
+          const counter = await this.counters.updateOne({ id: spaceId }, { $inc: { last: 1 } });
+          if (counter) return counter.last;
+          try {
+            await this.counters.insert({ id: spaceId, last: 0 });
+          } catch (err) {
+            // Another create made the counter first: increment theirs.
+            if (!(err instanceof ConflictError)) throw err;
+          }
+        }
+      },
+
+      async present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null) {
+        const ids = [...new Set(docs.map((d) => d.createdBy))];
+        const users = ids.length ? await ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids }) : {};
+        return docs.map((doc) => presentChangeRequest(doc, { publicUrl: this.publicUrl(), users, mainRevision }));
+      },
+
+      async moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string) {
+        const set: Partial<ChangeRequestDoc> = { revision, updatedAt: new Date().toISOString() };
+        if (!cr.contributors.includes(contributor)) set.contributors = [...cr.contributors, contributor];
+        const updated = await this.changeRequests.updateOne({ id: cr.id, revision: cr.revision, status: cr.status }, { $set: set });
+        if (!updated) throw new ConflictError("The change request was edited, updated or merged meanwhile; read it and apply the changes again.");
+        return updated;
+      },
+
+      syncCounts(spaceId: string) {
+        return this.countSync.request(spaceId);
+      },
+
+      async trees(ctx: Context, spaceId: string, revisionIds: string[]) {
+        return ctx.call<TreeContent[], { spaceId: string; revisionIds: string[] }>("content.revisionTrees", { spaceId, revisionIds });
+      },
+    },
+
+    created() {
+      this.countSync = new CountSync(
+        async (spaceId) => {
+          const [changeRequests, changeRequestsOpen, changeRequestsDraft] = await Promise.all([
+            this.changeRequests.count({ spaceId }),
+            this.changeRequests.count({ spaceId, status: "open" }),
+            this.changeRequests.count({ spaceId, status: "draft" }),
+          ]);
+          await this.broker.call("content.setCounts", { spaceId, changeRequests, changeRequestsOpen, changeRequestsDraft });
+        },
+        (spaceId, err) => this.logger.warn({ err, spaceId }, "sending a space's change request counts failed; the next change sends them again"),
+      );
+    },
+
+    async started() {
+      // The key that signs PDF URLs is made once and kept, so URLs work on every replica and across restarts.
+      const key = await this.settings.findOne({ id: "pdf-signing-key" });
+      if (key) this.pdfKey = key.value;
+      else {
+        const value = newSecret(32);
+        try {
+          await this.settings.insert({ id: "pdf-signing-key", value });
+          this.pdfKey = value;
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          this.pdfKey = (await this.settings.findOne({ id: "pdf-signing-key" }))!.value;
+        }
+      }
+    },
+  };
+}
+
+export default changeRequestsSchema;

@@ -1,0 +1,74 @@
+import { checkChanges, metadataInMarkdown, revertPage, toContentChanges } from "./content-changes";
+import type { TreeContent, TreePage } from "./merge";
+
+const noRevert = () => {
+  throw new Error("no revert expected");
+};
+const page = (id: string, fields: Partial<TreePage> = {}, pages: TreePage[] = []): TreePage => ({ id, title: id, slug: id, pages, ...fields });
+const tree = (pages: TreePage[]): TreeContent => ({ pages, files: [], reusableContents: [], variables: {} });
+
+describe("GitBook content changes", () => {
+  test("front matter and a leading heading set the title over the title field", () => {
+    expect(metadataInMarkdown("---\ntitle: T\ndescription: D\n---\nbody")).toEqual({ title: true, description: true });
+    expect(metadataInMarkdown("# Heading\n\nbody")).toEqual({ title: true, description: false });
+    expect(metadataInMarkdown("body\n# Later heading")).toEqual({ title: false, description: false });
+    const { changes } = toContentChanges(
+      [
+        { operation: "insert_page", title: "Field", document: { markdown: "# Heading" } },
+        { operation: "insert_page", title: "Field", document: { markdown: "plain" } },
+      ],
+      noRevert,
+      () => "f",
+    );
+    expect(changes[0]).toEqual({ type: "insert_page", markdown: "# Heading" });
+    expect(changes[1]).toEqual({ type: "insert_page", title: "Field", markdown: "plain" });
+  });
+
+  test("into and at become parent and position; empty emoji and icon remove them", () => {
+    const { changes, touched } = toContentChanges(
+      [
+        { operation: "update_page", page: "p", into: null, at: 2, emoji: "", icon: "x" },
+        { operation: "insert_page", into: "p", at: 0, document: {}, ref: "mine" },
+        { operation: "delete_page", page: "q" },
+      ],
+      noRevert,
+      () => "f",
+    );
+    expect(changes).toEqual([
+      { type: "update_page", page: "p", parent: null, position: 2, emoji: null, icon: "x" },
+      { type: "insert_page", parent: "p", position: 0, markdown: "" },
+      { type: "delete_page", page: "q" },
+    ]);
+    expect(touched.map((t) => t.kind)).toEqual(["updated_page", "created_page", "deleted_page"]);
+    expect(touched[1].ref).toBe("mine");
+  });
+
+  test("insert_files become insert_file changes with new ids", () => {
+    const { changes, insertedFiles } = toContentChanges([{ operation: "insert_files", files: [{ name: "a.txt", contentType: "text/plain", base64: "aGk=" }] }], noRevert, () => "file-1");
+    expect(changes).toEqual([{ type: "insert_file", id: "file-1", name: "a.txt", contentType: "text/plain", data: "aGk=" }]);
+    expect(insertedFiles).toEqual(["file-1"]);
+  });
+
+  test.each([
+    [[{ operation: "nope" }], "changes[0].operation"],
+    [[{ operation: "insert_page" }], "changes[0].document"],
+    [[{ operation: "delete_page", page: "a" }, { operation: "update_page" }], "changes[1].page"],
+    [[{ operation: "insert_page", document: { document: {} } }], "changes[0].document"],
+    [[{ operation: "revert_page", page: "a", block: ["b"] }], "changes[0].block"],
+    [[{ operation: "insert_files", files: [{ name: "x", url: "https://e.com/x" }] }], "changes[0].files[0].url"],
+    [[{ operation: "insert_files", files: [{ name: "x", base64: "aGk=" }] }], "changes[0].files[0].contentType"],
+  ])("%j is refused naming %s", (changes, field) => {
+    expect(() => checkChanges(changes)).toThrow(field);
+  });
+
+  test("revert_page restores a changed page, deletes an added one and re-inserts a deleted one", () => {
+    const then = tree([page("a", { title: "A", documentId: "d1", emoji: "x" }, [page("b", { title: "B" })])]);
+    const now = tree([page("a", { title: "A2" }), page("n")]);
+    expect(revertPage("a", now, then, { d1: "old body" }, 0)).toEqual([
+      { type: "update_page", page: "a", title: "A", slug: "a", emoji: "x", icon: null, description: null, hidden: false, noIndex: false, noRobotsIndex: false, markdown: "old body" },
+    ]);
+    expect(revertPage("n", now, then, {}, 0)).toEqual([{ type: "delete_page", page: "n" }]);
+    expect(revertPage("b", now, then, {}, 0)[0]).toMatchObject({ type: "insert_page", id: "b", parent: "a", position: 0, title: "B" });
+    expect(() => revertPage("zzz", now, then, {}, 3)).toThrow("changes[3].page");
+  });
+});

@@ -1,0 +1,255 @@
+// GitBook's updateChangeRequestContent changes, checked and turned into the content service's changes.
+import { Validators } from "moleculer";
+import { BadRequestError, describeValidation } from "@docshelf/errors";
+import type { TreeContent, TreePage } from "./merge";
+
+export const MAX_CHANGES = 50;
+/** GitBook's limit for one inline file. */
+export const MAX_INLINE_FILE_BYTES = 1024 * 1024;
+
+/** The content service's change shapes this module produces (see content's change-rules.ts). */
+export type ContentChange =
+  | ({ type: "insert_page"; id?: string; parent?: string | null; position?: number } & PageFields)
+  | ({ type: "update_page"; page: string; parent?: string | null; position?: number } & PageFields)
+  | { type: "delete_page"; page: string }
+  | { type: "insert_file"; id?: string; name: string; contentType: string; data: string };
+
+interface PageFields {
+  title?: string;
+  slug?: string;
+  emoji?: string | null;
+  icon?: string | null;
+  description?: string | null;
+  markdown?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: unknown;
+  cover?: unknown;
+}
+
+export interface RevertChange {
+  operation: "revert_page";
+  page: string;
+  revision?: string;
+  block?: string[];
+}
+
+/** What a change asked for, for the `compat=false` answer. */
+export interface Touched {
+  kind: "created_page" | "updated_page" | "deleted_page";
+  page?: string;
+  ref?: string;
+}
+
+const meta = {
+  title: { type: "string", min: 1, max: 256, optional: true },
+  slug: { type: "string", max: 100, optional: true, pattern: /^([a-z0-9][a-z0-9-]*)?$/, messages: { stringPattern: "The '{field}' field may contain only lower-case letters, digits and hyphens." } },
+  emoji: { type: "string", max: 50, optional: true },
+  icon: { type: "string", max: 50, optional: true },
+  description: { type: "string", max: 1000, optional: true },
+  hidden: { type: "boolean", optional: true },
+  noIndex: { type: "boolean", optional: true },
+  noRobotsIndex: { type: "boolean", optional: true },
+  condition: { type: "string", max: 1000, optional: true },
+};
+const document = {
+  type: "object",
+  props: { markdown: { type: "string", max: 1024 * 1024, optional: true }, document: { type: "object", optional: true } },
+};
+const pageId = { type: "string", min: 1, max: 64 };
+
+const RULES: Record<string, Record<string, unknown>> = {
+  insert_page: { ...meta, document, into: { ...pageId, optional: true }, at: { type: "number", integer: true, min: 0, optional: true }, ref: { type: "string", min: 1, max: 256, optional: true } },
+  update_page: { ...meta, page: pageId, document: { ...document, optional: true }, into: { ...pageId, optional: true, nullable: true }, at: { type: "number", integer: true, min: 0, optional: true } },
+  delete_page: { page: pageId },
+  revert_page: { page: pageId, revision: { ...pageId, optional: true }, block: { type: "array", items: "string", optional: true, max: 0, messages: { arrayMax: "Reverting single blocks is not supported: omit 'block' to revert the whole page." } } },
+  insert_files: {
+    files: {
+      type: "array",
+      min: 1,
+      max: 20,
+      items: {
+        type: "object",
+        strict: true,
+        props: {
+          ref: { type: "string", min: 1, max: 256, optional: true },
+          name: { type: "string", min: 1, max: 256, pattern: /^[^/\\\0]+$/ },
+          contentType: { type: "string", min: 3, max: 255, pattern: /^[\w.+-]+\/[\w.+-]+$/, optional: true },
+          url: { type: "string", max: 2048, optional: true },
+          base64: { type: "string", pattern: /^[A-Za-z0-9+/]*={0,2}$/, max: Math.ceil((MAX_INLINE_FILE_BYTES * 4) / 3) + 4, optional: true },
+        },
+      },
+    },
+  },
+};
+export const OPERATIONS = Object.keys(RULES);
+
+const v = new Validators.Fastest({ useNewCustomCheckerFunction: true });
+type Check = (value: unknown) => true | Array<{ field?: string; message?: string }>;
+const checks: Record<string, Check> = Object.fromEntries(
+  Object.entries(RULES).map(([op, props]) => [op, v.compile({ $$strict: true, operation: { type: "equal", value: op }, ...props }) as unknown as Check]),
+);
+
+function bad(index: number, field: string, message: string): BadRequestError {
+  return new BadRequestError(`Invalid parameters: 'changes[${index}].${field}': ${message}`);
+}
+
+/** Throws a 400 naming the field unless every change is one of GitBook's, well-formed and supported here. */
+export function checkChanges(changes: unknown[]): void {
+  changes.forEach((change, index) => {
+    const op = (change as { operation?: unknown })?.operation;
+    const check = typeof op === "string" ? checks[op] : undefined;
+    if (!check) throw bad(index, "operation", `must be one of ${OPERATIONS.join(", ")}.`);
+    const result = check(change);
+    if (result !== true) {
+      throw new BadRequestError(
+        describeValidation(result.map((e) => ({ ...e, field: `changes[${index}].${e.field}`, message: e.message?.replace(`'${e.field}'`, `'changes[${index}].${e.field}'`) }))),
+      );
+    }
+    const doc = (change as { document?: { document?: unknown } }).document;
+    if (doc?.document !== undefined) throw bad(index, "document", "only markdown documents ({markdown}) are supported.");
+    if (op === "insert_files") {
+      (change as { files: Array<{ url?: string; base64?: string; contentType?: string }> }).files.forEach((file, i) => {
+        if (file.url !== undefined) throw bad(index, `files[${i}].url`, "fetching files by URL is not supported; send the bytes as base64.");
+        if (file.base64 === undefined) throw bad(index, `files[${i}].base64`, "is required.");
+        if (!file.contentType) throw bad(index, `files[${i}].contentType`, "is required with base64.");
+        if (Buffer.from(file.base64, "base64").length > MAX_INLINE_FILE_BYTES) throw bad(index, `files[${i}].base64`, "is larger than 1 MB.");
+      });
+    }
+  });
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
+
+/** Which metadata the markdown itself sets: front matter `title`/`description`, or a leading `# heading`. */
+export function metadataInMarkdown(markdown: string): { title: boolean; description: boolean } {
+  const fm = FRONT_MATTER.exec(markdown);
+  const keys = new Set((fm?.[1] ?? "").split(/\r?\n/).flatMap((line) => /^([A-Za-z][\w-]*)\s*:\s*\S/.exec(line)?.[1] ?? []));
+  const rest = fm ? markdown.slice(fm[0].length) : markdown;
+  return { title: keys.has("title") || /^\s*#[ \t]+\S/.test(rest), description: keys.has("description") };
+}
+
+interface GitBookPageChange {
+  operation: "insert_page" | "update_page";
+  page?: string;
+  document?: { markdown?: string };
+  into?: string | null;
+  at?: number;
+  ref?: string;
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+}
+
+/** The page fields of an insert or update: the markdown's own title and description win over the fields (as Git Sync does). */
+function pageFields(change: GitBookPageChange): PageFields {
+  const out: PageFields = {};
+  const markdown = change.document?.markdown;
+  const fromMarkdown = markdown === undefined ? { title: false, description: false } : metadataInMarkdown(markdown);
+  if (change.title !== undefined && !fromMarkdown.title) out.title = change.title;
+  if (change.description !== undefined && !fromMarkdown.description) out.description = change.description === "" ? null : change.description;
+  if (change.slug) out.slug = change.slug;
+  if (change.emoji !== undefined) out.emoji = change.emoji === "" ? null : change.emoji;
+  if (change.icon !== undefined) out.icon = change.icon === "" ? null : change.icon;
+  for (const flag of ["hidden", "noIndex", "noRobotsIndex"] as const) if (change[flag] !== undefined) out[flag] = change[flag];
+  if (markdown !== undefined) out.markdown = markdown;
+  return out;
+}
+
+/** A page's state in `target` restored over `current`: the whole page (body and metadata), not its place. */
+export function revertPage(pageId: string, current: TreeContent, target: TreeContent, bodies: Record<string, string>, index: number): ContentChange[] {
+  const find = (pages: TreePage[], parent: string | null = null): { page: TreePage; parent: string | null; position: number } | undefined => {
+    for (const [position, page] of pages.entries()) {
+      if (page.id === pageId) return { page, parent, position };
+      const inner = find(page.pages, page.id);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const now = find(current.pages);
+  const then = find(target.pages);
+  if (!now && !then) throw bad(index, "page", `page ${pageId} is in neither the change request nor the revision to revert to.`);
+  if (!then) return [{ type: "delete_page", page: pageId }];
+  const p = then.page;
+  const str = (key: string) => (typeof p[key] === "string" ? (p[key] as string) : undefined);
+  const fields: PageFields = {
+    title: p.title,
+    slug: str("slug"),
+    emoji: str("emoji") ?? null,
+    icon: str("icon") ?? null,
+    description: str("description") ?? null,
+    hidden: p.hidden === true,
+    noIndex: p.noIndex === true,
+    noRobotsIndex: p.noRobotsIndex === true,
+    // The stored body has no front matter or title heading left; the explicit title above wins anyway.
+    markdown: bodies[str("documentId") ?? ""] ?? "",
+  };
+  if (p.layout) fields.layout = p.layout;
+  if (p.cover) fields.cover = p.cover;
+  if (now) return [{ type: "update_page", page: pageId, ...fields }];
+  const parentStillThere = then.parent === null || containsPage(current.pages, then.parent);
+  return [{ type: "insert_page", id: pageId, parent: parentStillThere ? then.parent : null, position: then.position, ...fields }];
+}
+
+function containsPage(pages: TreePage[], id: string): boolean {
+  return pages.some((p) => p.id === id || containsPage(p.pages, id));
+}
+
+/**
+ * The content service's changes for GitBook's `changes` (already checked), in order. `revert` gives
+ * the changes of a `revert_page`; `newFileId` names inserted files.
+ */
+export function toContentChanges(
+  changes: Array<Record<string, unknown>>,
+  revert: (change: RevertChange, index: number) => ContentChange[],
+  newFileId: () => string,
+): { changes: ContentChange[]; touched: Touched[]; insertedFiles: string[] } {
+  const out: ContentChange[] = [];
+  const touched: Touched[] = [];
+  const insertedFiles: string[] = [];
+  changes.forEach((raw, index) => {
+    switch (raw.operation) {
+      case "insert_page": {
+        const change = raw as unknown as GitBookPageChange;
+        const fields = pageFields(change);
+        out.push({ type: "insert_page", ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
+        touched.push({ kind: "created_page", ref: change.ref });
+        break;
+      }
+      case "update_page": {
+        const change = raw as unknown as GitBookPageChange;
+        const move: { parent?: string | null; position?: number } = {};
+        if (change.into !== undefined) move.parent = change.into;
+        if (change.at !== undefined) move.position = change.at;
+        // Moving to another parent without `at` appends at the end (content's default).
+        out.push({ type: "update_page", page: change.page!, ...move, ...pageFields(change) });
+        touched.push({ kind: "updated_page", page: change.page });
+        break;
+      }
+      case "delete_page":
+        out.push({ type: "delete_page", page: raw.page as string });
+        touched.push({ kind: "deleted_page", page: raw.page as string });
+        break;
+      case "revert_page": {
+        const produced = revert(raw as unknown as RevertChange, index);
+        out.push(...produced);
+        touched.push({ kind: produced[0]?.type === "delete_page" ? "deleted_page" : "updated_page", page: raw.page as string });
+        break;
+      }
+      case "insert_files":
+        for (const file of raw.files as Array<{ name: string; contentType: string; base64: string }>) {
+          const id = newFileId();
+          insertedFiles.push(id);
+          out.push({ type: "insert_file", id, name: file.name, contentType: file.contentType, data: file.base64 });
+        }
+        break;
+    }
+  });
+  return { changes: out, touched, insertedFiles };
+}

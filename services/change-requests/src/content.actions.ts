@@ -1,0 +1,129 @@
+// A change request's content: every Space content read on its own revision, and editing it (updateChangeRequestContent).
+import { ConflictError } from "@docshelf/errors";
+import { listParams } from "@docshelf/list";
+import { newId } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { MAX_CHANGES, OPERATIONS, checkChanges, revertPage, toContentChanges, type RevertChange } from "./content-changes";
+import type { TreeContent } from "./merge";
+import { ancestorOf } from "./present";
+import type { ChangeRequestsActions, Ctx } from "./service-types";
+import { isActive } from "./status-rules";
+
+const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
+const flags = {
+  metadata: { type: "boolean", optional: true, convert: true },
+  computed: { type: "boolean", optional: true, convert: true },
+} as const;
+const pageFlags = {
+  ...flags,
+  format: { type: "enum", values: ["document", "markdown"], optional: true },
+  evaluated: { type: "boolean", optional: true, convert: true },
+} as const;
+
+type At = { spaceId: string; changeRequestId: string } & Record<string, unknown>;
+
+/** Reads one of content's revision reads on the change request's revision, as the caller. */
+function read(action: string, params: Record<string, unknown>): ChangeRequestsActions[string] {
+  return {
+    params: { ...at, ...params },
+    async handler(ctx: Ctx<At>) {
+      const { cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      const { changeRequestId: _ref, ...rest } = ctx.params;
+      return ctx.call(`content.${action}`, { ...rest, spaceId: cr.spaceId, revisionId: cr.revision });
+    },
+  };
+}
+
+export const contentActions: ChangeRequestsActions = {
+  getRevision: read("readRevision", flags),
+  listPages: read("readPages", flags),
+  getPage: read("readPage", { pageId: idRule, ...pageFlags }),
+  getPageByPath: read("readPage", { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
+  listFiles: read("readFiles", { ...listParams, ...flags }),
+  getFile: read("readFile", { fileId: idRule, ...flags }),
+  listFileBacklinks: read("readFileBacklinks", { fileId: idRule, ...listParams }),
+  listPageLinks: read("readPageLinks", { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
+
+  /** POST …/content/import — edit role; a website's pages become a new revision of the change request. */
+  importContent: {
+    params: { ...at, url: { type: "string", min: 1, max: 2048 }, source: { type: "string", min: 1, max: 64 } },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; url: string; source: string }>) {
+      const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      this.requireRole(space, "edit", "Importing content");
+      if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be edited.`);
+      const imported = await ctx.call<{ revision: string; importedResources: number; totalResources: number }, Record<string, unknown>>("content.importIntoRevision", {
+        spaceId: cr.spaceId,
+        revisionId: cr.revision,
+        url: ctx.params.url,
+        source: ctx.params.source,
+      });
+      await this.moveRevision(cr, imported.revision, caller.id);
+      ctx.meta.$statusCode = 201;
+      ctx.meta.$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}/content` };
+      return imported;
+    },
+  },
+
+  /**
+   * POST /spaces/:spaceId/change-requests/:changeRequestId/content — edit role; 1 to 50 of GitBook's
+   * changes applied as one new revision of the change request, all or none.
+   */
+  updateContent: {
+    params: {
+      ...at,
+      changes: { type: "array", min: 1, max: MAX_CHANGES, items: { type: "object", props: { operation: { type: "enum", values: OPERATIONS } } } },
+      compat: { type: "boolean", optional: true, convert: true },
+    },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; changes: Array<Record<string, unknown>>; compat?: boolean }>) {
+      const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      this.requireRole(space, "edit", "Editing a change request");
+      if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be edited.`);
+      checkChanges(ctx.params.changes);
+
+      // revert_page needs the page as it is and as it was: read those trees once for the batch.
+      const reverts = ctx.params.changes.filter((c) => c.operation === "revert_page") as unknown as RevertChange[];
+      const trees = new Map<string, TreeContent>();
+      let bodies: Record<string, string> = {};
+      if (reverts.length) {
+        const ids = [...new Set([cr.revision, ancestorOf(cr), ...reverts.flatMap((r) => (r.revision ? [r.revision] : []))])];
+        for (const [i, tree] of (await this.trees(ctx, cr.spaceId, ids)).entries()) trees.set(ids[i], tree);
+        const documentIds = reverts.flatMap((r) => documentIdOf(trees.get(r.revision ?? ancestorOf(cr))!.pages, r.page) ?? []);
+        bodies = await ctx.call<Record<string, string>, { ids: string[] }>("content.documentBodies", { ids: [...new Set(documentIds)] });
+      }
+      const { changes, touched, insertedFiles } = toContentChanges(
+        ctx.params.changes,
+        (change, index) => revertPage(change.page, trees.get(cr.revision)!, trees.get(change.revision ?? ancestorOf(cr))!, bodies, index),
+        newId,
+      );
+
+      const applied = await ctx.call<{ revision: string; pages: string[] }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: cr.revision, changes, move: false });
+      const updated = await this.moveRevision(cr, applied.revision, caller.id);
+
+      const [resource] = await this.present(ctx, [updated], space.revision);
+      if (ctx.params.compat !== false) return resource;
+      const inserted = [...applied.pages];
+      const pageRef = (id: string) => ({ object: "page", id, urls: { location: `${this.publicUrl()}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}/content/page/${id}` } });
+      const seen = new Set<string>();
+      const outcomes = touched.flatMap((t): Array<Record<string, unknown>> => {
+        const id = t.kind === "created_page" ? inserted.shift() : t.page;
+        if (!id || seen.has(id)) return [];
+        seen.add(id);
+        if (t.kind === "deleted_page") return [{ object: "deleted_page", page: id }];
+        return [{ object: t.kind, ...(t.ref ? { ref: t.ref } : {}), page: pageRef(id) }];
+      });
+      const files = insertedFiles.length ? await ctx.call<{ items: unknown[] }, Record<string, unknown>>("content.readFiles", { spaceId: cr.spaceId, revisionId: applied.revision, limit: 1000 }) : { items: [] };
+      const fileItems = (files.items as Array<{ id: string }>).filter((f) => insertedFiles.includes(f.id));
+      return { changeRequest: resource, changes: outcomes, ...(fileItems.length ? { insertedFiles: fileItems } : {}) };
+    },
+  },
+};
+
+/** The body id of a page of a tree, if it has one. */
+function documentIdOf(pages: TreeContent["pages"], pageId: string): string | undefined {
+  for (const page of pages) {
+    if (page.id === pageId) return typeof page.documentId === "string" ? page.documentId : undefined;
+    const inner = documentIdOf(page.pages, pageId);
+    if (inner) return inner;
+  }
+  return undefined;
+}

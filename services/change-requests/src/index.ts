@@ -1,0 +1,1 @@
+export { changeRequestsSchema, default } from "./change-requests.service";

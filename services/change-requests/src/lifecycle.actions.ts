@@ -1,0 +1,148 @@
+// Creating, listing, reading and changing change requests; internal access for the comments service.
+import { callerOf } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError } from "@docshelf/errors";
+import { listPage, listParams } from "@docshelf/list";
+import { newId, type Filter } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { refFilter, STATUSES, type ChangeRequestDoc, type Status } from "./models";
+import type { ChangeRequestsActions, Ctx } from "./service-types";
+import { needsAuthorOrAdmin, refusedMove } from "./status-rules";
+
+const changeRequestRef = { type: "string", min: 1, max: 64 } as const;
+const subjectRule = { type: "string", max: 100, trim: true } as const;
+
+interface ListQuery {
+  spaceId: string;
+  page?: string;
+  limit?: number;
+  status?: Status;
+  creator?: string;
+  contributor?: string;
+}
+
+export const lifecycleActions: ChangeRequestsActions = {
+  /** POST /spaces/:spaceId/change-requests — edit role; starts as a draft on main's current revision. */
+  create: {
+    params: { spaceId: idRule, subject: { ...subjectRule, optional: true }, agentTaskId: { ...idRule, optional: true } },
+    async handler(ctx: Ctx<{ spaceId: string; subject?: string; agentTaskId?: string }>) {
+      const caller = callerOf(ctx);
+      const space = await this.loadSpace(ctx, ctx.params.spaceId);
+      this.requireRole(space, "edit", "Creating a change request");
+      const now = new Date().toISOString();
+      const doc: ChangeRequestDoc = {
+        id: newId(),
+        spaceId: space.spaceId,
+        number: await this.nextNumber(space.spaceId),
+        status: "draft",
+        subject: ctx.params.subject ?? "",
+        createdBy: caller.id,
+        contributors: [caller.id],
+        // Revisions are immutable: the change request starts on main's own revision and moves off it at its first edit.
+        revision: space.revision,
+        revisionInitial: space.revision,
+        comments: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if (ctx.params.agentTaskId) doc.agentTaskId = ctx.params.agentTaskId;
+      await this.changeRequests.insert(doc);
+      await this.syncCounts(space.spaceId);
+      ctx.meta.$statusCode = 201;
+      ctx.meta.$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${space.spaceId}/change-requests/${doc.id}` };
+      return (await this.present(ctx, [doc], space.revision))[0];
+    },
+  },
+
+  /** GET /spaces/:spaceId/change-requests — read role; newest first; `status` defaults to open as in GitBook. */
+  list: {
+    params: {
+      spaceId: idRule,
+      ...listParams,
+      status: { type: "enum", values: [...STATUSES], optional: true, default: "open" },
+      creator: { ...idRule, optional: true },
+      contributor: { ...idRule, optional: true },
+    },
+    async handler(ctx: Ctx<ListQuery>) {
+      const space = await this.loadSpace(ctx, ctx.params.spaceId);
+      const { page, limit, status, creator, contributor } = ctx.params;
+      const filter: Filter = { spaceId: space.spaceId, status: status ?? "open" };
+      if (creator) filter.createdBy = creator;
+      // An array field equal to a value matches when the array holds it (both adapters).
+      if (contributor) filter.contributors = contributor;
+      return listPage(this.changeRequests, filter, { page, limit, sort: [["number", -1]] }, (docs) => this.present(ctx, docs, space.revision));
+    },
+  },
+
+  /** GET /spaces/:spaceId/change-requests/:changeRequestId — read role; by id or number. */
+  get: {
+    params: { spaceId: idRule, changeRequestId: changeRequestRef },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+      const { space, cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      return (await this.present(ctx, [cr], space.revision))[0];
+    },
+  },
+
+  /**
+   * PATCH /spaces/:spaceId/change-requests/:changeRequestId — edit role. Status moves: draft ⇄ open;
+   * to or from archived only by the author or an admin; merged is final and reached only by merging.
+   */
+  update: {
+    params: {
+      spaceId: idRule,
+      changeRequestId: changeRequestRef,
+      subject: { ...subjectRule, optional: true },
+      status: { type: "enum", values: ["draft", "open", "archived"], optional: true },
+      description: { type: "any", optional: true },
+    },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; subject?: string; status?: Status; description?: unknown }>) {
+      const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      this.requireRole(space, "edit", "Changing a change request");
+      const { subject, status } = ctx.params;
+      if (subject === undefined && status === undefined) {
+        // A description alone (GitBook's JSON document) is accepted and not kept.
+        if (ctx.params.description !== undefined) return (await this.present(ctx, [cr], space.revision))[0];
+        throw new BadRequestError("Invalid parameters: give 'subject' or 'status'.");
+      }
+      const set: Partial<ChangeRequestDoc> = { updatedAt: new Date().toISOString() };
+      if (subject !== undefined) {
+        if (cr.status === "merged") throw new ConflictError("A merged change request cannot be changed.");
+        set.subject = subject;
+      }
+      if (status !== undefined) {
+        const refused = refusedMove(cr.status, status);
+        if (refused) throw new ConflictError(refused);
+        if (needsAuthorOrAdmin(cr.status, status) && cr.createdBy !== caller.id && space.role !== "admin") {
+          throw new ForbiddenError("Only the author of a change request or a space admin may archive or reopen it.");
+        }
+        set.status = status;
+      }
+      // Conditional on the status read, so a merge that lands meanwhile is not undone.
+      const updated = await this.changeRequests.updateOne({ id: cr.id, status: cr.status }, { $set: set });
+      if (!updated) throw new ConflictError("The change request changed meanwhile (merged or moved to another status); read it and try again.");
+      if (updated.status !== cr.status) await this.syncCounts(cr.spaceId);
+      return (await this.present(ctx, [updated], space.revision))[0];
+    },
+  },
+
+  /** Internal: a change request of a space as the user may see it (for comments on change requests). */
+  access: {
+    visibility: "public",
+    params: { spaceId: idRule, changeRequestId: changeRequestRef, userId: idRule },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; userId: string }>) {
+      const access = await ctx.call<{ exists: boolean; role: string | null }, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId: ctx.params.spaceId, userId: ctx.params.userId });
+      const cr = access.exists && access.role ? await this.changeRequests.findOne(refFilter(ctx.params.spaceId, ctx.params.changeRequestId)) : null;
+      if (!cr) return { exists: false, id: null, number: null, status: null, revision: null, role: access.role ?? null };
+      return { exists: true, id: cr.id, number: cr.number, status: cr.status, revision: cr.revision, role: access.role };
+    },
+  },
+
+  /** Internal: the open comment count of a change request, sent by the comments service (absolute, so repeats cannot drift). */
+  setComments: {
+    visibility: "public",
+    params: { spaceId: idRule, changeRequestId: idRule, comments: { type: "number", integer: true, min: 0 } },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; comments: number }>) {
+      const updated = await this.changeRequests.updateOne({ spaceId: ctx.params.spaceId, id: ctx.params.changeRequestId }, { $set: { comments: ctx.params.comments } });
+      return { updated: !!updated };
+    },
+  },
+};

@@ -1,0 +1,104 @@
+// Merging a change request into main and updating it from main: three-way merges (merge.ts) stored by content.
+import { ConflictError } from "@docshelf/errors";
+import { idRule } from "@docshelf/validation";
+import { describeConflicts, mergeRevisions, type TreeContent } from "./merge";
+import { ancestorOf } from "./present";
+import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
+import { isActive } from "./status-rules";
+
+const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
+/** Main can move between reading it and committing; a merge tries again this many times before answering 409. */
+const MERGE_ATTEMPTS = 3;
+
+function isConflict(err: unknown): boolean {
+  return (err as { code?: number })?.code === 409;
+}
+
+/** Stores the three-way merge of `theirs` into `ours` (base `base`) as a new revision; fast-forwards when one side has no changes. */
+async function mergedRevision(
+  service: ChangeRequestsService,
+  ctx: Ctx<unknown>,
+  spaceId: string,
+  ids: { base: string; ours: string; theirs: string },
+  names: { ours: string; theirs: string },
+): Promise<string> {
+  if (ids.theirs === ids.base || ids.theirs === ids.ours) return ids.ours;
+  if (ids.ours === ids.base) return ids.theirs;
+  const [base, ours, theirs] = await service.trees(ctx, spaceId, [ids.base, ids.ours, ids.theirs]);
+  const { content, conflicts } = mergeRevisions(base, ours, theirs, names);
+  if (conflicts.length) {
+    throw new ConflictError(`The change request conflicts with main on ${conflicts.length} item(s): ${describeConflicts(conflicts)}.`, { conflicts });
+  }
+  const stored = await ctx.call<{ revision: string }, { spaceId: string; parents: string[] } & TreeContent>("content.storeRevision", {
+    spaceId,
+    parents: [ids.ours, ids.theirs],
+    ...content,
+  });
+  return stored.revision;
+}
+
+export const mergeActions: ChangeRequestsActions = {
+  /**
+   * POST …/change-requests/:changeRequestId/merge — review role or better. Main moves by
+   * compare-and-swap from the revision merged against: a merge that lost a race is merged again on
+   * the new main (up to 3 times); conflicts answer 409 naming them and change nothing.
+   */
+  merge: {
+    params: at,
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+      const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      this.requireRole(space, "review", "Merging a change request");
+      if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be merged.`);
+      // Claim the change request first: edits, updates and other merges of it now fail, so nothing is lost.
+      const claimed = await this.changeRequests.updateOne({ id: cr.id, status: cr.status, revision: cr.revision }, { $set: { status: "merged" } });
+      if (!claimed) throw new ConflictError("The change request changed meanwhile; read it and try again.");
+      const release = () => this.changeRequests.updateOne({ id: cr.id, status: "merged" }, { $set: { status: cr.status } });
+      let main = space.revision;
+      let committed = false;
+      try {
+        for (let attempt = 1; ; attempt++) {
+          const merged = await mergedRevision(this, ctx, cr.spaceId, { base: ancestorOf(cr), ours: main, theirs: cr.revision }, { ours: "main", theirs: "the change request" });
+          try {
+            await ctx.call("content.commitRevision", { spaceId: cr.spaceId, expectedRevisionId: main, revisionId: merged });
+          } catch (err) {
+            if (!isConflict(err) || attempt >= MERGE_ATTEMPTS) throw err;
+            main = (await this.loadSpace(ctx, cr.spaceId)).revision;
+            continue;
+          }
+          committed = true;
+          const now = new Date().toISOString();
+          await this.changeRequests.updateOne({ id: cr.id }, { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now } });
+          await this.syncCounts(cr.spaceId);
+          await this.broker.broadcast("change-requests.merged", { spaceId: cr.spaceId, changeRequestId: cr.id, revision: merged });
+          return { revision: merged, result: "merge" };
+        }
+      } catch (err) {
+        // Once main has moved the change request stays merged, whatever failed afterwards.
+        if (!committed) await release();
+        throw err;
+      }
+    },
+  },
+
+  /**
+   * POST …/change-requests/:changeRequestId/update — edit role. Brings main's changes into the change
+   * request (three-way, base: its last ancestor); conflicts answer 409 and change nothing.
+   */
+  updateFromMain: {
+    params: at,
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+      const { space, cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      this.requireRole(space, "edit", "Updating a change request");
+      if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be updated.`);
+      const main = space.revision;
+      if (ancestorOf(cr) === main) return { revision: cr.revision, result: "update" };
+      const revision = await mergedRevision(this, ctx, cr.spaceId, { base: ancestorOf(cr), ours: cr.revision, theirs: main }, { ours: "the change request", theirs: "main" });
+      const updated = await this.changeRequests.updateOne(
+        { id: cr.id, revision: cr.revision, status: cr.status },
+        { $set: { revision, revisionMergedAncestor: main, updatedAt: new Date().toISOString() } },
+      );
+      if (!updated) throw new ConflictError("The change request was edited or merged meanwhile; update it again.");
+      return { revision, result: "update" };
+    },
+  },
+};

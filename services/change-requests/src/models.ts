@@ -1,0 +1,58 @@
+// Change requests and the per-space number counters as stored.
+import type { CollectionSpec } from "@docshelf/store";
+
+export const STATUSES = ["draft", "open", "archived", "merged"] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface ChangeRequestDoc {
+  id: string;
+  spaceId: string;
+  /** 1, 2, 3… per space, from the space's counter: never reused. */
+  number: number;
+  status: Status;
+  subject: string;
+  createdBy: string;
+  /** Users who created the change request or edited its content (the `contributor` filter). */
+  contributors: string[];
+  /** The change request's own content; moves by compare-and-swap on each edit. */
+  revision: string;
+  /** Main's revision when the change request was made. */
+  revisionInitial: string;
+  /** Main's revision at the last update from main. */
+  revisionMergedAncestor?: string;
+  /** The revision main moved to when the change request was merged. */
+  revisionMerged?: string;
+  /** Open comments, as the comments service reports them. */
+  comments: number;
+  agentTaskId?: string;
+  createdAt: string;
+  updatedAt: string;
+  mergedAt?: string;
+  mergedBy?: string;
+}
+
+/** The store filter for `changeRequestId` as paths give it: the number in the space (digits) or the id. */
+export function refFilter(spaceId: string, ref: string): { spaceId: string; number: number } | { spaceId: string; id: string } {
+  return /^[1-9]\d{0,14}$/.test(ref) ? { spaceId, number: Number(ref) } : { spaceId, id: ref };
+}
+
+/** The last number given out in a space. */
+export interface CounterDoc {
+  id: string;
+  last: number;
+}
+
+/** Small service-wide values kept across restarts (the PDF link signing key). */
+export interface SettingDoc {
+  id: string;
+  value: string;
+}
+
+export const collections: Record<"changeRequests" | "counters" | "settings", CollectionSpec> = {
+  changeRequests: {
+    name: "change_requests",
+    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["contributors"] }],
+  },
+  counters: { name: "counters" },
+  settings: { name: "settings" },
+};

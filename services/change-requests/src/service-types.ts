@@ -1,0 +1,58 @@
+// The change-requests service's shape as its action modules see it: its collections and shared methods.
+import type { Context, Service } from "moleculer";
+import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
+import type { Collection } from "@docshelf/store";
+import type { CountSync } from "./count-sync";
+import type { TreeContent } from "./merge";
+import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
+import type { ChangeRequestResource } from "./present";
+
+export interface Vars {
+  changeRequests: Collection<ChangeRequestDoc>;
+  counters: Collection<CounterDoc>;
+  settings: Collection<SettingDoc>;
+  countSync: CountSync;
+  /** Signs the temporary PDF URLs; made once and kept, so URLs work on every replica. */
+  pdfKey: string;
+}
+
+/** What `content.spaceAccess` answers. */
+export interface SpaceAccess {
+  exists: boolean;
+  organizationId: string | null;
+  role: RoleOrGuest;
+  revision: string | null;
+  title: string | null;
+  visibility: string | null;
+}
+
+/** A space the caller may see, with main's current revision. */
+export interface SpaceSeen extends SpaceAccess {
+  spaceId: string;
+  role: Role;
+  revision: string;
+}
+
+export interface Methods {
+  publicUrl(): string;
+  /** The space as the caller sees it: 404 when it is missing, deleted or hidden from them. */
+  loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen>;
+  requireRole(space: SpaceSeen, min: Role, doing: string): void;
+  /** A change request of the space by id or number, or 404. */
+  loadChangeRequest(spaceId: string, ref: string): Promise<ChangeRequestDoc>;
+  /** Both at once, as the caller: 404 for a hidden space or an unknown change request. */
+  load(ctx: Context, spaceId: string, ref: string): Promise<{ space: SpaceSeen; cr: ChangeRequestDoc; caller: Caller }>;
+  /** The next number of the space, from its counter (atomic $inc: concurrent creates never share one). */
+  nextNumber(spaceId: string): Promise<number>;
+  present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null): Promise<ChangeRequestResource[]>;
+  /** Sends the space's absolute change request counts to content (one run at a time per space). */
+  syncCounts(spaceId: string): Promise<void>;
+  /** Moves the change request to a revision made from its current one, by compare-and-swap; 409 when it moved first. */
+  moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string): Promise<ChangeRequestDoc>;
+  /** Content trees of revisions of the space (base, ours, theirs). */
+  trees(ctx: Context, spaceId: string, revisionIds: string[]): Promise<TreeContent[]>;
+}
+
+export type ChangeRequestsService = Service<Record<string, unknown>> & Vars & Methods;
+export type ChangeRequestsActions = Service.ServiceActionsSchema<ChangeRequestsService>;
+export type Ctx<P> = Context<P, Record<string, unknown>>;

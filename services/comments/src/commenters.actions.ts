@@ -1,0 +1,56 @@
+// The people who commented or replied in a thread, as organization members (GitBook's listCommentersInSpace).
+import { listPage, listParams } from "@docshelf/list";
+import type { CommenterDoc } from "./models";
+import type { User } from "./present";
+import type { CommentsActions, CommentsService, Ctx } from "./service-types";
+import type { ThreadKind, ThreadParams } from "./threads";
+
+/** GitBook's OrganizationMember. */
+export interface Member {
+  object: "member";
+  id: string;
+  role: string | null;
+  user: User;
+  disabled: boolean;
+  joinedAt: string;
+  lastSeenAt?: string;
+  sso: boolean;
+  spaces: number;
+  teams: number;
+}
+
+/**
+ * A commenter who is no longer (or never was, on a public space) a member of the organization:
+ * no role, disabled, and "joined" when they first commented.
+ */
+export function formerMember(commenter: CommenterDoc, user: User): Member {
+  return { object: "member", id: commenter.userId, role: null, user, disabled: true, joinedAt: commenter.firstAt, sso: false, spaces: 0, teams: 0 };
+}
+
+export function commenterActions(kind: ThreadKind): CommentsActions {
+  return {
+    [`listCommenters${kind.suffix}`]: {
+      params: { ...kind.params, ...listParams },
+      async handler(this: CommentsService, ctx: Ctx<ThreadParams & { page?: string; limit?: number }>) {
+        const access = await kind.open(this, ctx);
+        const organizationId = await this.organizationOf(ctx, access);
+        const { page, limit } = ctx.params;
+        return listPage(this.commenters, { ...access.thread }, { page, limit, sort: [["firstAt", 1]] }, async (docs) => {
+          if (!docs.length) return [];
+          const members = await ctx.call<Record<string, Member>, { organizationId: string; userIds: string[] }>("orgs.membersOf", {
+            organizationId,
+            userIds: docs.map((d) => d.userId),
+          });
+          const others = docs.filter((d) => !members[d.userId]).map((d) => d.userId);
+          const users = others.length ? await ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids: others }) : {};
+          const publicUrl = this.publicUrl();
+          return docs.map(
+            (d) =>
+              members[d.userId] ??
+              formerMember(d, users[d.userId] ?? { object: "user", id: d.userId, displayName: "Deleted user", urls: { location: `${publicUrl}/v1/users/${d.userId}` } }),
+          );
+        });
+      },
+    },
+  };
+}

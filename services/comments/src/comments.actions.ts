@@ -1,0 +1,154 @@
+// Comment actions (list, post, get, update, delete), written once for every kind of thread.
+import { ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { listPage, listParams } from "@docshelf/list";
+import { newId, op, type Filter } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { bodyRule, type BodyFormat } from "./body";
+import type { CommentDoc } from "./models";
+import type { PagesMeta } from "./pages";
+import { commentPermissions } from "./permissions";
+import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./rules";
+import type { CommentsActions, CommentsService, Ctx } from "./service-types";
+import type { ThreadKind, ThreadParams } from "./threads";
+
+interface ListQuery extends ThreadParams {
+  page?: string;
+  limit?: number;
+  order?: "asc" | "desc";
+  status?: "all" | "open" | "resolved";
+  targetPage?: string;
+  authors?: string | string[];
+  format?: BodyFormat;
+}
+interface PostBody extends ThreadParams {
+  node?: string;
+  page?: string;
+  body: { markdown: string };
+}
+interface CommentRef extends ThreadParams {
+  commentId: string;
+  format?: BodyFormat;
+}
+interface UpdateBody extends CommentRef {
+  body?: { markdown: string };
+  resolved?: boolean;
+  addedReactions?: string[];
+  removedReactions?: string[];
+}
+
+export function commentActions(kind: ThreadKind): CommentsActions {
+  const ref = { ...kind.params, commentId: idRule };
+  return {
+    [`list${kind.suffix}`]: {
+      params: { ...kind.params, ...listParams, ...listFilterParams },
+      async handler(this: CommentsService, ctx: Ctx<ListQuery>) {
+        const access = await kind.open(this, ctx);
+        const { status, targetPage, order, format } = ctx.params;
+        const authors = authorList(ctx.params.authors);
+        const filter: Filter = { spaceId: access.thread.spaceId, changeRequestId: access.thread.changeRequestId };
+        if (status && status !== "all") filter.status = status;
+        if (targetPage) filter["target.page.id"] = targetPage;
+        if (authors) filter.postedBy = op.in(authors);
+        const sort: Array<[string, 1 | -1]> = [["postedAt", order === "asc" ? 1 : -1]];
+        return listPage(this.comments, filter, { page: ctx.params.page, limit: ctx.params.limit, sort }, (docs) =>
+          this.presentComments(ctx, access, docs, format),
+        );
+      },
+    },
+
+    [`post${kind.suffix}`]: {
+      params: { ...kind.params, node: { ...idRule, optional: true }, page: { ...idRule, optional: true }, body: bodyRule },
+      async handler(this: CommentsService, ctx: Ctx<PostBody>) {
+        const access = await kind.open(this, ctx);
+        this.requireCommenter(access, "Posting comments");
+        const comment: CommentDoc = {
+          id: newId(),
+          ...access.thread,
+          postedBy: access.caller.id,
+          postedAt: new Date().toISOString(),
+          markdown: ctx.params.body.markdown,
+          target: { revision: access.revision },
+          status: "open",
+          reactions: [],
+          replies: 0,
+          version: 0,
+        };
+        if (ctx.params.node) comment.target.node = { id: ctx.params.node };
+        if (ctx.params.page) {
+          const meta = await ctx.call<PagesMeta, { spaceId: string; revisionId: string; pageIds: string[] }>("content.pagesMeta", {
+            spaceId: access.thread.spaceId,
+            revisionId: access.revision,
+            pageIds: [ctx.params.page],
+          });
+          const page = meta.pages[ctx.params.page];
+          if (!page) throw new NotFoundError(`Page ${ctx.params.page} was not found in the space.`);
+          comment.target.page = page;
+        }
+        await this.comments.insert(comment);
+        await Promise.all([this.recordCommenter(access.thread, comment.postedBy, comment.postedAt), this.countsChanged(access.thread)]);
+        const [resource] = await this.presentComments(ctx, access, [comment]);
+        return resource;
+      },
+    },
+
+    [`get${kind.suffix}`]: {
+      params: { ...ref, format: formatRule },
+      async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
+        const access = await kind.open(this, ctx);
+        const comment = await this.loadComment(access, ctx.params.commentId);
+        const [resource] = await this.presentComments(ctx, access, [comment], ctx.params.format);
+        return resource;
+      },
+    },
+
+    [`update${kind.suffix}`]: {
+      params: {
+        ...ref,
+        body: { ...bodyRule, optional: true },
+        resolved: { type: "boolean", optional: true },
+        addedReactions: reactionsRule,
+        removedReactions: reactionsRule,
+      },
+      async handler(this: CommentsService, ctx: Ctx<UpdateBody>) {
+        const added = emojiList("addedReactions", ctx.params.addedReactions);
+        const removed = emojiList("removedReactions", ctx.params.removedReactions);
+        const access = await kind.open(this, ctx);
+        let comment = await this.loadComment(access, ctx.params.commentId);
+        const { body, resolved } = ctx.params;
+        const permissions = commentPermissions(access.role, access.caller.id, comment.postedBy);
+        if (body && !permissions.edit) throw new ForbiddenError("Only the author of a comment can change its body.");
+        if (resolved !== undefined || added.length || removed.length) this.requireCommenter(access, "Resolving and reacting to comments");
+        const now = new Date().toISOString();
+        if (body) comment = (await this.comments.updateOne({ id: comment.id }, { $set: { markdown: body.markdown, editedAt: now } })) ?? comment;
+        if (resolved === true && comment.status === "open") {
+          comment =
+            (await this.comments.updateOne({ id: comment.id, status: "open" }, { $set: { status: "resolved", resolvedAt: now, resolvedBy: access.caller.id } })) ?? comment;
+        } else if (resolved === false && comment.status === "resolved") {
+          comment = (await this.comments.updateOne({ id: comment.id }, { $set: { status: "open" }, $unset: ["resolvedAt", "resolvedBy"] })) ?? comment;
+        }
+        if (added.length || removed.length) comment = await this.changeReactions(this.comments, comment.id, access.caller.id, added, removed);
+        if (resolved !== undefined) await this.countsChanged(access.thread);
+        const [resource] = await this.presentComments(ctx, access, [comment]);
+        return resource;
+      },
+    },
+
+    [`remove${kind.suffix}`]: {
+      params: ref,
+      async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
+        const access = await kind.open(this, ctx);
+        const comment = await this.comments.findOne({ id: ctx.params.commentId, ...access.thread });
+        if (comment && !commentPermissions(access.role, access.caller.id, comment.postedBy).delete) {
+          throw new ForbiddenError("Only the author of a comment or an admin of the space can delete it.");
+        }
+        if (comment && (await this.comments.deleteOne({ id: comment.id }))) {
+          const replies = await this.replies.find({ commentId: comment.id });
+          await this.replies.deleteMany({ commentId: comment.id });
+          await Promise.all([this.countsChanged(access.thread), this.forgetSilent(access.thread, [comment.postedBy, ...replies.map((r) => r.postedBy)])]);
+        }
+        ctx.meta.$statusCode = 204;
+        return null;
+      },
+    },
+  };
+}

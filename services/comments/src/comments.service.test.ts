@@ -1,0 +1,153 @@
+// The comments service on a broker of its own, with stand-ins for content, identity, orgs and change requests.
+import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
+import { bindConfig, loadConfig } from "@docshelf/config";
+import { commentsSchema } from "./comments.service";
+import type { PageSnapshot } from "./pages";
+
+const SPACE = "space1";
+const page = (updatedAt: string, title = "Intro"): PageSnapshot => ({ id: "p1", title, path: "intro", createdAt: "2026-01-01T00:00:00.000Z", updatedAt });
+
+/** What the stand-ins answer; tests change it. */
+const world = {
+  role: "comment" as string | null,
+  pages: { p1: page("2026-01-02T00:00:00.000Z") } as Record<string, PageSnapshot>,
+  members: new Set<string>(["u1"]),
+  spaceCounts: [] as number[],
+  crCounts: [] as Array<{ changeRequestId: string; comments: number }>,
+};
+
+const stubs: ServiceSchema[] = [
+  {
+    name: "content",
+    actions: {
+      spaceAccess: {
+        visibility: "public",
+        handler: (ctx: Context<{ spaceId: string }>) =>
+          ctx.params.spaceId === SPACE
+            ? { exists: true, organizationId: "org1", role: world.role, revision: "rev1", title: "S", visibility: "private" }
+            : { exists: false, organizationId: null, role: null, revision: null, title: null, visibility: null },
+      },
+      pagesMeta: {
+        visibility: "public",
+        handler: (ctx: Context<{ pageIds: string[] }>) => ({
+          revision: "rev1",
+          pages: Object.fromEntries(ctx.params.pageIds.filter((id) => world.pages[id]).map((id) => [id, world.pages[id]])),
+        }),
+      },
+      setCounts: {
+        visibility: "public",
+        handler: (ctx: Context<{ comments: number }>) => void world.spaceCounts.push(ctx.params.comments),
+      },
+    },
+  },
+  {
+    name: "identity",
+    actions: {
+      getMany: {
+        visibility: "public",
+        handler: (ctx: Context<{ ids: string[] }>) =>
+          Object.fromEntries(ctx.params.ids.map((id) => [id, { object: "user", id, displayName: `User ${id}`, urls: { location: `x/${id}` } }])),
+      },
+    },
+  },
+  {
+    name: "orgs",
+    actions: {
+      membersOf: {
+        visibility: "public",
+        handler: (ctx: Context<{ userIds: string[] }>) =>
+          Object.fromEntries(
+            ctx.params.userIds
+              .filter((id) => world.members.has(id))
+              .map((id) => [id, { object: "member", id, role: "comment", user: { object: "user", id, displayName: id, urls: { location: "x" } }, disabled: false, joinedAt: "2026-01-01T00:00:00.000Z", sso: false, spaces: 0, teams: 0 }]),
+          ),
+      },
+    },
+  },
+  {
+    name: "change-requests",
+    actions: {
+      access: {
+        visibility: "public",
+        handler: (ctx: Context<{ changeRequestId: string }>) =>
+          ["cr1", "7"].includes(ctx.params.changeRequestId)
+            ? { exists: true, id: "cr1", number: 7, status: "open", revision: "crrev", role: world.role }
+            : { exists: false, id: null, number: null, status: null, revision: null, role: world.role },
+      },
+      setComments: {
+        visibility: "public",
+        handler: (ctx: Context<{ changeRequestId: string; comments: number }>) => void world.crCounts.push({ changeRequestId: ctx.params.changeRequestId, comments: ctx.params.comments }),
+      },
+    },
+  },
+];
+
+describe("comments service", () => {
+  let broker: ServiceBroker;
+  const as = (id: string) => ({ meta: { user: { id, instanceAdmin: false } } });
+  const call = <T>(action: string, params: Record<string, unknown>, user = "u1") => broker.call<T, Record<string, unknown>>(`comments.${action}`, params, as(user));
+
+  beforeAll(async () => {
+    broker = new ServiceBroker({ logger: false });
+    bindConfig(broker, loadConfig({ DATA_DIR: ":memory:" }));
+    broker.createService(commentsSchema() as unknown as ServiceSchema);
+    for (const stub of stubs) broker.createService(stub);
+    await broker.start();
+  });
+  afterAll(() => broker.stop());
+
+  test("a page comment turns outdated when the page's updatedAt moves, and keeps its snapshot when the page goes", async () => {
+    world.pages = { p1: page("2026-01-02T00:00:00.000Z") };
+    const posted = await call<{ id: string; target: { page: { outdated: boolean } } }>("post", { spaceId: SPACE, page: "p1", body: { markdown: "x" } });
+    expect(posted.target.page.outdated).toBe(false);
+    world.pages = { p1: page("2026-01-03T00:00:00.000Z", "Renamed") };
+    expect((await call<{ target: { page: unknown } }>("get", { spaceId: SPACE, commentId: posted.id })).target.page).toMatchObject({ title: "Renamed", outdated: true });
+    world.pages = {};
+    expect((await call<{ target: { page: unknown } }>("get", { spaceId: SPACE, commentId: posted.id })).target.page).toMatchObject({ title: "Intro", outdated: true });
+  });
+
+  test("the last count sent after concurrent posts is the number of open comments", async () => {
+    const before = (await call<{ count: number }>("list", { spaceId: SPACE, status: "open" })).count;
+    world.spaceCounts = [];
+    await Promise.all(Array.from({ length: 10 }, () => call("post", { spaceId: SPACE, body: { markdown: "x" } })));
+    expect(world.spaceCounts.at(-1)).toBe(before + 10);
+  });
+
+  test("change request comments use the change request's id and revision and send its count", async () => {
+    world.crCounts = [];
+    const posted = await call<{ target: { changeRequest: string; revision: string } }>("postInChangeRequest", { spaceId: SPACE, changeRequestId: "7", body: { markdown: "x" } });
+    expect(posted.target).toMatchObject({ changeRequest: "cr1", revision: "crrev" });
+    expect(world.crCounts).toEqual([{ changeRequestId: "cr1", comments: 1 }]);
+    await expect(call("listInChangeRequest", { spaceId: SPACE, changeRequestId: "nope" })).rejects.toMatchObject({ code: 404 });
+  });
+
+  test("a commenter who is not a member is listed with no role, disabled, joined at their first comment", async () => {
+    world.role = "comment";
+    const posted = await call<{ postedAt: string }>("postInChangeRequest", { spaceId: SPACE, changeRequestId: "cr1", body: { markdown: "x" } }, "u9");
+    const list = await call<{ items: Array<Record<string, unknown>> }>("listCommentersInChangeRequest", { spaceId: SPACE, changeRequestId: "cr1" });
+    expect(list.items.map((m) => [m.id, m.role, m.disabled])).toEqual([
+      ["u1", "comment", false],
+      ["u9", null, true],
+    ]);
+    expect(list.items[1].joinedAt).toBe(posted.postedAt);
+  });
+
+  test("a reader may not post (403) and someone without a role sees nothing (404)", async () => {
+    world.role = "read";
+    await expect(call("post", { spaceId: SPACE, body: { markdown: "x" } })).rejects.toMatchObject({ code: 403 });
+    world.role = null;
+    await expect(call("list", { spaceId: SPACE })).rejects.toMatchObject({ code: 404 });
+    world.role = "comment";
+  });
+
+  test("a purged space takes its comments, replies and commenters along", async () => {
+    const posted = await call<{ id: string }>("post", { spaceId: SPACE, body: { markdown: "x" } });
+    await call("postReply", { spaceId: SPACE, commentId: posted.id, body: { markdown: "r" } });
+    await broker.broadcast("content.space.purged", { spaceId: SPACE, organizationId: "org1" });
+    const deadline = Date.now() + 2000;
+    let count = -1;
+    while (Date.now() < deadline && count !== 0) count = (await call<{ count: number }>("list", { spaceId: SPACE })).count;
+    expect(count).toBe(0);
+    expect((await call<{ count: number }>("listCommenters", { spaceId: SPACE })).count).toBe(0);
+  });
+});

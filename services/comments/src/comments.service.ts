@@ -1,0 +1,204 @@
+// Comments and replies on spaces (and, through the same actions, on change requests), with reactions and resolution.
+import type { Context, ServiceSchema } from "moleculer";
+import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
+import { configFor } from "@docshelf/config";
+import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newId, storeMixin, type Collection } from "@docshelf/store";
+import type { BodyFormat } from "./body";
+import { commenterActions } from "./commenters.actions";
+import { commentActions } from "./comments.actions";
+import { CountSync } from "./count-sync";
+import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
+import type { PagesMeta, PageSnapshot } from "./pages";
+import { commentPermissions } from "./permissions";
+import { presentComment, presentReply, userIdsOf, type User } from "./present";
+import { applyReactions } from "./reactions";
+import { replyActions } from "./replies.actions";
+import type { Ctx, Methods, ThreadAccess, Vars } from "./service-types";
+import { changeRequestThreads, spaceThreads } from "./threads";
+
+/** What `content.spaceAccess` answers. */
+interface SpaceAccess {
+  exists: boolean;
+  organizationId: string | null;
+  role: string | null;
+  revision: string | null;
+}
+
+/** What `change-requests.access` answers. */
+interface ChangeRequestAccess {
+  exists: boolean;
+  id: string | null;
+  revision: string | null;
+  role: string | null;
+}
+
+const REACTION_ATTEMPTS = 5;
+
+function threadKey(thread: Thread): string {
+  return JSON.stringify([thread.spaceId, thread.changeRequestId]);
+}
+
+export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
+  return {
+    name: "comments",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      ...commentActions(spaceThreads),
+      ...replyActions(spaceThreads),
+      ...commentActions(changeRequestThreads),
+      ...replyActions(changeRequestThreads),
+      ...commenterActions(spaceThreads),
+      ...commenterActions(changeRequestThreads),
+    },
+
+    events: {
+      // Deleted spaces hide their comments (content.spaceAccess says they do not exist) until restored;
+      // purged ones take them along for good.
+      "content.space.purged": {
+        async handler(ctx: Context<{ spaceId: string }>) {
+          await this.replies.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.commenters.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.comments.deleteMany({ spaceId: ctx.params.spaceId });
+        },
+      },
+    },
+
+    methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async openSpaceThread(ctx: Ctx<unknown>, spaceId: string): Promise<ThreadAccess> {
+        const caller = callerOf(ctx);
+        const space = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        if (!space.exists || !space.role || !space.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
+        const access: ThreadAccess = { thread: { spaceId, changeRequestId: null }, caller, role: space.role as RoleOrGuest, revision: space.revision };
+        if (space.organizationId) access.organizationId = space.organizationId;
+        return access;
+      },
+
+      async openChangeRequestThread(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string): Promise<ThreadAccess> {
+        const caller = callerOf(ctx);
+        const cr = await ctx.call<ChangeRequestAccess, { spaceId: string; changeRequestId: string; userId: string }>("change-requests.access", {
+          spaceId,
+          changeRequestId,
+          userId: caller.id,
+        });
+        if (!cr.exists || !cr.id || !cr.role || !cr.revision) throw new NotFoundError(`Change request ${changeRequestId} was not found.`);
+        return { thread: { spaceId, changeRequestId: cr.id }, caller, role: cr.role as RoleOrGuest, revision: cr.revision };
+      },
+
+      requireCommenter(access: ThreadAccess, doing: string) {
+        if (!atLeast(access.role, "comment")) throw new ForbiddenError(`${doing} takes the comment role or better on the space.`);
+      },
+
+      async loadComment(access: ThreadAccess, commentId: string) {
+        const comment = await this.comments.findOne({ id: commentId, ...access.thread });
+        if (!comment) throw new NotFoundError(`Comment ${commentId} was not found.`);
+        return comment;
+      },
+
+      async loadReply(comment: CommentDoc, replyId: string) {
+        const reply = await this.replies.findOne({ id: replyId, commentId: comment.id });
+        if (!reply) throw new NotFoundError(`Reply ${replyId} was not found.`);
+        return reply;
+      },
+
+      async presentComments(ctx: Ctx<unknown>, access: ThreadAccess, docs: CommentDoc[], format?: BodyFormat) {
+        if (!docs.length) return [];
+        const pageIds = [...new Set(docs.flatMap((d) => (d.target.page ? [d.target.page.id] : [])))];
+        const [users, pages] = await Promise.all([
+          usersOf(ctx, userIdsOf(docs)),
+          pageIds.length
+            ? ctx.call<PagesMeta, { spaceId: string; revisionId: string; pageIds: string[] }>("content.pagesMeta", {
+                spaceId: access.thread.spaceId,
+                revisionId: access.revision,
+                pageIds,
+              })
+            : Promise.resolve<PagesMeta>({ revision: null, pages: {} }),
+        ]);
+        const context = presentContext(this.publicUrl(), access, users, pages.pages, format);
+        return docs.map((doc) => presentComment(doc, context));
+      },
+
+      async presentReplies(ctx: Ctx<unknown>, access: ThreadAccess, docs: ReplyDoc[], format?: BodyFormat) {
+        if (!docs.length) return [];
+        const users = await usersOf(ctx, userIdsOf(docs));
+        const context = presentContext(this.publicUrl(), access, users, {}, format);
+        return docs.map((doc) => presentReply(doc, context));
+      },
+
+      async changeReactions<T extends CommentDoc | ReplyDoc>(collection: Collection<T>, id: string, userId: string, added: string[], removed: string[]) {
+        for (let attempt = 0; attempt < REACTION_ATTEMPTS; attempt++) {
+          const doc = await collection.findOne({ id });
+          if (!doc) throw new NotFoundError(`${id} was not found.`);
+          const reactions = applyReactions(doc.reactions, userId, added, removed, new Date().toISOString());
+          const updated = await collection.updateOne({ id, version: doc.version }, { $set: { reactions } as Partial<T>, $inc: { version: 1 } });
+          if (updated) return updated;
+        }
+        throw new ConflictError("The reactions changed concurrently; try again.");
+      },
+
+      async recordCommenter(thread: Thread, userId: string, at: string) {
+        try {
+          await this.commenters.insert({ id: newId(), ...thread, userId, firstAt: at });
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+        }
+      },
+
+      async forgetSilent(thread: Thread, userIds: string[]) {
+        for (const userId of new Set(userIds)) {
+          const [comments, replies] = await Promise.all([
+            this.comments.count({ ...thread, postedBy: userId }),
+            this.replies.count({ ...thread, postedBy: userId }),
+          ]);
+          if (comments + replies === 0) await this.commenters.deleteOne({ ...thread, userId });
+        }
+      },
+
+      async organizationOf(ctx: Ctx<unknown>, access: ThreadAccess) {
+        if (access.organizationId) return access.organizationId;
+        const space = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", {
+          spaceId: access.thread.spaceId,
+          userId: access.caller.id,
+        });
+        if (!space.exists || !space.organizationId) throw new NotFoundError(`Space ${access.thread.spaceId} was not found.`);
+        return space.organizationId;
+      },
+
+      countsChanged(thread: Thread) {
+        return this.countSync.request(threadKey(thread));
+      },
+
+      async syncCounts(key: string) {
+        const [spaceId, changeRequestId] = JSON.parse(key) as [string, string | null];
+        const comments = await this.comments.count({ spaceId, changeRequestId, status: "open" });
+        if (changeRequestId) {
+          await this.broker.call("change-requests.setComments", { spaceId, changeRequestId, comments });
+        } else {
+          await this.broker.call("content.setCounts", { spaceId, comments });
+        }
+      },
+    },
+
+    created() {
+      this.countSync = new CountSync(
+        (key) => this.syncCounts(key),
+        (key, err) => this.logger.warn({ err, thread: key }, "sending a comment count failed; the next change sends it again"),
+      );
+    },
+  };
+}
+
+async function usersOf(ctx: Ctx<unknown>, ids: string[]): Promise<Record<string, User>> {
+  return ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids });
+}
+
+function presentContext(publicUrl: string, access: ThreadAccess, users: Record<string, User>, pages: Record<string, PageSnapshot>, format: BodyFormat | undefined) {
+  return { publicUrl, format, users, pages, permissions: (postedBy: string) => commentPermissions(access.role, access.caller.id, postedBy) };
+}
+
+export default commentsSchema;

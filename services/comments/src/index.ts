@@ -1,0 +1,1 @@
+export { commentsSchema, default } from "./comments.service";

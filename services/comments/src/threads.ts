@@ -1,0 +1,30 @@
+// Kinds of comment thread: a space's own comments, and a change request's.
+import { idRule } from "@docshelf/validation";
+import type { CommentsService, Ctx, ThreadAccess } from "./service-types";
+
+export interface ThreadParams {
+  spaceId: string;
+  changeRequestId?: string;
+}
+
+/**
+ * How an action group finds its thread: the path parameters that name it, the suffix of its action
+ * names, and how to open it for the caller. Comment and reply actions are written once against this.
+ */
+export interface ThreadKind {
+  suffix: string;
+  params: Record<string, unknown>;
+  open(service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess>;
+}
+
+export const spaceThreads: ThreadKind = {
+  suffix: "",
+  params: { spaceId: idRule },
+  open: (service, ctx) => service.openSpaceThread(ctx, ctx.params.spaceId),
+};
+
+export const changeRequestThreads: ThreadKind = {
+  suffix: "InChangeRequest",
+  params: { spaceId: idRule, changeRequestId: idRule },
+  open: (service, ctx) => service.openChangeRequestThread(ctx, ctx.params.spaceId, ctx.params.changeRequestId ?? ""),
+};

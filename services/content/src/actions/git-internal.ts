@@ -1,0 +1,195 @@
+// Internal: what Git sync reads and writes: a revision's whole tree with markdown and file bytes
+// (export), and a revision built from an imported repository with its `git` metadata (import).
+// Both travel as streams of JSON text: a whole space does not fit in one NATS message.
+import { Readable } from "node:stream";
+import { BadRequestError, ConflictError, NotFoundError } from "@docshelf/errors";
+import { newId, op } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import type { RevisionDoc } from "../models";
+import { checkChanges } from "../revisions/change-rules";
+import { storeDocuments } from "../revisions/documents";
+import { applyChanges, walk, type Change, type GitBlob, type PageCover, type PageNode } from "../revisions/tree";
+import type { ContentPart, Ctx } from "../service-types";
+
+/** `revision.git` as Git sync fills it. */
+export interface RevisionGit {
+  oid: string;
+  message: string;
+  createdByService: boolean;
+  url?: string;
+  ref?: string;
+}
+
+/** A page as Git sync reads and writes it: metadata, the markdown body, children. */
+export interface GitPage {
+  id?: string;
+  title: string;
+  slug: string;
+  description?: string;
+  icon?: string;
+  emoji?: string;
+  hidden?: boolean;
+  cover?: PageCover;
+  markdown: string;
+  git?: GitBlob;
+  pages: GitPage[];
+}
+
+export interface GitFile {
+  id: string;
+  name: string;
+  contentType: string;
+  /** The bytes, base64. */
+  data: string;
+  git?: GitBlob;
+}
+
+export interface GitSnapshot {
+  revision: string;
+  git?: RevisionGit;
+  pages: GitPage[];
+  files: GitFile[];
+}
+
+export interface GitImportBody {
+  git: RevisionGit;
+  pages: GitPage[];
+  files: GitFile[];
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const parts: string[] = [];
+  for await (const chunk of stream as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+  return parts.join("");
+}
+
+function streamJson(value: unknown): Readable {
+  const json = JSON.stringify(value);
+  const chunks: string[] = [];
+  for (let i = 0; i < json.length; i += 256 * 1024) chunks.push(json.slice(i, i + 256 * 1024));
+  return Readable.from(chunks, { objectMode: false });
+}
+
+export const gitInternalActions: ContentPart = {
+  actions: {
+    /** Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream of JSON text (GitSnapshot). No access check: the caller decides. */
+    gitSnapshot: {
+      visibility: "public",
+      params: { spaceId: idRule, revisionId: { ...idRule, optional: true } },
+      async handler(ctx: Ctx<{ spaceId: string; revisionId?: string }>) {
+        const space = await this.spaces.findOne({ id: ctx.params.spaceId });
+        if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId ?? space.revision);
+        const bodies = new Map((await this.pagesWithMarkdown(revision)).map((p) => [p.id, p.markdown]));
+        const toGit = (page: PageNode): GitPage => {
+          const out: GitPage = { id: page.id, title: page.title, slug: page.slug, markdown: bodies.get(page.id) ?? "", pages: page.pages.map(toGit) };
+          if (page.description) out.description = page.description;
+          if (page.icon) out.icon = page.icon;
+          if (page.emoji) out.emoji = page.emoji;
+          if (page.hidden) out.hidden = true;
+          if (page.cover) out.cover = page.cover;
+          if (page.git) out.git = page.git;
+          return out;
+        };
+        const files: GitFile[] = [];
+        for (const file of revision.files) {
+          const data = this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
+          files.push({ id: file.id, name: file.name, contentType: file.contentType, data, ...(file.git ? { git: file.git } : {}) });
+        }
+        const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
+        const git = (revision as RevisionDoc).git;
+        if (git) snapshot.git = git;
+        return streamJson(snapshot);
+      },
+    },
+
+    /**
+     * Internal (git-sync import): replaces the content of the space's current revision with the
+     * streamed GitImportBody, as one new revision carrying `git`. With `move` the space moves to it by
+     * compare-and-swap (409 when it moved meanwhile); without, the revision stands alone (standalone import).
+     * Pages keep the id of the page at the same path in the base revision.
+     */
+    gitImport: {
+      visibility: "public",
+      params: { spaceId: idRule, move: { type: "boolean" } },
+      async handler(ctx: Ctx<{ spaceId: string; move: boolean }>) {
+        if (!ctx.stream) throw new BadRequestError("Invalid parameters: the import body must be streamed.");
+        const body = JSON.parse(await readAll(ctx.stream as unknown as NodeJS.ReadableStream)) as GitImportBody;
+        const space = await this.spaces.findOne({ id: ctx.params.spaceId });
+        if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
+        const base = await this.loadRevision(space.id, space.revision);
+        const idsByPath = new Map<string, string>();
+        for (const { page } of walk(base.pages)) idsByPath.set(page.path, page.id);
+
+        const pageChanges: Change[] = base.pages.map((page) => ({ type: "delete_page", page: page.id }));
+        const gitByPage = new Map<string, GitBlob>();
+        const add = (pages: GitPage[], parent: string | null, parentPath: string) => {
+          for (const page of pages) {
+            const path = parentPath ? `${parentPath}/${page.slug}` : page.slug;
+            // Ids are needed as parents, so every inserted page gets one here.
+            const pageId = idsByPath.get(path) ?? newId();
+            const change: Change = { type: "insert_page", id: pageId, parent, title: page.title, slug: page.slug, markdown: page.markdown };
+            if (page.description) change.description = page.description;
+            if (page.icon) change.icon = page.icon;
+            if (page.emoji) change.emoji = page.emoji;
+            if (page.hidden) change.hidden = true;
+            if (page.cover) change.cover = page.cover;
+            pageChanges.push(change);
+            if (page.git) gitByPage.set(pageId, page.git);
+            add(page.pages, pageId, path);
+          }
+        };
+        add(body.pages, null, "");
+        checkChanges(pageChanges);
+
+        const fileChanges: Change[] = base.files.map((file) => ({ type: "delete_file", file: file.id }));
+        const gitByFile = new Map<string, GitBlob>();
+        for (const file of body.files) {
+          const bytes = Buffer.from(file.data, "base64");
+          fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: this.files.put(bytes) });
+          if (file.git) gitByFile.set(file.id, file.git);
+        }
+
+        const now = this.nowIso();
+        const applied = applyChanges(base, [...fileChanges, ...pageChanges], now);
+        for (const { page } of walk(applied.pages)) {
+          const git = gitByPage.get(page.id);
+          if (git) page.git = git;
+        }
+        for (const file of applied.files) {
+          const git = gitByFile.get(file.id);
+          if (git) file.git = git;
+        }
+        await storeDocuments(this.documents, applied.documents, now);
+        const revision: RevisionDoc = {
+          id: newId(),
+          spaceId: space.id,
+          parents: [base.id],
+          type: "edits",
+          pages: applied.pages,
+          files: applied.files,
+          reusableContents: applied.reusableContents,
+          variables: applied.variables,
+          createdAt: now,
+          git: body.git,
+        };
+        await this.revisions.insert(revision);
+        if (ctx.params.move) {
+          const moved = await this.spaces.updateOne({ id: space.id, revision: base.id, deletedAt: op.exists(false) }, { $set: { revision: revision.id, updatedAt: now } });
+          if (!moved) {
+            await this.revisions.deleteOne({ id: revision.id });
+            throw new ConflictError(`The space's revision is no longer ${base.id}.`);
+          }
+          await this.revisionChanged(space.id, revision.id);
+        }
+        return { revision: revision.id, moved: ctx.params.move, pages: [...walk(applied.pages)].length };
+      },
+    },
+  },
+};
+
+async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) parts.push(chunk);
+  return Buffer.concat(parts);
+}

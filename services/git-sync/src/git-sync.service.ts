@@ -1,0 +1,347 @@
+// Git sync: import a repository into a space and export a space to a repository, as durable jobs
+// run one at a time per space in event order (see job-queue.ts, run-job.ts, README.md).
+import { join, resolve } from "node:path";
+import type { Readable } from "node:stream";
+import type { Context, Service, ServiceSchema } from "moleculer";
+import { configFor } from "@docshelf/config";
+import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newId, newSecret, storeMixin, type Collection } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { CredentialSealer, repoNameOf, scrub, splitRepoUrl } from "./credentials";
+import { JobQueue } from "./job-queue";
+import { collections, type JobDoc, type JobKind, type JobParams, type LeaseDoc, type LinkDoc, type SettingDoc } from "./models";
+import { cleanDirectory } from "./paths";
+import { jobLocation, presentInfo, presentJob } from "./present";
+import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
+import { readGitSyncSettings, type GitSyncSettings } from "./settings";
+import { startWakeChannel, WAKE_CHANNEL, type WakeChannel } from "./wake-channel";
+
+interface Vars {
+  jobs: Collection<JobDoc>;
+  links: Collection<LinkDoc>;
+  leases: Collection<LeaseDoc>;
+  settings: Collection<SettingDoc>;
+  gitSettings: GitSyncSettings;
+  sealer: CredentialSealer;
+  queue: JobQueue;
+  workDir: string;
+  sweepTimer?: NodeJS.Timeout;
+  /** Scaled out: wake-ups through NATS JetStream (wake-channel.ts); absent in one process. */
+  wakeChannel?: WakeChannel;
+}
+
+interface SpaceAccess {
+  exists: boolean;
+  organizationId: string | null;
+  role: string | null;
+}
+
+interface Methods {
+  publicUrl(): string;
+  access(ctx: Context, spaceId: string, min: "read" | "edit" | "admin", doing: string): Promise<SpaceAccess & { organizationId: string }>;
+  startJob(ctx: Context<StartParams>, kind: JobKind): Promise<null>;
+  runJob(job: JobDoc, signal: AbortSignal): ReturnType<typeof runImport>;
+  sweep(): Promise<void>;
+  wake(spaceId: string): Promise<void>;
+}
+
+type GitSyncService = Service<Record<string, unknown>> & Vars & Methods;
+type Ctx<P> = Context<P, Record<string, unknown>>;
+
+interface StartParams {
+  spaceId: string;
+  url: string;
+  ref: string;
+  commitMessage?: string;
+  repoCacheID?: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+  repoProjectDirectory?: string;
+  timestamp?: string | number;
+  force?: boolean;
+  standalone?: boolean;
+  gitInfo?: { provider?: "github" | "gitlab"; url?: string };
+}
+
+const optionalText = (max: number) => ({ type: "string", max, optional: true }) as const;
+const startRules = {
+  spaceId: idRule,
+  url: { type: "string", min: 1, max: 2048 },
+  ref: { type: "string", min: 1, max: 255 },
+  repoCacheID: optionalText(256),
+  repoTreeURL: optionalText(2048),
+  repoCommitURL: optionalText(2048),
+  repoProjectDirectory: optionalText(1024),
+  timestamp: { type: "multi", optional: true, rules: [{ type: "string", max: 64 }, { type: "number" }] },
+  force: { type: "boolean", optional: true },
+  standalone: { type: "boolean", optional: true },
+  gitInfo: {
+    type: "object",
+    optional: true,
+    strict: "remove",
+    props: { provider: { type: "enum", values: ["github", "gitlab"], optional: true }, url: optionalText(2048) },
+  },
+} as const;
+
+const BRANCH_REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\/)[^\s~^:?*[\\\x00-\x1f]+$/;
+
+/** A URL param for display (tree or commit prefix): http(s), credentials removed. */
+function displayUrl(value: string | undefined, field: string): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const split = splitRepoUrl(value);
+  if (!split) throw new BadRequestError(`Invalid parameters: '${field}' must be an absolute http(s) URL.`);
+  return split.url;
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const parts: string[] = [];
+  for await (const chunk of stream as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+  return parts.join("");
+}
+
+export function gitSyncSchema(): ServiceSchema {
+  const schema: ServiceSchema<Record<string, unknown>, Methods, Vars> = {
+    name: "git-sync",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      import: {
+        params: startRules,
+        handler(this: GitSyncService, ctx: Ctx<StartParams>) {
+          return this.startJob(ctx, "import");
+        },
+      },
+
+      export: {
+        params: { ...startRules, commitMessage: { type: "string", min: 1, max: 10_000 } },
+        handler(this: GitSyncService, ctx: Ctx<StartParams>) {
+          return this.startJob(ctx, "export");
+        },
+      },
+
+      info: {
+        params: { spaceId: idRule },
+        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string }>) {
+          await this.access(ctx, ctx.params.spaceId, "read", "Reading Git info");
+          const link = await this.links.findOne({ id: ctx.params.spaceId });
+          if (!link) throw new NotFoundError(`Space ${ctx.params.spaceId} has no Git sync set up.`);
+          const [latest] = await this.jobs.find({ spaceId: ctx.params.spaceId }, { sort: [["createdAt", -1]], limit: 1 });
+          return presentInfo(link, latest ?? null, this.publicUrl());
+        },
+      },
+
+      getJob: {
+        params: { spaceId: idRule, jobId: idRule },
+        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string; jobId: string }>) {
+          await this.access(ctx, ctx.params.spaceId, "read", "Reading Git jobs");
+          const job = await this.jobs.findOne({ id: ctx.params.jobId, spaceId: ctx.params.spaceId });
+          if (!job) throw new NotFoundError(`Git job ${ctx.params.jobId} was not found.`);
+          return presentJob(job, this.publicUrl());
+        },
+      },
+
+      deleteLegacyInstallation: {
+        params: { spaceId: idRule },
+        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string }>) {
+          await this.access(ctx, ctx.params.spaceId, "admin", "Removing the Git installation");
+          await this.links.deleteOne({ id: ctx.params.spaceId });
+          ctx.meta.$statusCode = 204;
+          return null;
+        },
+      },
+    },
+
+    events: {
+      // A deleted space's jobs stop mattering; its link goes with it.
+      "content.space.purged": {
+        async handler(this: GitSyncService, ctx: Context<{ spaceId: string }>) {
+          await this.links.deleteOne({ id: ctx.params.spaceId });
+          await this.jobs.deleteMany({ spaceId: ctx.params.spaceId });
+        },
+      },
+    },
+
+    methods: {
+      publicUrl() {
+        return configFor(this.broker).publicUrl;
+      },
+
+      async access(ctx: Context, spaceId: string, min: "read" | "edit" | "admin", doing: string) {
+        const caller = callerOf(ctx);
+        const access = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        if (!access.exists || !access.role || !access.organizationId) throw new NotFoundError(`Space ${spaceId} was not found.`);
+        if (!atLeast(access.role as RoleOrGuest, min)) throw new ForbiddenError(`${doing} needs the ${min} role or better on the space.`);
+        return { ...access, organizationId: access.organizationId };
+      },
+
+      async startJob(ctx: Ctx<StartParams>, kind: JobKind) {
+        const p = ctx.params;
+        const split = splitRepoUrl(p.url);
+        if (!split) throw new BadRequestError("Invalid parameters: 'url' must be an absolute http(s) URL of a Git repository.");
+        if (!BRANCH_REF.test(p.ref)) throw new BadRequestError("Invalid parameters: 'ref' must have the form refs/heads/<branch>.");
+        const projectDir = cleanDirectory(p.repoProjectDirectory);
+        if (projectDir === null) throw new BadRequestError("Invalid parameters: 'repoProjectDirectory' must be a directory inside the repository.");
+        let timestamp = Date.now();
+        if (p.timestamp !== undefined) {
+          timestamp = typeof p.timestamp === "number" ? p.timestamp : Date.parse(p.timestamp);
+          if (!Number.isFinite(timestamp)) throw new BadRequestError("Invalid parameters: 'timestamp' must be a date-time.");
+        }
+        const params: JobParams = { url: split.url, ref: p.ref, force: p.force ?? false, standalone: kind === "import" && (p.standalone ?? false) };
+        if (kind === "export") params.commitMessage = p.commitMessage;
+        if (p.repoCacheID) params.repoCacheID = p.repoCacheID;
+        if (projectDir) params.repoProjectDirectory = projectDir;
+        const treeURL = displayUrl(p.repoTreeURL, "repoTreeURL");
+        const commitURL = displayUrl(p.repoCommitURL, "repoCommitURL");
+        const infoURL = displayUrl(p.gitInfo?.url, "gitInfo.url");
+        if (treeURL) params.repoTreeURL = treeURL;
+        if (commitURL) params.repoCommitURL = commitURL;
+        if (p.gitInfo) params.gitInfo = { ...(p.gitInfo.provider ? { provider: p.gitInfo.provider } : {}), ...(infoURL ? { url: infoURL } : {}) };
+
+        const access = await this.access(ctx, p.spaceId, "edit", kind === "import" ? "Importing from Git" : "Exporting to Git");
+        const now = new Date().toISOString();
+        const job: JobDoc = {
+          id: newId(),
+          spaceId: p.spaceId,
+          organizationId: access.organizationId,
+          kind,
+          status: "pending",
+          stage: "repo_fetch",
+          timestamp,
+          params,
+          createdBy: callerOf(ctx).id,
+          createdAt: now,
+          updatedAt: now,
+        };
+        if (split.credentials) job.sealedCredentials = this.sealer.seal(split.credentials);
+        // The link (what GET …/git/info shows) follows the latest request; ordering state stays.
+        const link: Partial<LinkDoc> = { url: split.url, ref: p.ref, repoName: repoNameOf(split.url), updatedAt: now };
+        if (params.gitInfo?.provider) link.provider = params.gitInfo.provider;
+        if (infoURL ?? treeURL) link.treeURL = infoURL ?? treeURL;
+        if (!params.standalone && !(await this.links.updateOne({ id: p.spaceId }, { $set: link }))) {
+          try {
+            await this.links.insert({ id: p.spaceId, organizationId: access.organizationId, lastTimestamp: 0, createdAt: now, ...link } as LinkDoc);
+          } catch (err) {
+            if (!(err instanceof ConflictError)) throw err;
+            await this.links.updateOne({ id: p.spaceId }, { $set: link });
+          }
+        }
+        await this.jobs.insert(job);
+        await this.wake(p.spaceId);
+        ctx.meta.$statusCode = 204;
+        ctx.meta.$responseHeaders = { Location: jobLocation(this.publicUrl(), p.spaceId, job.id) };
+        return null;
+      },
+
+      async runJob(job: JobDoc, signal: AbortSignal) {
+        const credentials = job.sealedCredentials ? this.sealer.open(job.sealedCredentials) ?? undefined : undefined;
+        if (job.sealedCredentials && !credentials) throw new Error("The job's credentials cannot be opened with this service's secret.");
+        const deps: JobDeps = {
+          signal,
+          settings: this.gitSettings,
+          workDir: this.workDir,
+          snapshot: async (spaceId) => {
+            const stream = await this.broker.call<Readable, { spaceId: string }>("content.gitSnapshot", { spaceId }, { timeout: 0 });
+            return JSON.parse(await readAll(stream)) as Snapshot;
+          },
+          importTree: (spaceId, move, body) =>
+            this.broker.call<{ revision: string; moved: boolean; pages: number }, { spaceId: string; move: boolean }>("content.gitImport", { spaceId, move }, { stream: body, timeout: 0 }),
+          setStage: async (j, stage) => {
+            await this.jobs.updateOne({ id: j.id }, { $set: { stage, updatedAt: new Date().toISOString() } });
+          },
+        };
+        if (job.kind === "export") {
+          const link = await this.links.findOne({ id: job.spaceId });
+          return runExport(job, credentials, deps, link?.lastCommit);
+        }
+        return runImport(job, credentials, deps);
+      },
+
+      /** Gets a worker to look at the space: one of the group over JetStream when scaled out, else this process. */
+      async wake(spaceId: string) {
+        if (this.wakeChannel) {
+          try {
+            await this.wakeChannel.send(spaceId);
+            return;
+          } catch (err) {
+            this.logger.warn({ spaceId, error: String((err as Error)?.message) }, "the Git job channel refused a wake-up; running here");
+          }
+        }
+        void this.queue.wake(spaceId);
+      },
+
+      async sweep() {
+        for (const spaceId of await this.queue.spacesWithWork()) void this.queue.wake(spaceId);
+      },
+    },
+
+    async started() {
+      this.gitSettings = readGitSyncSettings(process.env);
+      const dataDir = configFor(this.broker).dataDir;
+      this.workDir = dataDir === ":memory:" ? join(require("node:os").tmpdir(), `docshelf-git-sync-${process.pid}`) : join(resolve(dataDir), "git-sync");
+      let secret = this.gitSettings.secret;
+      if (!secret) {
+        // Made once and kept, so waiting jobs' credentials survive restarts and open on every replica.
+        const kept = await this.settings.findOne({ id: "credentials-key" });
+        if (kept) secret = kept.value;
+        else {
+          secret = newSecret(32);
+          try {
+            await this.settings.insert({ id: "credentials-key", value: secret });
+          } catch (err) {
+            if (!(err instanceof ConflictError)) throw err;
+            secret = (await this.settings.findOne({ id: "credentials-key" }))!.value;
+          }
+        }
+      }
+      this.sealer = new CredentialSealer(secret);
+      this.queue = new JobQueue(
+        { jobs: this.jobs, links: this.links, leases: this.leases },
+        {
+          holder: `${this.broker.nodeID}:${newId()}`,
+          leaseMs: this.gitSettings.leaseMs,
+          run: (job, signal) => this.runJob(job, signal),
+          describeFailure: (job, err) => {
+            const failure = describeJobError(err);
+            const credentials = job.sealedCredentials ? this.sealer.open(job.sealedCredentials) ?? undefined : undefined;
+            if (failure.code === "internal") this.logger.error({ jobId: job.id, spaceId: job.spaceId, error: scrub(String((err as Error)?.stack ?? err), credentials) }, "a Git job failed unexpectedly");
+            return { code: failure.code, message: scrub(failure.message, credentials) };
+          },
+          onError: (err, spaceId) => this.logger.error({ spaceId, error: scrub(String((err as Error)?.message ?? err)) }, "running Git jobs stopped; the sweep retries"),
+        },
+      );
+      const transporter = configFor(this.broker).transporter;
+      if (/^nats:/i.test(transporter)) {
+        try {
+          this.wakeChannel = await startWakeChannel(this as unknown as Service, transporter);
+        } catch (err) {
+          // Without JetStream the store and the sweep still run every job, only later.
+          this.logger.warn({ error: String((err as Error)?.message) }, "NATS JetStream is not available for Git job wake-ups; relying on the sweep");
+        }
+      }
+      const sweep = () => this.sweep().catch((err: unknown) => this.logger.error({ error: String((err as Error)?.message) }, "sweeping Git jobs failed"));
+      void sweep();
+      this.sweepTimer = setInterval(sweep, this.gitSettings.sweepIntervalMs);
+      this.sweepTimer.unref();
+    },
+
+    async stopped() {
+      if (this.sweepTimer) clearInterval(this.sweepTimer);
+      await this.wakeChannel?.stop().catch(() => undefined);
+      // Running jobs finish before the store closes; waiting ones are found by the next start's sweep.
+      await this.queue?.stop();
+    },
+  };
+  // The JetStream consumer group: any git-sync worker may take a space's wake-up (see wake-channel.ts).
+  const channels = {
+    [WAKE_CHANNEL]: {
+      group: "git-sync",
+      handler(this: GitSyncService, payload: { spaceId?: unknown }) {
+        if (typeof payload?.spaceId === "string") void this.queue.wake(payload.spaceId);
+      },
+    },
+  };
+  return { ...schema, gitSyncChannels: channels } as unknown as ServiceSchema;
+}
+
+export default gitSyncSchema;

@@ -1,0 +1,1 @@
+export { gitSyncSchema } from "./git-sync.service";

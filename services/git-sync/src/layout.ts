@@ -1,0 +1,378 @@
+// GitBook's Git Sync layout, both ways: repository files <-> a page tree with markdown and assets.
+// README.md is the first page, SUMMARY.md the tree, `.gitbook.yaml` may move both, assets live in
+// `.gitbook/assets/`, front matter carries description, icon, hidden and cover.
+import { posix } from "node:path";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { buildSummary, parseSummary, type SummaryItem } from "./summary";
+import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
+
+export interface GitBlob {
+  oid: string;
+  path: string;
+}
+
+export type CoverRef = { kind: "file"; file: string } | { kind: "url"; url: string };
+
+/** A page as content's git actions take and give it. */
+export interface TreePage {
+  id?: string;
+  title: string;
+  slug: string;
+  description?: string;
+  icon?: string;
+  emoji?: string;
+  hidden?: boolean;
+  cover?: { ref?: CoverRef; yPos: number };
+  markdown: string;
+  git?: GitBlob;
+  pages: TreePage[];
+}
+
+export interface TreeFile {
+  id: string;
+  name: string;
+  contentType: string;
+  /** Base64 bytes. */
+  data: string;
+  git?: GitBlob;
+}
+
+export interface SourceFile {
+  oid: string;
+  data: Buffer;
+}
+
+export interface GitbookConfig {
+  /** Content root inside the project directory ("" for the project directory itself). */
+  root: string;
+  readme: string;
+  summary: string;
+  redirects: Record<string, string>;
+}
+
+export class LayoutError extends Error {}
+
+export const ASSETS_DIR = ".gitbook/assets";
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const HEADING = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", svg: "image/svg+xml", webp: "image/webp",
+  ico: "image/x-icon", pdf: "application/pdf", json: "application/json", txt: "text/plain", csv: "text/csv",
+  yaml: "application/yaml", yml: "application/yaml", zip: "application/zip", mp4: "video/mp4", webm: "video/webm", mp3: "audio/mpeg",
+};
+
+export function contentTypeOf(name: string): string {
+  return CONTENT_TYPES[posix.extname(name).slice(1).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** Same rules as content's slugs: lower-case words joined by "-". */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100)
+    .replace(/-+$/, "");
+  return slug || "page";
+}
+
+/** `.gitbook.yaml` (absent: the defaults). A root that leaves the tree is refused. */
+export function readGitbookConfig(text: string | undefined): GitbookConfig {
+  const config: GitbookConfig = { root: "", readme: "README.md", summary: "SUMMARY.md", redirects: {} };
+  if (text === undefined) return config;
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch {
+    throw new LayoutError(".gitbook.yaml is not valid YAML.");
+  }
+  if (!parsed || typeof parsed !== "object") return config;
+  const raw = parsed as { root?: unknown; structure?: { readme?: unknown; summary?: unknown }; redirects?: unknown };
+  if (typeof raw.root === "string") {
+    const root = cleanDirectory(raw.root);
+    if (root === null) throw new LayoutError(`.gitbook.yaml's root "${raw.root}" leaves the repository.`);
+    config.root = root;
+  }
+  for (const key of ["readme", "summary"] as const) {
+    const value = raw.structure?.[key];
+    if (typeof value === "string" && value.trim()) {
+      const path = joinRepoPath(value.trim());
+      if (unsafePathReason(path) || path === "") throw new LayoutError(`.gitbook.yaml's structure.${key} "${value}" is not a path inside the content root.`);
+      config[key] = path;
+    }
+  }
+  if (raw.redirects && typeof raw.redirects === "object") {
+    for (const [from, to] of Object.entries(raw.redirects as Record<string, unknown>)) if (typeof to === "string") config.redirects[from] = to;
+  }
+  return config;
+}
+
+export function writeGitbookConfig(config: GitbookConfig): string {
+  const doc: Record<string, unknown> = { root: config.root ? `./${config.root}/` : "./", structure: { readme: config.readme, summary: config.summary } };
+  if (Object.keys(config.redirects).length) doc.redirects = config.redirects;
+  return stringifyYaml(doc);
+}
+
+interface PageFile {
+  title?: string;
+  description?: string;
+  icon?: string;
+  hidden?: boolean;
+  cover?: string;
+  coverY?: number;
+  /** The markdown after the front matter (content drops a leading `# heading` itself). */
+  body: string;
+}
+
+/** Front matter and body of a page file. */
+export function readPageFile(text: string): PageFile {
+  const source = text.replace(/^\uFEFF/, "");
+  const fm = FRONT_MATTER.exec(source);
+  const page: PageFile = { body: fm ? source.slice(fm[0].length).replace(/^(\r?\n)+/, "") : source };
+  if (fm) {
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1]);
+    } catch {
+      data = null;
+    }
+    if (data && typeof data === "object") {
+      const d = data as Record<string, unknown>;
+      if (typeof d.title === "string" && d.title.trim()) page.title = d.title.trim();
+      if (typeof d.description === "string" && d.description.trim()) page.description = d.description.trim();
+      if (typeof d.icon === "string" && d.icon.trim()) page.icon = d.icon.trim();
+      if (d.hidden === true) page.hidden = true;
+      if (typeof d.cover === "string" && d.cover.trim()) page.cover = d.cover.trim();
+      if (typeof d.coverY === "number") page.coverY = d.coverY;
+    }
+  }
+  if (!page.title) {
+    const heading = HEADING.exec(page.body);
+    if (heading) page.title = heading[1].trim();
+  }
+  return page;
+}
+
+/** The text of a page file: front matter (only when there is something to say), `# title`, body. */
+export function writePageFile(page: TreePage, coverPath: string | undefined): string {
+  const fm: Record<string, unknown> = {};
+  if (page.description) fm.description = page.description;
+  if (page.icon) fm.icon = page.icon;
+  if (page.hidden) fm.hidden = true;
+  if (coverPath) {
+    fm.cover = coverPath;
+    fm.coverY = page.cover?.yPos ?? 0;
+  }
+  const head = Object.keys(fm).length ? `---\n${stringifyYaml(fm)}---\n\n` : "";
+  return `${head}# ${page.title.replace(/\r?\n/g, " ")}\n\n${page.markdown}`;
+}
+
+// ---------------------------------------------------------------- import
+
+export interface ReadOptions {
+  /** Directory of the project inside the repository ("" for the root), for `git.path`. */
+  projectDir: string;
+  newFileId: () => string;
+}
+
+export interface ReadResult {
+  pages: TreePage[];
+  files: TreeFile[];
+  config: GitbookConfig;
+}
+
+/** The page tree and assets of a repository, given its files relative to the project directory. */
+export function readLayout(files: Map<string, SourceFile>, options: ReadOptions): ReadResult {
+  const configFile = files.get(".gitbook.yaml");
+  const config = readGitbookConfig(configFile?.data.toString("utf8"));
+  const root = config.root;
+  const inRoot = new Map<string, SourceFile>();
+  for (const [path, file] of files) {
+    if (root === "") inRoot.set(path, file);
+    else if (path.startsWith(`${root}/`)) inRoot.set(path.slice(root.length + 1), file);
+  }
+  const repoPath = (rel: string) => joinRepoPath(options.projectDir, root, rel);
+
+  // Assets first: covers point at them.
+  const treeFiles: TreeFile[] = [];
+  const fileIdByPath = new Map<string, string>();
+  const names = new Set<string>();
+  for (const [rel, file] of [...inRoot].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!rel.startsWith(`${ASSETS_DIR}/`)) continue;
+    let name = posix.basename(rel);
+    const ext = posix.extname(name);
+    for (let n = 2; names.has(name); n++) name = `${posix.basename(rel, ext)}-${n}${ext}`;
+    names.add(name);
+    const id = options.newFileId();
+    fileIdByPath.set(rel, id);
+    treeFiles.push({ id, name, contentType: contentTypeOf(name), data: file.data.toString("base64"), git: { oid: file.oid, path: repoPath(rel) } });
+  }
+
+  const coverOf = (pageRel: string, page: PageFile): TreePage["cover"] | undefined => {
+    if (!page.cover) return undefined;
+    if (/^https?:\/\//i.test(page.cover)) return { ref: { kind: "url", url: page.cover }, yPos: page.coverY ?? 0 };
+    const candidates = [joinRepoPath(posix.dirname(pageRel), page.cover), joinRepoPath(page.cover.replace(/^\/+/, ""))];
+    const id = candidates.map((c) => fileIdByPath.get(c)).find(Boolean);
+    return id ? { ref: { kind: "file", file: id }, yPos: page.coverY ?? 0 } : undefined;
+  };
+
+  const used = new Set<string>();
+  const pageFrom = (rel: string | undefined, title: string | undefined, slug: string): TreePage => {
+    const file = rel ? inRoot.get(rel) : undefined;
+    if (!rel || !file) return { title: title || "Untitled", slug, markdown: "", pages: [] };
+    used.add(rel);
+    const parsed = readPageFile(file.data.toString("utf8"));
+    const page: TreePage = { title: (title || parsed.title || posix.basename(rel, ".md")).slice(0, 256), slug, markdown: parsed.body, git: { oid: file.oid, path: repoPath(rel) }, pages: [] };
+    if (parsed.description) page.description = parsed.description.slice(0, 1000);
+    if (parsed.icon) page.icon = parsed.icon.slice(0, 50);
+    if (parsed.hidden) page.hidden = true;
+    const cover = coverOf(rel, parsed);
+    if (cover) page.cover = cover;
+    return page;
+  };
+
+  const summary = inRoot.get(config.summary);
+  let pages: TreePage[];
+  if (summary) {
+    const summaryDir = posix.dirname(config.summary) === "." ? "" : posix.dirname(config.summary);
+    const resolveHref = (href: string): string | undefined => {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined;
+      const path = joinRepoPath(summaryDir, href.replace(/^\/+/, ""));
+      return unsafePathReason(path) ? undefined : path;
+    };
+    const convert = (items: SummaryItem[], isTop: boolean): TreePage[] =>
+      items.map((item, index) => {
+        const rel = item.href ? resolveHref(item.href) : undefined;
+        let slug: string;
+        if (item.group) {
+          const firstChild = item.children.find((c) => c.href)?.href;
+          const dir = firstChild ? posix.dirname(joinRepoPath(firstChild)) : ".";
+          slug = dir !== "." && !dir.includes("/") ? slugify(dir) : slugify(item.title);
+        } else if (rel && (rel === config.readme || (isTop && index === 0 && posix.basename(rel).toLowerCase() === "readme.md" && !rel.includes("/")))) {
+          slug = slugify(item.title);
+        } else if (rel && posix.basename(rel).toLowerCase() === "readme.md") {
+          slug = slugify(posix.basename(posix.dirname(rel)));
+        } else if (rel) {
+          slug = slugify(posix.basename(rel, posix.extname(rel)));
+        } else slug = slugify(item.title);
+        const page = pageFrom(rel, item.title, slug);
+        page.pages = convert(item.children, false);
+        return page;
+      });
+    pages = convert(parseSummary(summary.data.toString("utf8")), true);
+  } else {
+    pages = fromFolders(inRoot, config, pageFrom);
+  }
+  return { pages, files: treeFiles, config };
+}
+
+/** Without SUMMARY.md: README.md first, then every markdown file and folder, by name. */
+function fromFolders(
+  files: Map<string, SourceFile>,
+  config: GitbookConfig,
+  pageFrom: (rel: string | undefined, title: string | undefined, slug: string) => TreePage,
+): TreePage[] {
+  const markdown = [...files.keys()].filter((p) => /\.md$/i.test(p) && !p.startsWith(".gitbook/") && p !== config.summary);
+  const level = (dir: string): TreePage[] => {
+    const prefix = dir ? `${dir}/` : "";
+    const here = markdown.filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes("/"));
+    const subdirs = [...new Set(markdown.filter((p) => p.startsWith(prefix) && p.slice(prefix.length).includes("/")).map((p) => p.slice(prefix.length).split("/")[0]))];
+    const entries: Array<{ name: string; make: () => TreePage }> = [];
+    for (const rel of here) {
+      if (posix.basename(rel).toLowerCase() === "readme.md") continue;
+      entries.push({ name: posix.basename(rel, posix.extname(rel)), make: () => pageFrom(rel, undefined, slugify(posix.basename(rel, posix.extname(rel)))) });
+    }
+    for (const sub of subdirs) {
+      const path = `${prefix}${sub}`;
+      entries.push({
+        name: sub,
+        make: () => {
+          const readme = markdown.find((p) => p.toLowerCase() === `${path}/readme.md`.toLowerCase());
+          const page = pageFrom(readme, readme ? undefined : sub, slugify(sub));
+          page.pages = level(path);
+          return page;
+        },
+      });
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    return entries.map((e) => e.make());
+  };
+  const pages = level("");
+  const readme = markdown.find((p) => p === config.readme) ?? markdown.find((p) => p.toLowerCase() === "readme.md");
+  if (readme) {
+    const first = pageFrom(readme, undefined, "");
+    first.slug = slugify(first.title);
+    pages.unshift(first);
+  }
+  return pages;
+}
+
+// ---------------------------------------------------------------- export
+
+/** The files of the layout for a page tree and its assets, relative to the content root. */
+export function writeLayout(pages: TreePage[], files: TreeFile[], config: GitbookConfig): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const assetPathById = new Map<string, string>();
+  const assetNames = new Set<string>();
+  for (const file of files) {
+    let name = file.name.replace(/[/\\\0]/g, "_") || "file";
+    if (unsafePathReason(name)) name = `_${name}`;
+    const ext = posix.extname(name);
+    for (let n = 2; assetNames.has(name.toLowerCase()); n++) name = `${posix.basename(file.name, ext)}-${n}${ext}`;
+    assetNames.add(name.toLowerCase());
+    const path = `${ASSETS_DIR}/${name}`;
+    assetPathById.set(file.id, path);
+    out.set(path, Buffer.from(file.data, "base64"));
+  }
+
+  const taken = new Set<string>([config.summary.toLowerCase(), ".gitbook.yaml"]);
+  const claim = (path: string): string => {
+    let candidate = path;
+    const ext = posix.extname(path);
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${path.slice(0, path.length - ext.length)}-${n}${ext}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  };
+  const writePage = (page: TreePage, path: string) => {
+    let coverPath: string | undefined;
+    const ref = page.cover?.ref;
+    if (ref?.kind === "url") coverPath = ref.url;
+    else if (ref?.kind === "file" && assetPathById.has(ref.file)) coverPath = posix.relative(posix.dirname(path), assetPathById.get(ref.file)!);
+    out.set(path, Buffer.from(writePageFile(page, coverPath), "utf8"));
+  };
+  const item = (page: TreePage, dir: string): SummaryItem => {
+    const slug = slugify(page.slug || page.title);
+    const base = dir ? `${dir}/${slug}` : slug;
+    const path = claim(page.pages.length ? `${base}/README.md` : `${base}.md`);
+    writePage(page, path);
+    return { title: page.title, href: posix.relative(posix.dirname(config.summary), path), children: page.pages.map((child) => item(child, page.pages.length ? posix.dirname(path) : dir)) };
+  };
+
+  const summary: SummaryItem[] = pages.map((page, index) => {
+    if (index === 0) {
+      const path = claim(config.readme);
+      writePage(page, path);
+      return { title: page.title, href: posix.relative(posix.dirname(config.summary), path), children: page.pages.map((child) => item(child, slugify(page.slug || page.title))) };
+    }
+    if (isGroup(page)) {
+      const dir = slugify(page.slug || page.title);
+      return { title: page.title, group: true, children: page.pages.map((child) => item(child, dir)) };
+    }
+    return item(page, "");
+  });
+  out.set(config.summary, Buffer.from(buildSummary(summary), "utf8"));
+  return out;
+}
+
+/** A top-level page with children and nothing of its own is written as a `##` group. */
+function isGroup(page: TreePage): boolean {
+  return page.pages.length > 0 && !page.markdown.trim() && !page.description && !page.icon && !page.hidden && !page.cover;
+}
+
+/** Pages in a tree. */
+export function countPages(pages: TreePage[]): number {
+  return pages.reduce((n, p) => n + 1 + countPages(p.pages), 0);
+}

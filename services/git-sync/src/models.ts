@@ -1,0 +1,84 @@
+// Git links, jobs and per-space leases as stored (collections in DATA_DIR/git-sync/ or MongoDB).
+import type { CollectionSpec } from "@docshelf/store";
+
+export const JOB_KINDS = ["import", "export"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export type JobStatus = "pending" | "running" | "succeeded" | "failed" | "skipped";
+export type JobStage = "repo_fetch" | "config_check" | "content_process" | "finalize";
+
+/** What a request asked for, without credentials. */
+export interface JobParams {
+  url: string;
+  ref: string;
+  commitMessage?: string;
+  repoCacheID?: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+  repoProjectDirectory?: string;
+  force: boolean;
+  standalone: boolean;
+  gitInfo?: { provider?: "github" | "gitlab"; url?: string };
+}
+
+export interface JobDoc {
+  id: string;
+  spaceId: string;
+  organizationId: string;
+  kind: JobKind;
+  status: JobStatus;
+  stage: JobStage;
+  /** Time of the triggering event (ms since epoch): jobs of a space run in this order. */
+  timestamp: number;
+  params: JobParams;
+  /** The URL's credentials, sealed (credentials.ts); removed when the job ends. */
+  sealedCredentials?: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  /** While running: the worker's lease on the job. */
+  leaseUntil?: string;
+  error?: string;
+  errorCode?: string;
+  revision?: string;
+  commit?: string;
+  pages?: number;
+}
+
+/** A space's link to a repository: what `GET …/git/info` shows and what ordering needs. */
+export interface LinkDoc {
+  /** The space id. */
+  id: string;
+  organizationId: string;
+  url: string;
+  ref: string;
+  repoName: string;
+  provider?: "github" | "gitlab";
+  treeURL?: string;
+  /** Timestamp (ms) of the newest job applied: older events arriving later are skipped. */
+  lastTimestamp: number;
+  /** The commit last imported or exported. */
+  lastCommit?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One worker at a time runs a space's jobs: it holds this lease and renews it. */
+export interface LeaseDoc {
+  id: string;
+  holder: string;
+  until: string;
+}
+
+export interface SettingDoc {
+  id: string;
+  value: string;
+}
+
+export const collections: Record<"jobs" | "links" | "leases" | "settings", CollectionSpec> = {
+  jobs: { name: "jobs", indexes: [{ fields: ["spaceId"] }, { fields: ["status"] }] },
+  links: { name: "links" },
+  leases: { name: "leases" },
+  settings: { name: "settings" },
+};

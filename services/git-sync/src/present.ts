@@ -1,0 +1,76 @@
+// The API shapes: a space's Git info (GitBook's GitSyncState) and a job's status (GitSyncOperation plus ids).
+import type { JobDoc, LinkDoc } from "./models";
+
+export interface JobResource {
+  object: "git-sync-job";
+  id: string;
+  spaceId: string;
+  direction: JobDoc["kind"];
+  /** GitBook's operation state. */
+  state: "running" | "success" | "failure";
+  /** The precise status: pending and running jobs are both `running` above; skipped ones are `failure`. */
+  status: JobDoc["status"];
+  stage: JobDoc["stage"];
+  dispatchedTasks: number;
+  completedTasks: number;
+  timestamp: string;
+  startedAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  error?: string;
+  errorCode?: string;
+  revision?: string;
+  commit?: string;
+  pages?: number;
+  url: string;
+  ref: string;
+  urls: { location: string };
+}
+
+const STATES: Record<JobDoc["status"], JobResource["state"]> = { pending: "running", running: "running", succeeded: "success", failed: "failure", skipped: "failure" };
+
+export function presentJob(job: JobDoc, publicUrl: string): JobResource {
+  const done = job.status === "succeeded" || job.status === "failed" || job.status === "skipped";
+  const resource: JobResource = {
+    object: "git-sync-job",
+    id: job.id,
+    spaceId: job.spaceId,
+    direction: job.kind,
+    state: STATES[job.status],
+    status: job.status,
+    stage: job.stage,
+    dispatchedTasks: 1,
+    completedTasks: done ? 1 : 0,
+    timestamp: new Date(job.timestamp).toISOString(),
+    startedAt: job.startedAt ?? job.createdAt,
+    updatedAt: job.updatedAt,
+    url: job.params.url,
+    ref: job.params.ref,
+    urls: { location: jobLocation(publicUrl, job.spaceId, job.id) },
+  };
+  for (const key of ["completedAt", "error", "errorCode", "revision", "commit", "pages"] as const) {
+    if (job[key] !== undefined) (resource as unknown as Record<string, unknown>)[key] = job[key];
+  }
+  return resource;
+}
+
+export function jobLocation(publicUrl: string, spaceId: string, jobId: string): string {
+  return `${publicUrl}/v1/spaces/${spaceId}/git/jobs/${jobId}`;
+}
+
+export interface GitInfoResource {
+  repoName: string;
+  installationProvider?: "github" | "gitlab";
+  integration: string;
+  url: string;
+  updatedAt: string;
+  /** The space's latest job. */
+  operation?: JobResource;
+}
+
+export function presentInfo(link: LinkDoc, latest: JobDoc | null, publicUrl: string): GitInfoResource {
+  const info: GitInfoResource = { repoName: link.repoName, integration: "git-sync", url: link.treeURL ?? link.url, updatedAt: link.updatedAt };
+  if (link.provider) info.installationProvider = link.provider;
+  if (latest) info.operation = presentJob(latest, publicUrl);
+  return info;
+}

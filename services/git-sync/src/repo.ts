@@ -1,0 +1,255 @@
+// The repository side of a job, on isomorphic-git over a bare object store on disk (no checkout):
+// find the branch, fetch it, read the project's files (refusing unsafe entries), write a commit, push.
+import fs from "node:fs";
+import { posix } from "node:path";
+import git, { type HttpClient } from "isomorphic-git";
+import type { Credentials } from "./credentials";
+import { joinRepoPath, symlinkStaysInside, unsafePathReason } from "./paths";
+
+export class RepoError extends Error {
+  constructor(
+    readonly code: "unsafe-entry" | "too-large" | "too-many-pages" | "auth" | "not-found" | "rejected" | "conflict" | "repo",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Remote {
+  /** The URL without credentials. */
+  url: string;
+  credentials?: Credentials;
+  http: HttpClient;
+  /** The bare repository directory (a cache entry or a temporary directory). */
+  gitdir: string;
+}
+
+/** The author of export commits; an imported commit by it is `createdByService`. */
+export const SERVICE_EMAIL = "git-sync@docshelf.invalid";
+const AUTHOR = { name: "Docshelf", email: SERVICE_EMAIL };
+
+function auth(remote: Remote) {
+  return {
+    onAuth: () => (remote.credentials ? { username: remote.credentials.username, password: remote.credentials.password } : { cancel: true }),
+    onAuthFailure: () => ({ cancel: true }),
+  };
+}
+
+/** Turns isomorphic-git's errors into RepoErrors with messages that name no credentials. */
+function explain(err: unknown, what: string): never {
+  if (err instanceof RepoError) throw err;
+  const e = err as { code?: string; name?: string; data?: { statusCode?: number }; message?: string };
+  const status = e.data?.statusCode;
+  if (status === 401 || status === 403 || e.code === "UserCanceledError") throw new RepoError("auth", `${what}: the Git server refused the credentials.`);
+  if (status === 404) throw new RepoError("not-found", `${what}: the repository was not found.`);
+  if (e.code === "PushRejectedError") throw new RepoError("rejected", `${what}: the Git server rejected the push (the branch moved; export again or use force).`);
+  if ((e as { reason?: string }).reason || e.name === "SafeFetchError") throw new RepoError("repo", `${what}: ${e.message}`);
+  throw new RepoError("repo", `${what}: ${e.code ?? e.name ?? "error"}${status ? ` (HTTP ${status})` : ""}.`);
+}
+
+export async function openGitdir(gitdir: string): Promise<void> {
+  await fs.promises.mkdir(gitdir, { recursive: true });
+  if (!fs.existsSync(posix.join(gitdir, "config"))) await git.init({ fs, gitdir, bare: true, defaultBranch: "main" });
+}
+
+/** The commit the remote branch points at, or null when the branch does not exist. */
+export async function remoteHead(remote: Remote, ref: string): Promise<string | null> {
+  try {
+    const refs = await git.listServerRefs({ http: remote.http, url: remote.url, prefix: ref, ...auth(remote) });
+    return refs.find((r) => r.ref === ref)?.oid ?? null;
+  } catch (err) {
+    explain(err, "Reading the repository's branches failed");
+  }
+}
+
+async function hasObject(gitdir: string, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs, gitdir, oid });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes sure commit `oid` of branch `ref` is in the local store (a cached clone skips the fetch). */
+export async function fetchBranch(remote: Remote, ref: string, oid: string): Promise<void> {
+  if (await hasObject(remote.gitdir, oid)) return;
+  const branch = ref.replace(/^refs\/heads\//, "");
+  // isomorphic-git takes its refspec from the remote's config: the URL there never has credentials.
+  await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.url", value: remote.url });
+  await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
+  try {
+    await git.fetch({ fs, http: remote.http, gitdir: remote.gitdir, url: remote.url, remote: "origin", ref: branch, remoteRef: branch, singleBranch: true, tags: false, ...auth(remote) });
+  } catch (err) {
+    explain(err, "Fetching the repository failed");
+  }
+  if (!(await hasObject(remote.gitdir, oid))) throw new RepoError("repo", "Fetching the repository did not bring the branch's commit.");
+}
+
+export interface RepoEntry {
+  oid: string;
+  mode: string;
+  type: "blob" | "tree" | "commit";
+}
+
+export interface ReadLimits {
+  maxFileBytes: number;
+  /** Pages a space may get: markdown files beyond it (and SUMMARY.md) fail the job before anything is read. */
+  maxPages: number;
+}
+
+/**
+ * The files of `dir` in commit `oid`, relative to `dir`: markdown, `.gitbook.yaml` and assets.
+ * Every entry on the way is checked: `..`, `.git` in any spelling and symlinks leaving the tree fail the job.
+ */
+export async function readProjectFiles(gitdir: string, commitOid: string, dir: string, limits: ReadLimits): Promise<Map<string, { oid: string; data: Buffer }>> {
+  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid });
+  // Find the project directory's tree, checking each component on the way.
+  let treeOid: string | null = commit.tree;
+  for (const part of dir ? dir.split("/") : []) {
+    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid! });
+    const entry = tree.find((e) => e.path === part && e.type === "tree");
+    if (!entry) throw new RepoError("not-found", `The project directory "${dir}" does not exist in the branch.`);
+    treeOid = entry.oid;
+  }
+  const wanted: Array<{ path: string; oid: string }> = [];
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    let tree: Awaited<ReturnType<typeof git.readTree>>["tree"];
+    try {
+      ({ tree } = await git.readTree({ fs, gitdir, oid }));
+    } catch (err) {
+      // isomorphic-git refuses to parse trees with `..` or `.git` names itself.
+      if ((err as { code?: string }).code === "UnsafeFilepathError") {
+        throw new RepoError("unsafe-entry", `The repository holds an unsafe entry under "${joinRepoPath(dir, prefix) || "/"}".`);
+      }
+      throw err;
+    }
+    for (const entry of tree) {
+      const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+      const full = joinRepoPath(dir, path);
+      const reason = unsafePathReason(entry.path.includes("/") ? entry.path : path);
+      if (reason || entry.path.includes("/")) throw new RepoError("unsafe-entry", `The repository holds an unsafe entry "${full}": it ${reason ?? "has a slash in its name"}.`);
+      if (entry.type === "tree") await visit(entry.oid, path);
+      else if (entry.mode === "120000") {
+        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+        const target = Buffer.from(blob).toString("utf8");
+        if (!symlinkStaysInside(full, target)) throw new RepoError("unsafe-entry", `The repository holds a symlink "${full}" that points outside the repository.`);
+      } else if (entry.type === "blob" && (/\.md$/i.test(path) || path === ".gitbook.yaml" || path.startsWith(".gitbook/assets/") || path.includes("/.gitbook/assets/") || /(^|\/)\.gitbook\.yaml$/.test(path))) {
+        wanted.push({ path, oid: entry.oid });
+      }
+    }
+  };
+  await visit(treeOid!, "");
+  const markdownCount = wanted.filter((w) => /\.md$/i.test(w.path)).length;
+  if (markdownCount > limits.maxPages + 1) {
+    throw new RepoError("too-many-pages", `The repository has ${markdownCount} markdown files; a space takes at most ${limits.maxPages} pages.`);
+  }
+  const files = new Map<string, { oid: string; data: Buffer }>();
+  for (const { path, oid } of wanted) {
+    const { blob } = await git.readBlob({ fs, gitdir, oid });
+    if (blob.length > limits.maxFileBytes) throw new RepoError("too-large", `The file "${joinRepoPath(dir, path)}" is larger than the limit of ${limits.maxFileBytes} bytes.`);
+    files.set(path, { oid, data: Buffer.from(blob.buffer, blob.byteOffset, blob.length) });
+  }
+  return files;
+}
+
+/** Every entry of a commit's tree by path (blobs, symlinks, submodules), for rebuilding it. */
+async function flatten(gitdir: string, treeOid: string, prefix: string, out: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>): Promise<void> {
+  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
+  for (const entry of tree) {
+    const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+    if (entry.type === "tree") await flatten(gitdir, entry.oid, path, out);
+    else out.set(path, { oid: entry.oid, mode: entry.mode, type: entry.type as "blob" | "commit" });
+  }
+}
+
+async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>): Promise<string> {
+  interface Dir {
+    files: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>;
+    dirs: Map<string, Dir>;
+  }
+  const root: Dir = { files: new Map(), dirs: new Map() };
+  for (const [path, entry] of entries) {
+    const parts = path.split("/");
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = node.dirs.get(part);
+      if (!next) node.dirs.set(part, (next = { files: new Map(), dirs: new Map() }));
+      node = next;
+    }
+    node.files.set(parts[parts.length - 1], entry);
+  }
+  const write = async (node: Dir): Promise<string> => {
+    const tree: Array<{ path: string; oid: string; mode: string; type: "blob" | "tree" | "commit" }> = [];
+    for (const [name, dir] of node.dirs) tree.push({ path: name, oid: await write(dir), mode: "040000", type: "tree" });
+    for (const [name, file] of node.files) tree.push({ path: name, oid: file.oid, mode: file.mode, type: file.type });
+    return git.writeTree({ fs, gitdir, tree });
+  };
+  return write(root);
+}
+
+export interface CommitInput {
+  /** The branch's current commit, or null for a new branch. */
+  parent: string | null;
+  /** Where the layout goes: project directory + content root. */
+  contentDir: string;
+  /** Files of the layout relative to contentDir. */
+  files: Map<string, Buffer>;
+  /** Extra files relative to the repository root (`.gitbook.yaml` of the project). */
+  extra: Map<string, Buffer>;
+  message: string;
+}
+
+/**
+ * A commit whose tree is the parent's with the content directory's markdown and `.gitbook/assets`
+ * replaced by `files`; everything else (code, other folders of a monorepo) stays as it was.
+ * Null when the tree would not change.
+ */
+export async function writeLayoutCommit(gitdir: string, input: CommitInput): Promise<{ oid: string; changed: boolean }> {
+  const entries = new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
+  let parentTree: string | null = null;
+  if (input.parent) {
+    parentTree = (await git.readCommit({ fs, gitdir, oid: input.parent })).commit.tree;
+    await flatten(gitdir, parentTree, "", entries);
+  }
+  const prefix = input.contentDir ? `${input.contentDir}/` : "";
+  for (const path of [...entries.keys()]) {
+    if (!path.startsWith(prefix)) continue;
+    const rel = path.slice(prefix.length);
+    if (/\.md$/i.test(rel) || rel.startsWith(".gitbook/assets/")) entries.delete(path);
+  }
+  const put = async (path: string, data: Buffer) => {
+    const oid = await git.writeBlob({ fs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) });
+    entries.set(path, { oid, mode: "100644", type: "blob" });
+  };
+  for (const [rel, data] of input.files) await put(`${prefix}${rel}`, data);
+  for (const [path, data] of input.extra) await put(path, data);
+  const tree = await writeTrees(gitdir, entries);
+  if (tree === parentTree && input.parent) return { oid: input.parent, changed: false };
+  const now = Math.floor(Date.now() / 1000);
+  const person = { ...AUTHOR, timestamp: now, timezoneOffset: 0 };
+  const oid = await git.writeCommit({ fs, gitdir, commit: { tree, parent: input.parent ? [input.parent] : [], author: person, committer: person, message: input.message.endsWith("\n") ? input.message : `${input.message}\n` } });
+  return { oid, changed: true };
+}
+
+/** Reads one blob of a commit (`.gitbook.yaml` of the project), or undefined. */
+export async function readFileAt(gitdir: string, commitOid: string, path: string): Promise<Buffer | undefined> {
+  try {
+    const { blob } = await git.readBlob({ fs, gitdir, oid: commitOid, filepath: path });
+    return Buffer.from(blob.buffer, blob.byteOffset, blob.length);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pushes `oid` to branch `ref`; without force the server refuses anything but a fast-forward. */
+export async function pushCommit(remote: Remote, ref: string, oid: string, force: boolean): Promise<void> {
+  const local = `refs/heads/docshelf-export`;
+  await git.writeRef({ fs, gitdir: remote.gitdir, ref: local, value: oid, force: true });
+  try {
+    const result = await git.push({ fs, http: remote.http, gitdir: remote.gitdir, url: remote.url, ref: local, remoteRef: ref, force, ...auth(remote) });
+    if (!result.ok) throw new RepoError("rejected", `The Git server refused the push: ${result.error ?? "unknown reason"}.`);
+  } catch (err) {
+    explain(err, "Pushing to the repository failed");
+  }
+}
