@@ -41,7 +41,7 @@ export interface RevisionDoc {
   variables: Record<string, string>;
   createdAt: string;
   /** Set by Git sync on a revision it imported (see actions/git-internal.ts). */
-  git?: { oid: string; message: string; createdByService: boolean; url?: string; ref?: string };
+  git?: { oid: string; message: string; createdByService: boolean; createdByGitBook?: boolean; url?: string; ref?: string };
 }
 
 /** A page body, keyed by the SHA-256 of its markdown: identical bodies are stored once. */

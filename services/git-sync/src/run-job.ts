@@ -90,7 +90,9 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     await deps.setStage(job, "content_process");
     const { commit } = await git.readCommit({ fs, gitdir: remote.gitdir, oid: head });
     const url = commitUrl(job, head);
-    const revisionGit = { oid: head, message: commit.message.trim(), createdByService: commit.author.email === SERVICE_EMAIL, ref: job.params.ref, ...(url ? { url } : {}) };
+    const createdByService = commit.author.email === SERVICE_EMAIL;
+    // The interface names the flag createdByService; GitBook's schema (and its clients) createdByGitBook.
+    const revisionGit = { oid: head, message: commit.message.trim(), createdByService, createdByGitBook: createdByService, ref: job.params.ref, ...(url ? { url } : {}) };
     const result = await deps.importTree(job.spaceId, !job.params.standalone, streamJson({ git: revisionGit, pages: layout.pages, files: layout.files }));
     return {
       applied: !job.params.standalone,

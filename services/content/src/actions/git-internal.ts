@@ -16,6 +16,8 @@ export interface RevisionGit {
   oid: string;
   message: string;
   createdByService: boolean;
+  /** GitBook's name of createdByService (its schema requires it); same value. */
+  createdByGitBook?: boolean;
   url?: string;
   ref?: string;
 }
