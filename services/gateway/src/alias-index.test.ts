@@ -27,6 +27,9 @@ describe("resolveIndexed", () => {
     new Alias({}, v1, "* /orgs/:organizationId", "orgs.any"),
     new Alias({}, root, "GET health", "gateway.health"),
     new Alias({}, root, "GET files/:id/:name", "content.download"),
+    new Alias({}, v1, "GET /spaces/:spaceId/content/path/*rest", "content.byPath"),
+    new Alias({}, v1, "GET /spaces/:spaceId/export{.:format}", "content.export"),
+    new Alias({}, root, "GET /", "gateway.root"),
   ];
   const index = buildAliasIndex(aliases);
   const urls = [
@@ -48,6 +51,12 @@ describe("resolveIndexed", () => {
     "",
     "/nope/nope/nope",
     "/v1/spaces/a%2Fb",
+    "/v1/spaces/abc//",
+    "/v1/spaces//",
+    "/v1/spaces/abc/content/path/a/b/c",
+    "/v1/spaces/abc/export",
+    "/v1/spaces/abc/export.json",
+    "/v1/USER",
   ];
 
   test.each(["GET", "POST", "DELETE", "PATCH"])("for %s every URL resolves to the same alias and params as the linear scan", (method) => {
@@ -62,10 +71,33 @@ describe("resolveIndexed", () => {
     }
   });
 
-  test("a URL with a known prefix is only tried against the aliases that can match it", () => {
+  test("a URL is only tried against the aliases of its first two segments and length, and those without a bucket", () => {
     const tried: string[] = [];
     const spy = aliases.map((alias) => Object.assign(Object.create(alias), { match: (url: string) => (tried.push(alias.fullPath), alias.match(url)) }));
     resolveIndexed(buildAliasIndex(spy), "/v1/spaces/abc", "GET");
-    expect(tried).toEqual(["/v1/spaces/:spaceId/content/page/:pageId", "/v1/:anything/special", "/v1/spaces/:spaceId"]);
+    expect(tried).toEqual(["/v1/:anything/special", "/v1/spaces/:spaceId"]);
+  });
+});
+
+describe("resolveIndexed over the gateway's own routes", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { V1_ROUTES } = require("./routes") as { V1_ROUTES: Record<string, string> };
+  const v1 = { path: "/v1", opts: {} };
+  const aliases: AliasLike[] = Object.entries(V1_ROUTES).map(([path, action]) => new Alias({}, v1, path, action));
+  const index = buildAliasIndex(aliases);
+  const urls = aliases.flatMap((alias) => {
+    const url = alias.fullPath.replace(/:[A-Za-z_$][A-Za-z0-9_$]*/g, "x1");
+    return [url, `${url}/`, url.toUpperCase(), `${url}/extra`];
+  });
+
+  test("every route's URL resolves as moleculer-web's linear scan does, for every method", () => {
+    expect(aliases.length).toBeGreaterThan(20);
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      for (const url of urls) {
+        const expected = linear(aliases, url, method);
+        const found = resolveIndexed(index, url, method);
+        expect([url, method, found && found.alias, found && found.params]).toEqual([url, method, expected && expected.alias, expected && expected.params]);
+      }
+    }
   });
 });

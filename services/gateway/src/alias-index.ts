@@ -1,5 +1,6 @@
 // A faster moleculer-web resolveAlias: the same first match in the same order, found among the aliases that
-// can match the URL's first two path segments instead of by trying every alias's regular expression.
+// can match the URL (same first two path segments, same number of segments) instead of by trying every
+// alias's regular expression.
 
 export interface AliasLike {
   method: string;
@@ -11,35 +12,52 @@ export interface AliasLike {
 export interface AliasIndex<A extends AliasLike> {
   aliases: A[];
   length: number;
-  /** Candidates, in the aliases' order, for URLs starting with a known `seg0/seg1` (lower case). */
+  /** Candidates, in the aliases' order, by bucket (first two segments in lower case, number of segments). */
   byPrefix: Map<string, A[]>;
-  /** Aliases whose first two segments are not both literal: candidates for every URL. */
+  /** Aliases without a bucket: candidates for every URL. */
   generic: A[];
 }
 
 const LITERAL = /^[A-Za-z0-9._~-]+$/;
+const PARAM = /^:[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** `seg0/seg1` of a path, lower case (path-to-regexp matches case-insensitively by default). */
-function prefixOf(path: string): string | undefined {
-  if (path.charCodeAt(0) !== 47 /* / */) return undefined;
-  const second = path.indexOf("/", 1);
-  if (second < 0) return undefined;
-  const third = path.indexOf("/", second + 1);
-  return path.slice(1, third < 0 ? path.length : third).toLowerCase();
+/**
+ * The bucket of a path made only of plain segments and `:name` parameters: its first two segments (lower
+ * case: path-to-regexp matches case-insensitively by default) and its number of segments. Such a path
+ * matches only URLs with as many non-empty segments (one trailing slash allowed) that start with the
+ * same two. Other paths (wildcards, optional parts, `/`) have no bucket.
+ */
+function aliasKey(fullPath: string): string | undefined {
+  const segments = fullPath.split("/");
+  if (segments[0] !== "" || segments.length < 2) return undefined;
+  const rest = segments.slice(1);
+  if (!rest.every((segment) => LITERAL.test(segment) || PARAM.test(segment))) return undefined;
+  const head = rest.slice(0, 2);
+  if (!head.every((segment) => LITERAL.test(segment))) return undefined;
+  return `${head.join("/").toLowerCase()}#${rest.length}`;
+}
+
+/** The bucket a URL's aliases would be in (see aliasKey). */
+function urlKey(url: string): string | undefined {
+  if (url.charCodeAt(0) !== 47 /* / */) return undefined;
+  const path = url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url;
+  const rest = path.split("/");
+  rest.shift();
+  return `${rest.slice(0, 2).join("/").toLowerCase()}#${rest.length}`;
 }
 
 export function buildAliasIndex<A extends AliasLike>(aliases: A[]): AliasIndex<A> {
   const keyed = new Map<string, number[]>();
   const generic: number[] = [];
   aliases.forEach((alias, i) => {
-    const segments = alias.fullPath.split("/");
-    // Only a path whose first two segments are plain text is bound to URLs with exactly those two.
-    if (segments[0] === "" && segments.length >= 3 && LITERAL.test(segments[1]) && LITERAL.test(segments[2])) {
-      const key = `${segments[1]}/${segments[2]}`.toLowerCase();
-      const list = keyed.get(key) ?? [];
-      list.push(i);
-      keyed.set(key, list);
-    } else generic.push(i);
+    const key = aliasKey(alias.fullPath);
+    if (key === undefined) {
+      generic.push(i);
+      return;
+    }
+    const list = keyed.get(key) ?? [];
+    list.push(i);
+    keyed.set(key, list);
   });
   const byPrefix = new Map<string, A[]>();
   for (const [key, own] of keyed) {
@@ -50,8 +68,8 @@ export function buildAliasIndex<A extends AliasLike>(aliases: A[]): AliasIndex<A
 }
 
 export function resolveIndexed<A extends AliasLike>(index: AliasIndex<A>, url: string, method: string): { alias: A; params: Record<string, unknown> } | false {
-  const prefix = prefixOf(url);
-  const candidates = (prefix !== undefined && index.byPrefix.get(prefix)) || index.generic;
+  const key = urlKey(url);
+  const candidates = (key !== undefined && index.byPrefix.get(key)) || index.generic;
   for (let i = 0; i < candidates.length; i++) {
     const alias = candidates[i];
     if (alias.isMethod(method)) {

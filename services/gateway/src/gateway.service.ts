@@ -76,6 +76,9 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
   // Bodies may be JSON only. The parser runs after the rate limiter (moleculer-web would run its own
   // parsers first), so refused bodies are counted and carry the rate-limit headers too.
   const jsonParser = ApiGateway.bodyParser.json({ strict: true, limit: cfg.jsonBodyLimitBytes });
+  // moleculer-web's per-request lines ("=> GET /v1/…", "<= 200 …") are info: below that level the routes skip
+  // building them (their `logging` flag) instead of formatting lines the logger drops.
+  const routeLogging = cfg.logLevel === "info" || cfg.logLevel === "debug" || cfg.logLevel === "trace";
   return {
     name: "gateway",
     mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
@@ -100,10 +103,11 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           authentication: false,
           aliases: { "GET health": "gateway.health", "GET ready": "gateway.ready" },
           bodyParsers: { json: false, urlencoded: false },
+          logging: routeLogging,
         },
         // Browser-facing SAML routes (start URL, assertion consumer, metadata): counted per client address.
-        { ...ssoBrowserRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs } },
-        { ...fileDownloadRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs } },
+        { ...ssoBrowserRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
+        { ...fileDownloadRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
         {
           name: "v1",
           path: "/v1",
@@ -116,6 +120,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           // One middleware runs every guard in order (see middlewares.ts).
           use: [v1Guards(guardOptions, jsonParser)],
           callOptions: { timeout: cfg.requestTimeoutMs },
+          logging: routeLogging,
           onAfterCall(this: GatewayMethods & GatewayVars, ctx: Context, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown): unknown {
             // A revocation answered through this gateway is dropped here before the answer leaves, so
             // the caller's very next request is refused; other gateways drop it on the broadcast.
