@@ -13,6 +13,20 @@ export const IDEMPOTENT_ROUTES: readonly string[] = [
   "POST /orgs",
   "POST /orgs/:organizationId/spaces",
   "POST /users",
+  "POST /spaces/:spaceId/duplicate",
+  "POST /spaces/:spaceId/content/import",
+  "POST /spaces/:spaceId/change-requests",
+  "POST /spaces/:spaceId/change-requests/:changeRequestId/content/import",
+  "POST /spaces/:spaceId/comments",
+  "POST /spaces/:spaceId/comments/:commentId/replies",
+  "POST /spaces/:spaceId/change-requests/:changeRequestId/comments",
+  "POST /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies",
+  "POST /spaces/:spaceId/git/import",
+  "POST /spaces/:spaceId/git/export",
+  "POST /orgs/:organizationId/sites",
+  "POST /orgs/:organizationId/openapi",
+  "POST /orgs/:organizationId/collections",
+  "POST /orgs/:organizationId/translations",
 ];
 
 const KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
