@@ -15,6 +15,16 @@ export function requestLog(level: string): Middleware {
     },
     localAction(next: (ctx: Context) => Promise<unknown>, action: { name: string }) {
       if (action.name.startsWith("$")) return next;
+      // Below debug only failures are logged: the success path costs one promise handler, nothing more.
+      if (!debug) {
+        return function logFailures(ctx: Context) {
+          return next(ctx).catch((err: Errors.MoleculerError) => {
+            const code = typeof err?.code === "number" ? err.code : 500;
+            if (code >= 500) logger.warn({ requestID: ctx.requestID, action: action.name, caller: ctx.nodeID, code, type: err?.type }, "action failed");
+            throw err;
+          });
+        };
+      }
       return function logged(ctx: Context) {
         const started = process.hrtime.bigint();
         const fields = () => ({

@@ -5,7 +5,7 @@ import { configFor } from "@docshelf/config";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newSecret, storeMixin } from "@docshelf/store";
 import { contentActions } from "./content.actions";
-import { CountSync } from "./count-sync";
+import { CountSync } from "@docshelf/count-sync";
 import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
 import { pdfActions } from "./pdf.actions";

@@ -2,7 +2,7 @@
 import type { Context, Service } from "moleculer";
 import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { CountSync } from "./count-sync";
+import type { CountSync } from "@docshelf/count-sync";
 import type { TreeContent } from "./merge";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
 import type { ChangeRequestResource } from "./present";

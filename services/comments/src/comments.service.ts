@@ -7,7 +7,7 @@ import { newId, storeMixin, type Collection } from "@docshelf/store";
 import type { BodyFormat } from "./body";
 import { commenterActions } from "./commenters.actions";
 import { commentActions } from "./comments.actions";
-import { CountSync } from "./count-sync";
+import { CountSync } from "@docshelf/count-sync";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";

@@ -3,7 +3,7 @@ import type { Context, Service } from "moleculer";
 import type { Caller, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { BodyFormat } from "./body";
-import type { CountSync } from "./count-sync";
+import type { CountSync } from "@docshelf/count-sync";
 import type { CommenterDoc, CommentDoc, ReplyDoc, Thread } from "./models";
 import type { CommentResource, ReplyResource } from "./present";
 

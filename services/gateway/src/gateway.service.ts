@@ -146,6 +146,12 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     actions: {
+      // moleculer-web's entry action: every HTTP request passes through it before the action it
+      // names, which has its own bulkhead and circuit breaker; guarding both would count twice.
+      rest: {
+        bulkhead: { enabled: false },
+        circuitBreaker: { enabled: false },
+      },
       health: {
         visibility: "published",
         handler() {

@@ -1,4 +1,4 @@
-import { CountSync } from "./count-sync";
+import { CountSync } from "./index";
 
 /** A sync whose runs finish only when the test says so. */
 function controlledSync() {

@@ -1,5 +1,5 @@
-// Sends a space's change request counts after each change: one run at a time per space, and a run
-// requested while one is under way runs again afterwards, so the last counts sent were taken after the last write.
+// Keeps a derived count in step with writes: one run at a time per key, and a run requested while one
+// is under way runs again afterwards, so the last value sent was taken after the last write.
 export class CountSync {
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
 
