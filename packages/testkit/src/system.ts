@@ -166,6 +166,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
           }),
       ),
     );
+    await removeNamespaceStreams(options.natsUrl ?? NATS_URL, namespace);
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -182,4 +183,25 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
     return launch(index);
   };
   return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children, logs, respawn };
+}
+
+/**
+ * Deletes the JetStream streams a test system left behind (rate-limit and idempotency buckets, git-sync
+ * channels), all named after its namespace, so repeated runs do not pile them up on a shared server.
+ * Best effort: a NATS server that is gone by now is not the test's failure.
+ */
+export async function removeNamespaceStreams(natsUrl: string, namespace: string): Promise<void> {
+  const { connect } = await import("nats");
+  const nc = await connect({ servers: natsUrl.replace(/^nats:\/\//, ""), timeout: 2000, maxReconnectAttempts: 0 }).catch(() => null);
+  if (!nc) return;
+  try {
+    const jsm = await nc.jetstreamManager();
+    const doomed: string[] = [];
+    for await (const stream of jsm.streams.list()) if (stream.config.name.includes(namespace)) doomed.push(stream.config.name);
+    for (const name of doomed) await jsm.streams.delete(name).catch(() => false);
+  } catch {
+    /* best effort */
+  } finally {
+    await nc.close().catch(() => undefined);
+  }
 }
