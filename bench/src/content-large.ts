@@ -1,0 +1,236 @@
+// Large space bench (issue 4): a space of 10,000 pages (~20 MB of markdown) in the embedded system, then
+// GET …/content, GET …/content/page/{id}, search, duplicate, and the system process's RSS after all of it.
+// Targets: content p50 ≤ 150 ms, page p50 ≤ 10 ms, search p50 ≤ 30 ms (after one warm-up search),
+// duplicate ≤ 2 s, RSS ≤ 500 MB. Search is measured twice: common words (every page matches) and selective
+// queries (a page number, a few pages match). Prints a markdown table; exits 0 even when a target is missed.
+//
+//   npm run build && node bench/dist/content-large.js
+//
+// Env (optional, bounded): BENCH_PAGES (10000), BENCH_BATCH (pages per insert batch, 500).
+// Everything listens on 127.0.0.1; every loop is bounded; the child is killed on exit, error or signal.
+import { readFileSync, rmSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { freePort, http, killAllNow, startChild, stopAll, waitUntil, isRunning, type Child } from "./procs";
+import { bounded, MAIN, START_DEADLINE_MS } from "./systems";
+
+const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
+const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
+const CONTENT_RUNS = 20;
+const PAGE_RUNS = 200;
+const SEARCH_RUNS = 50;
+const WATCHDOG_MS = 15 * 60_000;
+
+const WORDS = (
+  "page space content revision markdown heading section guide install configure deploy token search index " +
+  "gateway service broker cluster node request answer latency memory stream tree slug path title description " +
+  "organization member role admin editor reader collection template variable file image link anchor report " +
+  "import export sync branch commit merge review change draft publish archive restore duplicate transfer move"
+).split(" ");
+
+/** Deterministic pseudo-random numbers, so every run inserts the same text. */
+let seed = 42;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x80000000;
+};
+const word = () => WORDS[Math.floor(rnd() * WORDS.length)];
+const sentence = (n: number) => {
+  const ws = Array.from({ length: n }, word);
+  ws[0] = ws[0][0].toUpperCase() + ws[0].slice(1);
+  return `${ws.join(" ")}.`;
+};
+
+/** ~2 KB of markdown: a title heading, sub-headings, paragraphs, a list. */
+function markdown(i: number): string {
+  const parts = [`# Page ${i} ${word()} ${word()}`, "", sentence(12), ""];
+  for (let h = 0; h < 3; h++) {
+    parts.push(`## ${word()} ${word()} ${i}-${h}`, "", sentence(25), sentence(20), "", `- ${sentence(6)}`, `- ${sentence(6)}`, "");
+  }
+  let text = parts.join("\n");
+  while (text.length < 1900) text += `\n${sentence(15)}`;
+  return `${text}\n`;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+  return Math.round(kb / 1024);
+}
+
+function walkPages(node: unknown, out: string[]): void {
+  if (!node || typeof node !== "object") return;
+  const pages = (node as { pages?: unknown[] }).pages;
+  if (!Array.isArray(pages)) return;
+  for (const p of pages) {
+    const id = (p as { id?: unknown }).id;
+    if (typeof id === "string") out.push(id);
+    walkPages(p, out);
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "docshelf-bench-large-"));
+  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const headers = { Authorization: `Bearer ${adminToken}` };
+  let child: Child | undefined;
+  try {
+    child = startChild("real (all services)", [MAIN], {
+      ...process.env,
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      LOGLEVEL: "warn",
+      NAMESPACE: `bench-large-${randomBytes(4).toString("hex")}`,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: base,
+      MONGO_URL: "",
+      SERVICES: "all",
+      TRANSPORTER: "",
+      RATE_LIMIT_PER_MINUTE: "10000000",
+      JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
+      REQUEST_TIMEOUT_MS: "120000",
+    });
+    const proc = child;
+    await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [proc]);
+
+    const json = async (method: string, path: string, body?: unknown, expect = [200, 201], timeoutMs = 60_000) => {
+      const res = await http(method, `${base}${path}`, headers, body, timeoutMs);
+      if (!expect.includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}: ${res.body.toString().slice(0, 500)}`);
+      return res;
+    };
+    const orgId = (JSON.parse((await json("POST", "/v1/orgs", { title: "Acme" })).body.toString()) as { id: string }).id;
+    const spaceId = (JSON.parse((await json("POST", `/v1/orgs/${orgId}/spaces`, { title: "Large" })).body.toString()) as { id: string }).id;
+
+    // 1 % of the pages are sections at the top level, the rest their children.
+    const sections = Math.max(1, Math.floor(PAGES / 100));
+    const all: Array<Record<string, unknown>> = [];
+    let bytes = 0;
+    for (let i = 0; i < PAGES; i++) {
+      const md = markdown(i);
+      bytes += Buffer.byteLength(md);
+      if (i < sections) all.push({ type: "insert_page", id: `sec${i}`, markdown: md });
+      else all.push({ type: "insert_page", parent: `sec${i % sections}`, markdown: md });
+    }
+    const insertStart = now();
+    for (let off = 0; off < all.length; off += BATCH) {
+      await json("POST", `/v1/_test/spaces/${spaceId}/changes`, { changes: all.slice(off, off + BATCH) }, [201], 120_000);
+      if (!isRunning(proc)) throw new Error(`the system exited:\n${proc.tail()}`);
+    }
+    const insertMs = now() - insertStart;
+    process.stderr.write(`inserted ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB markdown) in ${Math.round(insertMs)} ms\n`);
+
+    // GET …/content
+    const contentMs: number[] = [];
+    let contentBytes = 0;
+    let pageIds: string[] = [];
+    for (let i = 0; i < CONTENT_RUNS; i++) {
+      const t = now();
+      const res = await json("GET", `/v1/spaces/${spaceId}/content`);
+      contentMs.push(now() - t);
+      if (i === 0) {
+        contentBytes = res.body.length;
+        walkPages(JSON.parse(res.body.toString()), pageIds);
+      }
+    }
+    if (pageIds.length !== PAGES) throw new Error(`GET …/content lists ${pageIds.length} pages, expected ${PAGES}`);
+
+    // GET …/content/page/{id} over random pages
+    const pageMs: number[] = [];
+    for (let i = 0; i < PAGE_RUNS; i++) {
+      const id = pageIds[Math.floor(rnd() * pageIds.length)];
+      const t = now();
+      await json("GET", `/v1/spaces/${spaceId}/content/page/${encodeURIComponent(id)}`);
+      pageMs.push(now() - t);
+    }
+    pageIds = [];
+    const rssBeforeSearch = rssMb(proc.proc.pid);
+
+    // Search: one warm-up (builds the index), then SEARCH_RUNS queries.
+    let t = now();
+    await json("GET", `/v1/spaces/${spaceId}/search?query=install`, undefined, [200], 120_000);
+    const warmupMs = now() - t;
+    const searchMs: number[] = [];
+    let hits = 0;
+    for (let i = 0; i < SEARCH_RUNS; i++) {
+      const q = i % 2 ? `${word()} ${word()}` : word();
+      t = now();
+      const res = await json("GET", `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(q)}`);
+      searchMs.push(now() - t);
+      const items = (JSON.parse(res.body.toString()) as { items?: unknown[] }).items;
+      if (Array.isArray(items) && items.length) hits++;
+    }
+    // Selective queries: a page number, found in a few pages' titles and headings only.
+    const rareMs: number[] = [];
+    let rareHits = 0;
+    for (let i = 0; i < SEARCH_RUNS; i++) {
+      const q = String(Math.floor(rnd() * PAGES));
+      t = now();
+      const res = await json("GET", `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(q)}`);
+      rareMs.push(now() - t);
+      const items = (JSON.parse(res.body.toString()) as { items?: unknown[] }).items;
+      if (Array.isArray(items) && items.length) rareHits++;
+    }
+
+    // Duplicate
+    t = now();
+    await json("POST", `/v1/spaces/${spaceId}/duplicate`, undefined, [200, 201], 120_000);
+    const duplicateMs = now() - t;
+
+    const rss = rssMb(proc.proc.pid);
+
+    const rows: Array<[string, string, string, boolean]> = [
+      [`GET /v1/spaces/{id}/content p50 (${CONTENT_RUNS} requests, ${(contentBytes / 1e6).toFixed(1)} MB body; p95 ${r1(pct(contentMs, 95))} ms)`, `${r1(pct(contentMs, 50))} ms`, "≤ 150 ms", pct(contentMs, 50) <= 150],
+      [`GET /v1/spaces/{id}/content/page/{pageId} p50 (${PAGE_RUNS} random pages; p95 ${r1(pct(pageMs, 95))} ms)`, `${r1(pct(pageMs, 50))} ms`, "≤ 10 ms", pct(pageMs, 50) <= 10],
+      [`GET /v1/spaces/{id}/search p50, common words (${SEARCH_RUNS} queries of 1–2 words from the 100-word vocabulary every page is written in, ${hits} with results, after one warm-up of ${Math.round(warmupMs)} ms; p95 ${r1(pct(searchMs, 95))} ms)`, `${r1(pct(searchMs, 50))} ms`, "≤ 30 ms", pct(searchMs, 50) <= 30],
+      [`GET /v1/spaces/{id}/search p50, selective queries (${SEARCH_RUNS} page numbers, ${rareHits} with results; p95 ${r1(pct(rareMs, 95))} ms)`, `${r1(pct(rareMs, 50))} ms`, "≤ 30 ms", pct(rareMs, 50) <= 30],
+      ["POST /v1/spaces/{id}/duplicate", `${Math.round(duplicateMs)} ms`, "≤ 2000 ms", duplicateMs <= 2000],
+      ["RSS of the system process after all of the above (VmRSS)", `${rss} MB`, "≤ 500 MB", rss <= 500],
+      ["(for reference) RSS after inserts, content and page reads, before the first search", `${rssBeforeSearch} MB`, "–", true],
+    ];
+    const out = [
+      `Large space bench: ${PAGES} pages, ${(bytes / 1e6).toFixed(1)} MB of markdown (inserted in batches of ${BATCH} through POST /v1/_test/spaces/{id}/changes in ${(insertMs / 1000).toFixed(1)} s), embedded, node ${process.version}`,
+      "",
+      "| measure | value | target | met |",
+      "| --- | ---: | ---: | --- |",
+      ...rows.map(([m, v, target, met]) => `| ${m} | ${v} | ${target} | ${target === "–" ? "–" : met ? "yes" : "**no**"} |`),
+    ];
+    process.stdout.write(`${out.join("\n")}\n`);
+  } finally {
+    await child?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const watchdog = setTimeout(() => {
+  process.stderr.write(`content-large: still running after ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
+  killAllNow();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    killAllNow();
+    process.exit(130);
+  });
+}
+process.once("exit", () => killAllNow());
+
+main()
+  .then(() => clearTimeout(watchdog))
+  .catch(async (err: unknown) => {
+    process.stderr.write(`content-large failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    await stopAll();
+    process.exit(1);
+  });
