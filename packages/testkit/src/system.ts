@@ -1,5 +1,6 @@
 // Starts the whole system for a test: every service in one broker, or one process per service over NATS.
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "nats";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -191,7 +192,6 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
  * Best effort: a NATS server that is gone by now is not the test's failure.
  */
 export async function removeNamespaceStreams(natsUrl: string, namespace: string): Promise<void> {
-  const { connect } = await import("nats");
   const nc = await connect({ servers: natsUrl.replace(/^nats:\/\//, ""), timeout: 2000, maxReconnectAttempts: 0 }).catch(() => null);
   if (!nc) return;
   try {
