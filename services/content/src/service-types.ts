@@ -83,6 +83,8 @@ export interface ContentMethods {
   applyIncoming(params: { spaceId: string; revisionId?: string; changes: unknown[]; move?: boolean }): Promise<{ revision: string; parents: string[]; moved: boolean; pages: string[] }>;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
   serveRevision(ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean): unknown;
+  /** The file backlinks of `revision` (of the space, or of a change request: `where` names it in a 404). */
+  serveFileBacklinks(ctx: Context, space: SpaceDoc, role: RoleOrGuest, revision: RevisionDoc, query: BacklinksQuery, where: string): Promise<unknown>;
   servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }): Promise<PageResource>;
   linkReportOf(space: SpaceDoc, revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
   computeLinkReport(revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
@@ -104,3 +106,9 @@ export type Ctx<P> = Context<P, Record<string, unknown>>;
 
 /** Deleted spaces can be restored for this long, then the purge job removes them. */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface BacklinksQuery {
+  fileId: string;
+  page?: string;
+  limit?: number;
+}

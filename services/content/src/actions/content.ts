@@ -1,6 +1,7 @@
 // Reading a space's content: revisions, the page tree, one page by id or path, files and their bytes.
 import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
+import type { RoleOrGuest } from "@docshelf/access";
 import { idRule } from "@docshelf/validation";
 import { verifyFileToken } from "../files";
 import type { RevisionDoc, SpaceDoc } from "../models";
@@ -8,7 +9,7 @@ import { pageArray } from "../paging";
 import { markdownToDocument, presentFile, presentPage, presentRevision, type PageResource } from "../present";
 import { evaluateMarkdown } from "../revisions/markdown";
 import { findPageByPath, type PageNode } from "../revisions/tree";
-import type { ContentPart, Ctx } from "../service-types";
+import type { BacklinksQuery, ContentPart, Ctx } from "../service-types";
 import { organizationOf } from "./links";
 
 const flags = {
@@ -111,20 +112,7 @@ export const contentActions: ContentPart = {
       async handler(ctx: Ctx<{ spaceId: string; fileId: string; page?: string; limit?: number }>) {
         const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, space.revision);
-        const file = revision.files.find((f) => f.id === ctx.params.fileId);
-        if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in the space.`);
-        const report = await this.linkReportOf(space, revision);
-        const usage = report.items.find((item) => item.target.kind === "file" && item.target.file === file.id);
-        const index = this.pageIndex(revision);
-        const pages = (usage?.from ?? []).flatMap((id) => (index.has(id) ? [index.get(id) as PageNode] : []));
-        const organization = await organizationOf(ctx, space.organizationId);
-        const spaceResource = this.presentSpaceFor(space, role);
-        const opts = this.presentOptions(space.id);
-        const { page, limit } = ctx.params;
-        // Each backlink is a page of the revision whose content links to the file.
-        return pageArray(pages, { page, limit }, (items) =>
-          items.map((p) => ({ kind: "page" as const, organization, space: spaceResource, page: presentPage(p, opts, 0) })),
-        );
+        return this.serveFileBacklinks(ctx, space, role, revision, ctx.params, "the space");
       },
     },
 
@@ -148,6 +136,22 @@ export const contentActions: ContentPart = {
   },
 
   methods: {
+    /** The pages of `revision` whose content links to a file, as GitBook's backlink items. */
+    async serveFileBacklinks(ctx: Ctx<unknown>, space: SpaceDoc, role: RoleOrGuest, revision: RevisionDoc, query: BacklinksQuery, where: string) {
+      const file = revision.files.find((f) => f.id === query.fileId);
+      if (!file) throw new NotFoundError(`File ${query.fileId} was not found in ${where}.`);
+      const report = await this.linkReportOf(space, revision);
+      const usage = report.items.find((item) => item.target.kind === "file" && item.target.file === file.id);
+      const index = this.pageIndex(revision);
+      const pages = (usage?.from ?? []).flatMap((id) => (index.has(id) ? [index.get(id) as PageNode] : []));
+      const organization = await organizationOf(ctx, space.organizationId);
+      const spaceResource = this.presentSpaceFor(space, role);
+      const opts = this.presentOptions(space.id);
+      return pageArray(pages, { page: query.page, limit: query.limit }, (items) =>
+        items.map((p) => ({ kind: "page" as const, organization, space: spaceResource, page: presentPage(p, opts, 0) })),
+      );
+    },
+
     serveRevision(ctx: Ctx<unknown>, space: SpaceDoc, revision: RevisionDoc, metadata: boolean) {
       const opts = this.presentOptions(space.id, metadata);
       return this.respondJson(ctx, `revision:${revision.id}:${space.id}:${space.visibility}:${metadata}`, () =>

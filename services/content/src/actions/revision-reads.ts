@@ -12,7 +12,6 @@ import { importWebsite } from "../website-import";
 import { changesForPaths, findPageByPath, normalizePaths, type FileMeta, type PageNode, type ReusableContentMeta } from "../revisions/tree";
 import type { ContentPart, Ctx } from "../service-types";
 import { IMPORT_SOURCES, importFetch } from "./import";
-import { organizationOf } from "./links";
 
 const flags = {
   metadata: { type: "boolean", optional: true, convert: true },
@@ -113,19 +112,7 @@ export const revisionReadActions: ContentPart = {
       async handler(ctx: Ctx<At & { fileId: string; page?: string; limit?: number }>) {
         const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, ctx.params.revisionId);
-        const file = revision.files.find((f) => f.id === ctx.params.fileId);
-        if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in the change request.`);
-        const report = await this.linkReportOf(space, revision);
-        const usage = report.items.find((item) => item.target.kind === "file" && item.target.file === file.id);
-        const index = this.pageIndex(revision);
-        const pages = (usage?.from ?? []).flatMap((id) => (index.has(id) ? [index.get(id) as PageNode] : []));
-        const organization = await organizationOf(ctx, space.organizationId);
-        const spaceResource = this.presentSpaceFor(space, role);
-        const opts = this.presentOptions(space.id);
-        const { page, limit } = ctx.params;
-        return pageArray(pages, { page, limit }, (items) =>
-          items.map((p) => ({ kind: "page" as const, organization, space: spaceResource, page: presentPage(p, opts, 0) })),
-        );
+        return this.serveFileBacklinks(ctx, space, role, revision, ctx.params, "the change request");
       },
     },
 
