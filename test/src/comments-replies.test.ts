@@ -1,6 +1,7 @@
 // Replies, reactions and page targets of space comments through HTTP, in every process mode.
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, walkPages, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { createSpace, expectErrorBody, expectSchema, walkPages, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { startCommentsCast } from "./comments-fixtures";
+import { MODES } from "./modes";
 
 describe.each(MODES)("comment replies, reactions and page targets over %s", (mode) => {
   let sys: RunningSystem;
@@ -12,16 +13,7 @@ describe.each(MODES)("comment replies, reactions and page targets over %s", (mod
   let outsider: TestUser;
 
   beforeAll(async () => {
-    sys = await start(mode);
-    owner = await createUser(sys.admin, { displayName: "Owner" });
-    orgId = (await createOrg(owner.api)).id;
-    reader = await createUser(sys.admin, { displayName: "Reader" });
-    commenter = await createUser(sys.admin, { displayName: "Commenter" });
-    other = await createUser(sys.admin, { displayName: "Other" });
-    outsider = await createUser(sys.admin, { displayName: "Outsider" });
-    await addMember(owner.api, orgId, reader.email, "read");
-    await addMember(owner.api, orgId, commenter.email, "comment");
-    await addMember(owner.api, orgId, other.email, "comment");
+    ({ sys, owner, orgId, reader, commenter, other, outsider } = await startCommentsCast(mode));
   });
   afterAll(async () => {
     await sys?.stop();
