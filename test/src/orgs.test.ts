@@ -227,6 +227,38 @@ describe.each(MODES)("organizations over %s", (mode) => {
     expect((await owner.api.delete(`/v1/orgs/${org.id}/link-invites/${res.body.id}`)).status).toBe(204);
   });
 
+  test("joining through a link invite: the holder becomes a member with its role; members keep theirs; gone or switched off is 404", async () => {
+    const org = await createOrg(owner.api);
+    const link = (await owner.api.post(`/v1/orgs/${org.id}/link-invites`, { role: "comment" })).body;
+    const newcomer = await createUser(sys.admin);
+    expect((await newcomer.api.get(`/v1/orgs/${org.id}`)).status).toBe(404);
+    const joined = await newcomer.api.post(`/v1/orgs/${org.id}/invites/${link.id}`, {});
+    expect(joined.status).toBe(200);
+    expectSchema("joinOrganizationWithInvite", 200, joined.body);
+    expect((await owner.api.get(`/v1/orgs/${org.id}/members/${newcomer.id}`)).body.role).toBe("comment");
+    // Joining again, or as the admin who made it, changes no role.
+    expect((await owner.api.post(`/v1/orgs/${org.id}/invites/${link.id}`, {})).status).toBe(200);
+    expect((await owner.api.get(`/v1/orgs/${org.id}/members/${owner.id}`)).body.role).toBe("admin");
+
+    const anon = owner.api.as(undefined);
+    const noToken = await anon.post(`/v1/orgs/${org.id}/invites/${link.id}`, {});
+    expect(noToken.status).toBe(401);
+    expectErrorBody(401, noToken.body);
+    const late = await createUser(sys.admin);
+    const other = await createOrg(owner.api);
+    for (const path of [`/v1/orgs/${other.id}/invites/${link.id}`, `/v1/orgs/${org.id}/invites/nope`, `/v1/orgs/${org.id}/invites/%7B%24gt%7D`]) {
+      const res = await late.api.post(path, {});
+      expect(res.status).toBe(404);
+      expectErrorBody(404, res.body);
+    }
+    await owner.api.patch(`/v1/orgs/${org.id}`, { inviteLinks: false });
+    expect((await late.api.post(`/v1/orgs/${org.id}/invites/${link.id}`, {})).status).toBe(404);
+    await owner.api.patch(`/v1/orgs/${org.id}`, { inviteLinks: true });
+    await owner.api.delete(`/v1/orgs/${org.id}/link-invites/${link.id}`);
+    expect((await late.api.post(`/v1/orgs/${org.id}/invites/${link.id}`, {})).status).toBe(404);
+    expect((await late.api.get(`/v1/orgs/${org.id}`)).status).toBe(404);
+  });
+
   test("link invites: bad input is 400, non-admins 403, outsiders 404, no token 401, turned off 403", async () => {
     const org = await createOrg(owner.api);
     for (const [body, field] of [

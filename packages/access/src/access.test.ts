@@ -1,5 +1,11 @@
 import { UnauthorizedError } from "@docshelf/errors";
 import {
+  grantedRoles,
+  grantKey,
+  grantsTo,
+  grantUpdate,
+  invitees,
+  MAX_GRANTS,
   MembershipCache,
   ROLES,
   atLeast,
@@ -297,5 +303,47 @@ describe("callerOf", () => {
     }
     expect(thrown).toBeInstanceOf(UnauthorizedError);
     expect(thrown).toMatchObject({ code: 401 });
+  });
+});
+
+describe("grantedRoles", () => {
+  const grants = { [grantKey("user", "u1")]: "edit", [grantKey("team", "t1")]: "review", [grantKey("team", "t2")]: "read" } as const;
+
+  test("collects the member's own grant and their teams' grants from every level", () => {
+    const collection = { [grantKey("team", "t2")]: "create" } as const;
+    expect(grantedRoles({ member: true, userId: "u1", teams: ["t2"] }, grants, collection).sort()).toEqual(["create", "edit", "read"]);
+  });
+
+  test("gives nothing to a non-member or to someone else", () => {
+    expect(grantedRoles({ member: false, userId: "u1", teams: ["t1"] }, grants)).toEqual([]);
+    expect(grantedRoles({ member: true, userId: "u9", teams: [] }, grants)).toEqual([]);
+    expect(grantedRoles({ member: true, userId: "u9" }, undefined)).toEqual([]);
+  });
+
+  test("user and team keys never collide", () => {
+    expect(grantKey("user", "x")).not.toBe(grantKey("team", "x"));
+  });
+});
+
+describe("grant updates", () => {
+  test("an invite must name someone", () => {
+    expect(() => invitees({ role: "read" })).toThrow(/teams' or 'users'/);
+    expect(invitees({ role: "read", teams: ["a", "a"], users: ["b"] })).toEqual({ teams: ["a"], users: ["b"] });
+  });
+
+  test("a role sets one key per principal; null unsets them", () => {
+    expect(grantUpdate("grants", {}, "edit", [["team", "t1"], ["user", "u1"]])).toEqual({ $set: { "grants.t_t1": "edit", "grants.u_u1": "edit" } });
+    expect(grantUpdate("grants", {}, null, [["user", "u1"]])).toEqual({ $unset: ["grants.u_u1"] });
+  });
+
+  test("grants cannot grow past the limit", () => {
+    const full = Object.fromEntries(Array.from({ length: MAX_GRANTS }, (_, i) => [grantKey("user", `u${i}`), "read" as const]));
+    expect(() => grantUpdate("grants", full, "read", [["team", "new"]])).toThrow(/at most/);
+    expect(grantUpdate("grants", full, "edit", [["user", "u1"]])).toEqual({ $set: { "grants.u_u1": "edit" } });
+  });
+
+  test("grantsTo lists one kind of principal", () => {
+    expect(grantsTo({ t_a: "read", u_b: "edit" }, "user")).toEqual([{ id: "b", role: "edit" }]);
+    expect(grantsTo(undefined, "team")).toEqual([]);
   });
 });

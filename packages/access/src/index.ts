@@ -2,10 +2,10 @@
 import { createHash } from "node:crypto";
 import { UnauthorizedError } from "@docshelf/errors";
 
-export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
-export type Role = (typeof ROLES)[number];
-/** null is a guest: a member with no role of their own. */
-export type RoleOrGuest = Role | null;
+import { grantKey, type Grants, type Role, type RoleOrGuest } from "./roles";
+
+export { ROLES, grantKey, type Grants, type Role, type RoleOrGuest } from "./roles";
+export * from "./grants";
 
 const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
 
@@ -32,7 +32,7 @@ export interface AccessFacts {
   collectionLevels?: RoleOrGuest[];
   /** `defaultLevel` of the space itself; null inherits from the collections. */
   spaceLevel?: RoleOrGuest;
-  /** Roles granted to the caller's teams on this content. */
+  /** Roles granted to the caller, or to the caller's teams, on this content or its collections. */
   teamRoles?: Role[];
   /** Content visibility; `public` and `unlisted` content is readable by any signed-in caller. */
   visibility?: string;
@@ -43,7 +43,8 @@ export interface AccessFacts {
  * - non-members see only public or unlisted content (read);
  * - organization admins are admins everywhere in it;
  * - other members get the strongest of their own role (guests have none), the content's default
- *   level (the space's own, else the nearest collection's that sets one) and their teams' grants.
+ *   level (the space's own, else the nearest collection's that sets one) and the grants to them or
+ *   their teams (`grantedRoles`) on it and its collections.
  */
 export function effectiveRole(facts: AccessFacts): RoleOrGuest {
   const open = facts.visibility === "public" || facts.visibility === "unlisted" ? ("read" as const) : null;
@@ -159,6 +160,21 @@ export interface Membership {
   exists: boolean;
   member: boolean;
   role: RoleOrGuest;
+  /** The member's user id and the ids of the teams they belong to (for content grants), when a member. */
+  userId?: string;
+  teams?: string[];
+}
+
+/** The roles `grants` (of the content and of its enclosing collections) give a member: their own and their teams'. */
+export function grantedRoles(membership: Pick<Membership, "member" | "userId" | "teams">, ...grants: Array<Grants | undefined>): Role[] {
+  if (!membership.member || !membership.userId) return [];
+  const keys = [grantKey("user", membership.userId), ...(membership.teams ?? []).map((team) => grantKey("team", team))];
+  const roles: Role[] = [];
+  for (const held of grants) {
+    if (!held) continue;
+    for (const key of keys) if (held[key]) roles.push(held[key]);
+  }
+  return roles;
 }
 
 /** The membership as `effectiveRole` wants it: undefined when not a member. */

@@ -68,6 +68,12 @@ interface ValidationItem {
 }
 
 /** Turns a validation failure into a sentence that names every offending field. */
+/** Whether a call failed because no node offers the action (the service is not deployed or not up). */
+export function isMissingService(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  return name === "ServiceNotFoundError" || name === "ServiceNotAvailableError";
+}
+
 export function describeValidation(items: unknown): string {
   if (!Array.isArray(items) || items.length === 0) return "Invalid parameters.";
   const parts = (items as ValidationItem[]).map((item) => {

@@ -2,8 +2,8 @@
 import { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, effectiveRole, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { atLeast, callerOf, effectiveRole, grantedRoles, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
 import { newId, newSecret, op, storeMixin, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
@@ -11,9 +11,13 @@ import { accessActions } from "./actions/access";
 import { changeActions } from "./actions/changes";
 import { contentActions } from "./actions/content";
 import { gitInternalActions } from "./actions/git-internal";
+import { gitStateActions } from "./actions/git-state";
+import { computedEvents } from "./computed";
 import { importActions } from "./actions/import";
 import { linkActions } from "./actions/links";
 import { pagesInternalActions } from "./actions/pages-internal";
+import { publishedActions } from "./actions/published";
+import { permissionActions } from "./actions/permissions";
 import { searchActions } from "./actions/search";
 import { revisionReadActions } from "./actions/revision-reads";
 import { spaceActions } from "./actions/spaces";
@@ -44,15 +48,10 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, max: number):
   return value;
 }
 
-function isMissingService(err: unknown): boolean {
-  const name = (err as { name?: string })?.name;
-  return name === "ServiceNotFoundError" || name === "ServiceNotAvailableError";
-}
-
 export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, searchActions, importActions, gitInternalActions, pagesInternalActions] as Array<Partial<ServiceSchema>>,
+    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, searchActions, importActions, gitInternalActions, gitStateActions, computedEvents, pagesInternalActions, publishedActions, permissionActions] as Array<Partial<ServiceSchema>>,
 
     actions: {
       createSpace: {
@@ -204,13 +203,18 @@ export function contentSchema(): ContentSchema {
       },
 
       async roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest> {
-        const collectionLevels = space.parent ? (await this.collectionInfo(space.parent)).levels : [];
+        const info = space.parent ? await this.collectionInfo(space.parent) : undefined;
         return effectiveRole({
           memberRole: memberRoleOf(membership),
-          collectionLevels,
+          collectionLevels: info?.levels ?? [],
           spaceLevel: space.defaultLevel === "inherit" ? null : space.defaultLevel,
+          teamRoles: grantedRoles(membership, space.grants, ...(info?.grants ?? [])),
           visibility: space.visibility,
         });
+      },
+
+      roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest {
+        return effectiveRole({ memberRole: memberRoleOf(membership), collectionLevels: info.levels, teamRoles: grantedRoles(membership, ...(info.grants ?? [])) });
       },
 
       async loadSpace(ctx: Context, spaceId: string, options: { deleted?: boolean } = {}) {
@@ -318,12 +322,16 @@ export function contentSchema(): ContentSchema {
           if (key) remember(this.jsonCache, key, body, 8);
         }
         (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
+        // Byte chunks (the runtime's serializer sends them as they are), each cut before a character's
+        // first byte so that every chunk is valid UTF-8 by itself, for readers that decode chunk by chunk.
         const chunks: Buffer[] = [];
-        for (let i = 0; i < body.length; i += 256 * 1024) chunks.push(body.subarray(i, i + 256 * 1024));
-        const stream = Readable.from(chunks, { objectMode: false });
-        // Text chunks: the JSON serializer would send a Buffer as an array of numbers, several times its size.
-        stream.setEncoding("utf8");
-        return stream;
+        for (let start = 0; start < body.length; ) {
+          let end = Math.min(body.length, start + 256 * 1024);
+          while (end < body.length && end > start + 1 && (body[end] & 0xc0) === 0x80) end--;
+          chunks.push(body.subarray(start, end));
+          start = end;
+        }
+        return Readable.from(chunks, { objectMode: false });
       },
 
       async purgeDeleted() {

@@ -1,5 +1,5 @@
 // Spaces, revisions, page documents and service settings as stored.
-import type { RoleOrGuest } from "@docshelf/access";
+import type { Grants, RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
 import type { FileMeta, PageNode, ReusableContentMeta } from "./revisions/tree";
 
@@ -15,6 +15,8 @@ export interface SpaceDoc {
   editMode: "live" | "locked";
   /** A role, null (guests only), or "inherit" from the collection and organization. */
   defaultLevel: RoleOrGuest | "inherit";
+  /** Roles granted on the space to teams and members, by `grantKey` (GitBook's space permissions). */
+  grants?: Grants;
   parent?: string;
   /** Order among the spaces of the same parent (lower first); `move` places a space between two others. */
   position?: number;
@@ -27,6 +29,16 @@ export interface SpaceDoc {
   createdAt: string;
   updatedAt: string;
   deletedAt?: string;
+  /** GitBook's GitSyncState, a copy pushed by git-sync (content.setGitSync) whenever the space's link changes. */
+  gitSync?: GitSyncState;
+}
+
+export interface GitSyncState {
+  repoName: string;
+  installationProvider?: "github" | "gitlab" | "github-legacy";
+  integration: string;
+  url: string;
+  updatedAt: string;
 }
 
 /** An immutable snapshot of a space's content. Page bodies live in `documents`, shared by id. */

@@ -1,7 +1,7 @@
 // The shape of the content service that its action groups (src/actions/*) share.
 import type { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
-import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
+import type { Grants, Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { FileStore } from "./files";
 import type { DocumentDoc, RevisionDoc, SettingDoc, SpaceDoc } from "./models";
@@ -19,6 +19,8 @@ export interface CollectionInfo {
   deleted?: boolean;
   /** `defaultLevel` of the collection and its ancestors, nearest first. */
   levels: RoleOrGuest[];
+  /** The grants on the collection and its ancestors, nearest first. */
+  grants?: Grants[];
   /** Set when the orgs service could not say (its collection action is not deployed). */
   unknown?: boolean;
 }
@@ -63,6 +65,8 @@ export interface ContentMethods {
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
   roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest>;
+  /** The role `membership` gives on a collection described by `info` (levels and grants). */
+  roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest;
   /** The space as the caller sees it, with the caller's role; 404 when it is missing, deleted (unless `deleted`) or hidden. */
   loadSpace(ctx: Context, spaceId: string, options?: { deleted?: boolean }): Promise<{ space: SpaceDoc; role: RoleOrGuest; membership: Membership }>;
   requireRole(role: RoleOrGuest, min: Role, doing: string): void;
@@ -82,10 +86,12 @@ export interface ContentMethods {
   /** Validates and applies a batch from `content.applyChanges`; see that action. */
   applyIncoming(params: { spaceId: string; revisionId?: string; changes: unknown[]; move?: boolean }): Promise<{ revision: string; parents: string[]; moved: boolean; pages: string[] }>;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
-  serveRevision(ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean): unknown;
+  /** `variant` names what else the answer depends on (evaluated computed pages), for its cache key. */
+  serveRevision(ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean, variant?: string): unknown;
   /** The file backlinks of `revision` (of the space, or of a change request: `where` names it in a 404). */
   serveFileBacklinks(ctx: Context, space: SpaceDoc, role: RoleOrGuest, revision: RevisionDoc, query: BacklinksQuery, where: string): Promise<unknown>;
-  servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }): Promise<PageResource>;
+  /** `markdown` is the body of an evaluated computed page (src/computed.ts); otherwise the page's stored document. */
+  servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }, markdown?: string): Promise<PageResource>;
   linkReportOf(space: SpaceDoc, revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
   computeLinkReport(revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
   /** The organization's live spaces the caller may read (404 when not a member). */

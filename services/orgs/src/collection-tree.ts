@@ -1,11 +1,12 @@
 // Pure rules of the collection tree: descendants, cycles, inherited levels and sibling positions.
-import type { RoleOrGuest } from "@docshelf/access";
+import type { Grants, RoleOrGuest } from "@docshelf/access";
 import type { DefaultLevel } from "./models";
 
 export interface TreeNode {
   id: string;
   parent?: string;
   defaultLevel: DefaultLevel;
+  grants?: Grants;
   position: number;
 }
 
@@ -49,17 +50,26 @@ export function levelOf(level: DefaultLevel | undefined): RoleOrGuest {
  * `lookup` answers a collection by id (undefined when missing); a broken or cyclic chain stops the walk.
  */
 export function chainLevels(lookup: (id: string) => Pick<TreeNode, "parent" | "defaultLevel"> | undefined, id: string): RoleOrGuest[] {
-  const levels: RoleOrGuest[] = [];
+  return chainOf(lookup, id).map((node) => levelOf(node.defaultLevel));
+}
+
+/** The grants of `id` and its ancestors, nearest first (an empty map for a collection without any). */
+export function chainGrants(lookup: (id: string) => Pick<TreeNode, "parent" | "grants"> | undefined, id: string): Grants[] {
+  return chainOf(lookup, id).map((node) => node.grants ?? {});
+}
+
+function chainOf<N extends Pick<TreeNode, "parent">>(lookup: (id: string) => N | undefined, id: string): N[] {
+  const chain: N[] = [];
   const seen = new Set<string>();
   let current: string | undefined = id;
-  while (current && !seen.has(current) && levels.length < MAX_DEPTH) {
+  while (current && !seen.has(current) && chain.length < MAX_DEPTH) {
     seen.add(current);
     const node = lookup(current);
     if (!node) break;
-    levels.push(levelOf(node.defaultLevel));
+    chain.push(node);
     current = node.parent;
   }
-  return levels;
+  return chain;
 }
 
 export interface Placement {

@@ -4,10 +4,10 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import { chainLevels, descendantIds, positionAmong, wouldCycle, type Placement } from "./collection-tree";
-import type { CollectionDoc, DefaultLevel, MemberDoc } from "./models";
+import { chainGrants, chainLevels, descendantIds, positionAmong, wouldCycle, type Placement } from "./collection-tree";
+import type { CollectionDoc, DefaultLevel } from "./models";
 import { presentCollection } from "./present";
-import type { Ctx, OrgsActions, OrgsService } from "./service-types";
+import type { Ctx, Grantee, OrgsActions, OrgsService } from "./service-types";
 
 const title = { type: "string", max: 50, trim: true, optional: true } as const;
 const description = { type: "string", max: 100, optional: true } as const;
@@ -48,7 +48,7 @@ async function loadForAdmin(service: OrgsService, ctx: Ctx<{ collectionId: strin
 }
 
 /** A live collection of `organizationId` that may hold new content from the caller: 404 hidden, 403 short of create. */
-async function loadParentForCreate(service: OrgsService, organizationId: string, parentId: string, member: MemberDoc) {
+async function loadParentForCreate(service: OrgsService, organizationId: string, parentId: string, member: Grantee) {
   const parent = await service.collections.findOne({ id: parentId, organizationId, deletedAt: op.exists(false) });
   const chain = parent ? await service.collectionChain(parent) : new Map<string, CollectionDoc>();
   const role = parent ? service.collectionRole(parent, member, chain) : null;
@@ -71,7 +71,8 @@ export const collectionActions: OrgsActions = {
   createCollection: {
     params: { organizationId: idRule, title, description, parent: { ...idRule, optional: true } },
     async handler(this: OrgsService, ctx: Ctx<{ organizationId: string; title?: string; description?: string; parent?: string }>) {
-      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      const { org, member: found } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      const member = await this.withTeams(found);
       if (ctx.params.parent) await loadParentForCreate(this, org.id, ctx.params.parent, member);
       else if (!atLeast(member.role, "create")) throw new ForbiddenError("Creating collections needs the create role or better.");
       const now = new Date().toISOString();
@@ -96,14 +97,15 @@ export const collectionActions: OrgsActions = {
   listCollections: {
     params: { organizationId: idRule, ...listParams, nested: { type: "boolean", optional: true, convert: true } },
     async handler(this: OrgsService, ctx: Ctx<{ organizationId: string; page?: string; limit?: number; nested?: boolean }>) {
-      const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      const { member: found } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      const member = await this.withTeams(found);
       const filter: Filter = { organizationId: ctx.params.organizationId, deletedAt: op.exists(false) };
       if (ctx.params.nested === false) filter.parent = null;
-      // Guests get no role from collection levels, and no team grants exist yet: they see none.
-      if (member.role === null) filter.id = op.in([]);
-      // Levels only matter below admin; an admin's role is admin everywhere without reading the tree.
+      // Levels and grants only matter below admin; an admin's role is admin everywhere without reading the tree.
       const tree = member.role === "admin" ? [] : await this.collections.find({ organizationId: ctx.params.organizationId, deletedAt: op.exists(false) });
       const all = new Map(tree.map((c) => [c.id, c]));
+      // Members with a role see every collection; guests only those granted to them or their teams.
+      if (member.role === null) filter.id = op.in(tree.filter((c) => this.collectionRole(c, member, all) !== null).map((c) => c.id));
       const publicUrl = this.publicUrl();
       // Sibling order (ids, which sort by creation, break ties between collections of different parents).
       return listPage(this.collections, filter, { page: ctx.params.page, limit: ctx.params.limit, sort: [["position", 1]] }, (docs) =>
@@ -209,7 +211,8 @@ export const collectionActions: OrgsActions = {
         const root = id === collection.id;
         await this.collections.updateOne(
           { id },
-          { $set: root ? { organizationId: target.id, position, updatedAt: now } : { organizationId: target.id, updatedAt: now }, $unset: root ? ["parent"] : [] },
+          // Grants name teams and members of the organization the collection leaves: they stay behind.
+          { $set: root ? { organizationId: target.id, position, updatedAt: now } : { organizationId: target.id, updatedAt: now }, $unset: root ? ["parent", "grants"] : ["grants"] },
         );
       }
       await this.broker.emit("orgs.collection.transferred", { fromOrganizationId: collection.organizationId, toOrganizationId: target.id, collectionIds });
@@ -221,19 +224,20 @@ export const collectionActions: OrgsActions = {
     },
   },
 
-  /** Internal: the default levels of a collection and its ancestors, nearest first, for content access. */
+  /** Internal: the default levels and grants of a collection and its ancestors, nearest first, for content access. */
   collectionLevels: {
     visibility: "public",
     params: { collectionId: idRule },
     async handler(this: OrgsService, ctx: Ctx<{ collectionId: string }>) {
       const collection = await this.collections.findOne({ id: ctx.params.collectionId });
-      if (!collection) return { exists: false, organizationId: null, deleted: false, levels: [] as RoleOrGuest[] };
+      if (!collection) return { exists: false, organizationId: null, deleted: false, levels: [] as RoleOrGuest[], grants: [] };
       const chain = await this.collectionChain(collection);
       return {
         exists: true,
         organizationId: collection.organizationId,
         deleted: Boolean(collection.deletedAt),
         levels: chainLevels((id) => chain.get(id), collection.id),
+        grants: chainGrants((id) => chain.get(id), collection.id),
       };
     },
   },

@@ -73,9 +73,14 @@ export const memberActions: OrgsActions = {
       const { org, self, target } = await loadTarget(this, ctx);
       this.requireAdmin(self);
       if (!target) throw notAMember(ctx.params.userId);
-      const admins = await this.members.count({ organizationId: org.id, role: "admin", disabled: false });
-      assertAdminRemains(target.disabled ? null : target.role, ctx.params.role, admins);
-      const updated = await this.members.updateOne({ id: target.id }, { $set: { role: ctx.params.role } });
+      // Under the organization's admin lock, so that two demotions cannot each leave "the other" admin.
+      const updated = await this.withAdminLock(org.id, async () => {
+        const current = await this.members.findOne({ id: target.id });
+        if (!current) throw notAMember(ctx.params.userId);
+        const admins = await this.members.count({ organizationId: org.id, role: "admin", disabled: false });
+        assertAdminRemains(current.disabled ? null : current.role, ctx.params.role, admins);
+        return this.members.updateOne({ id: target.id }, { $set: { role: ctx.params.role } });
+      });
       if (!updated) throw notAMember(ctx.params.userId);
       await this.membersChanged(org.id);
       return (await this.presentMembers([updated]))[0];

@@ -1,5 +1,5 @@
 // Organizations, memberships, invitations, teams, collections and translation settings as stored.
-import type { Role, RoleOrGuest } from "@docshelf/access";
+import type { Grants, Role, RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
 
 export interface OrgDoc {
@@ -17,6 +17,8 @@ export interface OrgDoc {
   inviteLinks: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Held (`<ms>:<token>`) while a change that could remove an administrator checks and writes. */
+  adminLock?: string | null;
 }
 
 export interface MemberDoc {
@@ -81,6 +83,8 @@ export interface CollectionDoc {
   description?: string;
   parent?: string;
   defaultLevel: DefaultLevel;
+  /** Roles granted on the collection (and so on everything in it) to teams and members, by `grantKey`. */
+  grants?: Grants;
   /** Order among siblings, ascending. */
   position: number;
   createdAt: string;

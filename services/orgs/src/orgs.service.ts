@@ -2,19 +2,20 @@
 // every action module of the service shares (members, teams, collections, translation settings).
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, effectiveRole, ROLES, type Caller, type Membership, type RoleOrGuest } from "@docshelf/access";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, ROLES, type Principal, type Caller, type Membership, type RoleOrGuest } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, isMissingService, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
 import { newId, op, storeMixin } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
-import { chainLevels } from "./collection-tree";
+import { chainGrants, chainLevels } from "./collection-tree";
+import { collectionPermissionActions } from "./collection-permissions.actions";
 import { collectionActions } from "./collections.actions";
 import { memberActions } from "./members.actions";
 import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
 import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInviteDoc, type MemberDoc, type OrgDoc, type TeamDoc } from "./models";
 import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
-import type { Ctx, Methods, Vars } from "./service-types";
+import type { Ctx, Grantee, Methods, Vars } from "./service-types";
 import { ssoActions } from "./sso.actions";
 import { teamActions } from "./teams.actions";
 import { translationActions } from "./translations.actions";
@@ -22,6 +23,8 @@ import { translationActions } from "./translations.actions";
 const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+/** An admin lock held longer than this was left by a process that died; the next change takes it over. */
+const ADMIN_LOCK_STALE_MS = 10_000;
 
 const orgFields = {
   title: { type: "string", min: 2, max: 255, trim: true, optional: true },
@@ -242,6 +245,26 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         },
       },
 
+      /**
+       * GitBook's joinOrganizationWithInvite: whoever holds an invite link (its id is the capability)
+       * joins with the link's role while the organization has invite links on. A member keeps the role
+       * they have: a link never changes an existing membership. Missing, deleted or switched off: 404.
+       */
+      joinWithLinkInvite: {
+        params: { organizationId: idRule, inviteId: idRule },
+        async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+          const caller = callerOf(ctx);
+          const [org, invite] = await Promise.all([
+            this.orgs.findOne({ id: ctx.params.organizationId }),
+            this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId }),
+          ]);
+          if (!org || !invite || !org.inviteLinks) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
+          const existing = await this.members.findOne({ id: memberId(org.id, caller.id) });
+          if (!existing) await this.addMember(org.id, caller.id, invite.role, false);
+          return {};
+        },
+      },
+
       listForEmailDomain: {
         params: { emailDomain: { type: "string", max: 253, pattern: DOMAIN, messages: { stringPattern: "The 'emailDomain' field must be a domain name." } } },
         async handler(ctx: Ctx<{ emailDomain: string }>) {
@@ -262,6 +285,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       ...membersInternalActions,
       ...teamActions,
       ...collectionActions,
+      ...collectionPermissionActions,
       ...translationActions,
       ...ssoActions,
 
@@ -276,7 +300,8 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           ]);
           if (!org) return { exists: false, member: false, role: null };
           if (!member || member.disabled || !ssoAdmits(org, member)) return { exists: true, member: false, role: null };
-          return { exists: true, member: true, role: member.role };
+          const links = await this.teamMembers.find({ organizationId: org.id, userId: member.userId });
+          return { exists: true, member: true, role: member.role, userId: member.userId, teams: links.map((l) => l.teamId) };
         },
       },
     },
@@ -327,12 +352,14 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         } catch (err) {
           if (!(err instanceof ConflictError)) throw err;
           // Already a member: an invitation updates the role, never creates a second membership.
-          const current = await this.members.findOne({ id });
-          if (current) {
-            const admins = await this.members.count({ organizationId, role: "admin", disabled: false });
-            assertAdminRemains(current.disabled ? null : current.role, role, admins);
-          }
-          const updated = await this.members.updateOne({ id }, { $set: { role, search, disabled: false } });
+          const updated = await this.withAdminLock(organizationId, async () => {
+            const current = await this.members.findOne({ id });
+            if (current) {
+              const admins = await this.members.count({ organizationId, role: "admin", disabled: false });
+              assertAdminRemains(current.disabled ? null : current.role, role, admins);
+            }
+            return this.members.updateOne({ id }, { $set: { role, search, disabled: false } });
+          });
           if (!updated) throw new BadRequestError("The membership changed concurrently; try again.");
           await this.membersChanged(organizationId);
           return updated;
@@ -342,11 +369,47 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       },
 
       async removeMember(member: MemberDoc) {
-        const admins = await this.members.count({ organizationId: member.organizationId, role: "admin", disabled: false });
-        assertAdminRemains(member.disabled ? null : member.role, undefined, admins);
-        await this.members.deleteOne({ id: member.id });
-        await this.teamMembers.deleteMany({ organizationId: member.organizationId, userId: member.userId });
-        await this.membersChanged(member.organizationId);
+        const { organizationId, userId } = member;
+        await this.withAdminLock(organizationId, async () => {
+          const current = await this.members.findOne({ id: member.id });
+          if (!current) return;
+          const admins = await this.members.count({ organizationId, role: "admin", disabled: false });
+          assertAdminRemains(current.disabled ? null : current.role, undefined, admins);
+          await this.members.deleteOne({ id: member.id });
+        });
+        await this.teamMembers.deleteMany({ organizationId, userId });
+        // Their grants go with them, so that rejoining later does not bring old access back.
+        await this.dropGrants(organizationId, "user", userId);
+        await this.membersChanged(organizationId);
+      },
+
+      async withAdminLock<T>(organizationId: string, run: () => Promise<T>): Promise<T> {
+        const token = newId();
+        for (let attempt = 0; ; attempt++) {
+          const org = await this.orgs.findOne({ id: organizationId });
+          if (!org) throw new NotFoundError(`Organization ${organizationId} was not found.`);
+          const held = org.adminLock ?? null;
+          // A lock older than ADMIN_LOCK_STALE_MS was left by a process that died holding it.
+          const free = held === null || Date.now() - Number(held.split(":")[0]) > ADMIN_LOCK_STALE_MS;
+          if (free && (await this.orgs.compareAndSwap(organizationId, "adminLock", held, `${Date.now()}:${token}`))) break;
+          if (attempt >= 100) throw new ConflictError("The organization's administrators are being changed right now; try again.");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        try {
+          return await run();
+        } finally {
+          const org = await this.orgs.findOne({ id: organizationId });
+          if (org?.adminLock?.endsWith(`:${token}`)) await this.orgs.compareAndSwap(organizationId, "adminLock", org.adminLock, null);
+        }
+      },
+
+      async dropGrants(organizationId: string, principal: Principal, id: string) {
+        const key = `grants.${grantKey(principal, id)}`;
+        const held = await this.collections.find({ organizationId, [key]: op.exists(true) });
+        for (const collection of held) await this.collections.updateOne({ id: collection.id }, { $unset: [key] });
+        if (held.length) await this.collectionsChanged(organizationId, held[0].id);
+        // Content drops the grants on spaces when it hears this.
+        await this.broker.broadcast("orgs.principal.removed", { organizationId, principal, id });
       },
 
       async membersChanged(organizationId: string) {
@@ -356,19 +419,22 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async presentMembers(members: MemberDoc[]) {
         if (!members.length) return [];
         const userIds = members.map((m) => m.userId);
-        const [users, links] = await Promise.all([
+        const organizationId = members[0].organizationId;
+        const [users, links, spaces] = await Promise.all([
           this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: userIds }),
-          this.teamMembers.find({ organizationId: members[0].organizationId, userId: op.in(userIds) }),
+          this.teamMembers.find({ organizationId, userId: op.in(userIds) }),
+          this.spaceCounts(organizationId, "user", userIds),
         ]);
         const teams = new Map<string, number>();
         for (const link of links) teams.set(link.userId, (teams.get(link.userId) ?? 0) + 1);
         const publicUrl = this.publicUrl();
-        return members.map((m) => presentMember(m, users[m.userId], teams.get(m.userId) ?? 0, publicUrl));
+        return members.map((m) => presentMember(m, users[m.userId], { teams: teams.get(m.userId) ?? 0, spaces: spaces(m.userId) }, publicUrl));
       },
 
       async presentTeams(teams: TeamDoc[], member: MemberDoc) {
         if (!teams.length) return [];
-        const links = await this.teamMembers.find({ teamId: op.in(teams.map((t) => t.id)) });
+        const teamIds = teams.map((t) => t.id);
+        const [links, spaces] = await Promise.all([this.teamMembers.find({ teamId: op.in(teamIds) }), this.spaceCounts(teams[0].organizationId, "team", teamIds)]);
         const counts = new Map<string, number>();
         const owned = new Set<string>();
         for (const link of links) {
@@ -376,7 +442,18 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           if (link.userId === member.userId && link.role === "owner") owned.add(link.teamId);
         }
         const admin = atLeast(member.role, "admin");
-        return teams.map((t) => presentTeam(t, counts.get(t.id) ?? 0, { admin: admin || owned.has(t.id), view: member.role !== null }));
+        return teams.map((t) => presentTeam(t, { members: counts.get(t.id) ?? 0, spaces: spaces(t.id) }, { admin: admin || owned.has(t.id), view: member.role !== null }));
+      },
+
+      async spaceCounts(organizationId: string, principal: Principal, ids: string[]) {
+        let counts: Record<string, number> = {};
+        try {
+          counts = await this.broker.call<Record<string, number>, Record<string, unknown>>("content.grantCounts", { organizationId, teams: principal === "team" ? ids : [], users: principal === "user" ? ids : [] });
+        } catch (err) {
+          // Without a content service there are no spaces to count.
+          if (!isMissingService(err)) throw err;
+        }
+        return (id: string) => counts[grantKey(principal, id)] ?? 0;
       },
 
       async loadCollection(collectionId: string, caller: Caller) {
@@ -387,7 +464,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           this.members.findOne({ id: memberId(collection.organizationId, caller.id) }),
           this.collectionChain(collection),
         ]);
-        const member = found && org && ssoAdmits(org, found) ? found : null;
+        const member = found && org && ssoAdmits(org, found) ? await this.withTeams(found) : null;
         const role = this.collectionRole(collection, member ?? undefined, chain);
         if (!member || !role) throw new NotFoundError(`Collection ${collectionId} was not found.`);
         return { collection, member, role };
@@ -404,11 +481,19 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         return chain;
       },
 
-      collectionRole(collection: CollectionDoc, member: MemberDoc | undefined, all: Map<string, CollectionDoc>) {
+      collectionRole(collection: CollectionDoc, member: Grantee | undefined, all: Map<string, CollectionDoc>) {
+        const active = member && !member.disabled ? member : undefined;
+        const grants = active ? chainGrants((id) => all.get(id), collection.id) : [];
         return effectiveRole({
-          memberRole: member && !member.disabled ? member.role : undefined,
+          memberRole: active?.role,
           collectionLevels: chainLevels((id) => all.get(id), collection.id),
+          teamRoles: active ? grantedRoles({ member: true, userId: active.userId, teams: active.teams }, ...grants) : [],
         });
+      },
+
+      async withTeams(member: MemberDoc): Promise<Grantee> {
+        const links = await this.teamMembers.find({ organizationId: member.organizationId, userId: member.userId });
+        return { ...member, teams: links.map((l) => l.teamId) };
       },
 
       async collectionsChanged(organizationId: string, collectionId: string) {

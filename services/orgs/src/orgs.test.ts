@@ -64,7 +64,7 @@ describe("orgs service", () => {
 
   test("memberRole tells whether the organization exists and the user's role", async () => {
     const orgId = await org("ann");
-    expect(await broker.call<Membership, Record<string, unknown>>("orgs.memberRole", { organizationId: orgId, userId: "ann" })).toEqual({ exists: true, member: true, role: "admin" });
+    expect(await broker.call<Membership, Record<string, unknown>>("orgs.memberRole", { organizationId: orgId, userId: "ann" })).toEqual({ exists: true, member: true, role: "admin", userId: "ann", teams: [] });
     expect(await broker.call<Membership, Record<string, unknown>>("orgs.memberRole", { organizationId: orgId, userId: "bob" })).toEqual({ exists: true, member: false, role: null });
     expect(await broker.call<Membership, Record<string, unknown>>("orgs.memberRole", { organizationId: "none", userId: "ann" })).toEqual({ exists: false, member: false, role: null });
   });
@@ -95,8 +95,8 @@ describe("orgs service", () => {
     const leaf = await broker.call<{ id: string }, Record<string, unknown>>("orgs.createCollection", { organizationId: orgId, title: "Leaf", parent: top.id }, as("gus"));
     await broker.call("orgs.updateCollection", { collectionId: top.id, defaultLevel: "edit" }, as("gus"));
     expect(heard.some((h) => h.event === "orgs.collections.changed" && h.params.collectionId === top.id)).toBe(true);
-    expect(await broker.call("orgs.collectionLevels", { collectionId: leaf.id })).toEqual({ exists: true, organizationId: orgId, deleted: false, levels: [null, "edit"] });
-    expect(await broker.call("orgs.collectionLevels", { collectionId: "missing" })).toEqual({ exists: false, organizationId: null, deleted: false, levels: [] });
+    expect(await broker.call("orgs.collectionLevels", { collectionId: leaf.id })).toEqual({ exists: true, organizationId: orgId, deleted: false, levels: [null, "edit"], grants: [{}, {}] });
+    expect(await broker.call("orgs.collectionLevels", { collectionId: "missing" })).toEqual({ exists: false, organizationId: null, deleted: false, levels: [], grants: [] });
     await broker.call("orgs.deleteCollection", { collectionId: top.id }, as("gus"));
     const deleted = heard.find((h) => h.event === "orgs.collection.deleted" && h.params.organizationId === orgId);
     expect(deleted?.params).toMatchObject({ collectionIds: [top.id, leaf.id], deletedAt: expect.any(String) });

@@ -82,7 +82,8 @@ export interface MemberResource {
 }
 
 /** `user` is undefined when identity no longer knows the user: a placeholder keeps the shape. */
-export function presentMember(member: MemberDoc, user: UserResource | undefined, teams: number, publicUrl: string): MemberResource {
+/** `spaces` counts the live spaces granted to the member directly; `teams` the teams they belong to. */
+export function presentMember(member: MemberDoc, user: UserResource | undefined, counts: { teams: number; spaces: number }, publicUrl: string): MemberResource {
   const resource: MemberResource = {
     object: "member",
     id: member.userId,
@@ -91,9 +92,8 @@ export function presentMember(member: MemberDoc, user: UserResource | undefined,
     disabled: member.disabled,
     joinedAt: member.joinedAt,
     sso: member.sso,
-    // Space counts live in the content service; not counted here yet.
-    spaces: 0,
-    teams,
+    spaces: counts.spaces,
+    teams: counts.teams,
   };
   if (member.lastSeenAt) resource.lastSeenAt = member.lastSeenAt;
   return resource;
@@ -109,9 +109,9 @@ export interface TeamResource {
   permissions: { admin: boolean; view: boolean };
 }
 
-export function presentTeam(team: TeamDoc, members: number, permissions: TeamResource["permissions"]): TeamResource {
-  // No operation grants a team access to spaces yet, so a team has access to none of its own.
-  return { object: "team", id: team.id, title: team.title, members, spaces: 0, createdAt: team.createdAt, permissions };
+/** `spaces` counts the live spaces granted to the team (content keeps the grants). */
+export function presentTeam(team: TeamDoc, counts: { members: number; spaces: number }, permissions: TeamResource["permissions"]): TeamResource {
+  return { object: "team", id: team.id, title: team.title, members: counts.members, spaces: counts.spaces, createdAt: team.createdAt, permissions };
 }
 
 export interface CollectionResource {

@@ -1,6 +1,6 @@
 // The orgs service's shape as its action modules see it: its collections and its shared methods.
 import type { Context, Service } from "moleculer";
-import type { Caller, RoleOrGuest } from "@docshelf/access";
+import type { Caller, Principal, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { CollectionDoc, InviteDoc, LinkInviteDoc, MemberDoc, OrgDoc, TeamDoc, TeamMemberDoc, TranslationDoc } from "./models";
 import type { MemberResource, TeamResource } from "./present";
@@ -27,16 +27,27 @@ export interface Methods {
   /** Removes a membership and the user's team memberships; refuses to remove the last admin. */
   removeMember(member: MemberDoc): Promise<void>;
   membersChanged(organizationId: string): Promise<void>;
+  /** Runs `run` holding the organization's admin lock: changes that could leave it without an administrator go one at a time. */
+  withAdminLock<T>(organizationId: string, run: () => Promise<T>): Promise<T>;
+  /** Takes a removed member's or deleted team's grants off collections here and (by event) spaces in content. */
+  dropGrants(organizationId: string, principal: Principal, id: string): Promise<void>;
   presentMembers(members: MemberDoc[]): Promise<MemberResource[]>;
   presentTeams(teams: TeamDoc[], member: MemberDoc): Promise<TeamResource[]>;
+  /** How many live spaces grant a role to each of these teams or users (content keeps the grants); 0 without content. */
+  spaceCounts(organizationId: string, principal: Principal, ids: string[]): Promise<(id: string) => number>;
   /** The live collection as the caller sees it, with the caller's membership and role; 404 when hidden. */
-  loadCollection(collectionId: string, caller: Caller): Promise<{ collection: CollectionDoc; member: MemberDoc; role: RoleOrGuest }>;
+  loadCollection(collectionId: string, caller: Caller): Promise<{ collection: CollectionDoc; member: Grantee; role: RoleOrGuest }>;
   /** `collection` and its ancestors by id (one read per level). */
   collectionChain(collection: CollectionDoc): Promise<Map<string, CollectionDoc>>;
   /** The caller's role on a collection of an organization whose live collections are `all`. */
-  collectionRole(collection: CollectionDoc, member: MemberDoc | undefined, all: Map<string, CollectionDoc>): RoleOrGuest;
+  collectionRole(collection: CollectionDoc, member: Grantee | undefined, all: Map<string, CollectionDoc>): RoleOrGuest;
+  /** The member with the ids of their teams, as collection grants need. */
+  withTeams(member: MemberDoc): Promise<Grantee>;
   collectionsChanged(organizationId: string, collectionId: string): Promise<void>;
 }
+
+/** A member with the teams they belong to (team grants apply to them). */
+export type Grantee = MemberDoc & { teams?: string[] };
 
 export type OrgsService = Service<Record<string, unknown>> & Vars & Methods;
 export type OrgsActions = Service.ServiceActionsSchema<OrgsService>;

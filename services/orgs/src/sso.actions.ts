@@ -21,8 +21,8 @@ export const ssoActions: OrgsActions = {
     params: { organizationId: idRule, teamIds: { type: "array", items: idRule, max: 1000 } },
     async handler(this: OrgsService, ctx: Ctx<{ organizationId: string; teamIds: string[] }>): Promise<Record<string, TeamResource>> {
       const teams = await this.teams.find({ organizationId: ctx.params.organizationId, id: op.in(ctx.params.teamIds) });
-      const counts = await Promise.all(teams.map((t) => this.teamMembers.count({ teamId: t.id })));
-      return Object.fromEntries(teams.map((t, i) => [t.id, presentTeam(t, counts[i], { admin: true, view: true })]));
+      const [counts, spaces] = await Promise.all([Promise.all(teams.map((t) => this.teamMembers.count({ teamId: t.id }))), this.spaceCounts(ctx.params.organizationId, "team", teams.map((t) => t.id))]);
+      return Object.fromEntries(teams.map((t, i) => [t.id, presentTeam(t, { members: counts[i], spaces: spaces(t.id) }, { admin: true, view: true })]));
     },
   },
 

@@ -92,7 +92,7 @@ describe("orgs SSO actions", () => {
     await expect(broker.call("orgs.get", { organizationId: orgId }, as("plain"))).rejects.toMatchObject({ code: 404 });
     const listed = await broker.call<{ items: Array<{ id: string }> }, Record<string, unknown>>("orgs.list", {}, as("plain"));
     expect(listed.items.map((o) => o.id)).not.toContain(orgId);
-    expect(await role(orgId, "federated")).toEqual({ exists: true, member: true, role: "read" });
+    expect(await role(orgId, "federated")).toEqual({ exists: true, member: true, role: "read", userId: "federated", teams: [] });
     expect((await role(orgId, "sso-admin-5")).member).toBe(true);
 
     const collection = await broker.call<{ id: string }, Record<string, unknown>>("orgs.createCollection", { organizationId: orgId, title: "Handbook" }, as("sso-admin-5"));
@@ -101,7 +101,7 @@ describe("orgs SSO actions", () => {
 
     // Signing in through SSO lets the plain member back in.
     await broker.call("orgs.joinBySso", { organizationId: orgId, userId: "plain", role: "read" });
-    expect(await role(orgId, "plain")).toEqual({ exists: true, member: true, role: "edit" });
+    expect(await role(orgId, "plain")).toMatchObject({ exists: true, member: true, role: "edit", userId: "plain" });
     await expect(broker.call("orgs.getCollection", { collectionId: collection.id }, as("plain"))).resolves.toMatchObject({ id: collection.id });
   });
 

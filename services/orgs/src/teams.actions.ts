@@ -106,6 +106,7 @@ export const teamActions: OrgsActions = {
       const deleted = await this.teams.deleteOne({ id: ctx.params.teamId, organizationId: ctx.params.organizationId });
       if (deleted) {
         await this.teamMembers.deleteMany({ teamId: ctx.params.teamId });
+        await this.dropGrants(ctx.params.organizationId, "team", ctx.params.teamId);
         await this.membersChanged(ctx.params.organizationId);
       }
       ctx.meta.$statusCode = 204;

@@ -1,5 +1,5 @@
 // The space lifecycle: update, delete, restore, duplicate, move, transfer; spaces of a collection and of a member.
-import { atLeast, callerOf, effectiveRole, memberRoleOf, ROLES, type Role, type RoleOrGuest } from "@docshelf/access";
+import { atLeast, callerOf, ROLES, type Role, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
@@ -115,6 +115,8 @@ export const spaceActions: ContentPart = {
           createdAt: now,
           updatedAt: now,
         };
+        // Git sync belongs to the source space: git-sync has no link for the copy.
+        delete copy.gitSync;
         await this.spaces.insert(copy);
         await this.revisionChanged(copy.id, revision.id);
         ctx.meta.$statusCode = 201;
@@ -141,7 +143,7 @@ export const spaceActions: ContentPart = {
           if (!info.exists || info.deleted || info.organizationId !== space.organizationId) {
             throw new BadRequestError(`Invalid parameters: 'parent': collection ${target} was not found in the space's organization.`);
           }
-          const onCollection = effectiveRole({ memberRole: memberRoleOf(membership), collectionLevels: info.levels });
+          const onCollection = this.roleOnCollection(info, membership);
           if (!atLeast(onCollection, "create")) throw new ForbiddenError("Moving a space into a collection needs the create role on it.");
         }
         const set: Partial<SpaceDoc> = { updatedAt: this.nowIso() };
@@ -178,7 +180,8 @@ export const spaceActions: ContentPart = {
         if (ctx.params.organization === space.organizationId) throw new ConflictError("The space already belongs to this organization.");
         const moved = await this.spaces.updateOne(
           { id: space.id, organizationId: space.organizationId, deletedAt: op.exists(false) },
-          { $set: { organizationId: ctx.params.organization, updatedAt: this.nowIso(), position: this.now().getTime() }, $unset: ["parent"] },
+          // Grants name teams and members of the organization the space leaves: they stay behind.
+          { $set: { organizationId: ctx.params.organization, updatedAt: this.nowIso(), position: this.now().getTime() }, $unset: ["parent", "grants"] },
         );
         if (!moved) throw new ConflictError("The space changed while it was being transferred; try again.");
         await this.broker.broadcast("content.space.transferred", { spaceId: space.id, fromOrganizationId: space.organizationId, toOrganizationId: ctx.params.organization });
@@ -195,7 +198,7 @@ export const spaceActions: ContentPart = {
         if (!info.exists || info.deleted || !info.organizationId) throw hidden();
         const membership = await this.membership(info.organizationId, caller.id);
         if (!membership.member) throw hidden();
-        const onCollection = effectiveRole({ memberRole: memberRoleOf(membership), collectionLevels: info.levels });
+        const onCollection = this.roleOnCollection(info, membership);
         const filter: Filter = { organizationId: info.organizationId, parent: ctx.params.collectionId, deletedAt: op.exists(false) };
         if (!onCollection) filter.visibility = op.in(["public", "unlisted"]);
         const { page, limit } = ctx.params;

@@ -7,6 +7,7 @@ export const orgsRoutes: Record<string, string> = {
   "POST /orgs/:organizationId/invites": "orgs.invite",
   "POST /orgs/:organizationId/link-invites": "orgs.createLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
+  "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
   "GET /email-domains/:emailDomain/orgs": "orgs.listForEmailDomain",
 
   "GET /orgs/:organizationId/members": "orgs.listMembers",
@@ -32,6 +33,14 @@ export const orgsRoutes: Record<string, string> = {
   "DELETE /collections/:collectionId": "orgs.deleteCollection",
   "POST /collections/:collectionId/move": "orgs.moveCollection",
   "POST /collections/:collectionId/transfer": "orgs.transferCollection",
+  // GitBook's collection permissions (beyond the interface: they give team grants a way in).
+  "POST /collections/:collectionId/permissions": "orgs.inviteToCollection",
+  "GET /collections/:collectionId/permissions/teams": "orgs.listTeamPermissionsInCollection",
+  "PATCH /collections/:collectionId/permissions/teams/:teamId": "orgs.updateTeamPermissionInCollection",
+  "DELETE /collections/:collectionId/permissions/teams/:teamId": "orgs.removeTeamFromCollection",
+  "GET /collections/:collectionId/permissions/users": "orgs.listUserPermissionsInCollection",
+  "PATCH /collections/:collectionId/permissions/users/:userId": "orgs.updateUserPermissionInCollection",
+  "DELETE /collections/:collectionId/permissions/users/:userId": "orgs.removeUserFromCollection",
 
   "GET /orgs/:organizationId/translations": "orgs.listTranslations",
   "POST /orgs/:organizationId/translations": "orgs.createTranslation",
