@@ -1,5 +1,5 @@
 // The HTTP API gateway: maps /v1 routes to actions, authenticates bearer tokens, renders every error one way.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { Context, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
@@ -15,8 +15,11 @@ import { rateLimitGuard, v1Guards, type GuardOptions } from "./middlewares";
 import { RateLimiter } from "./rate-limiter";
 import type { GatewayRequest, Identity } from "./request";
 import { openStores, type GatewayStores } from "./stores";
+import { changeRequestPdfRoutes } from "./routes/change-requests";
 import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
+import { answerClientErrors } from "./client-errors";
+import { publishedSites, type PublishedSites } from "./routes/published";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{8,256})$/;
@@ -34,6 +37,8 @@ interface GatewayVars {
   /** `opening`'s value once it resolved, so requests need not wait on the promise. */
   openedGuards?: Guards;
   counterErrorLoggedAt: number;
+  /** Published sites, served before moleculer-web routes a request (routes/published.ts). */
+  published: PublishedSites;
 }
 interface GatewayMethods {
   identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
@@ -137,6 +142,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
             return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
           },
         },
+        { ...changeRequestPdfRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
       ],
       onError(this: GatewayMethods, req: GatewayRequest, res: ServerResponse, err: unknown) {
         // A failed attempt gives its Idempotency-Key back, so a retry runs again.
@@ -220,6 +226,18 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         return "then" in identity ? identity.then(callerOf) : callerOf(identity);
       },
 
+      /** A published site's page (under /sites/, or on a site's own hostname) is served here; anything else goes to moleculer-web. */
+      httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
+        const api = () => (ApiGateway.methods as { httpHandler(this: unknown, ...args: unknown[]): Promise<void> }).httpHandler.call(this, req, res, next);
+        const params = this.published.target(req);
+        if (!params) return api();
+        const requestID = settleRequestId(req, res);
+        return this.published.serve(this.broker, req, res, params, requestID).then(
+          (served) => (served ? undefined : api()),
+          (err: unknown) => this.renderError(req, res, err),
+        );
+      },
+
       /** moleculer-web's own lookup, without trying every alias: the same first match (see alias-index.ts). */
       resolveAlias(url: string, method = "GET") {
         let index = this.aliasIndex;
@@ -272,7 +290,10 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     created() {
+      // moleculer-web made the HTTP server in its own created(), which runs first.
+      answerClientErrors((this as unknown as { server: Server }).server);
       this.tokens = new TokenCache(cfg.authCacheTtlMs);
+      this.published = publishedSites(cfg.publicUrl, cfg.requestTimeoutMs);
       // Opened here, not in started(): moleculer-web's started() may already take requests, and the
       // guards wait on this promise. started() below makes a failure to open them stop start-up.
       this.counterErrorLoggedAt = 0;

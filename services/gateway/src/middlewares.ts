@@ -4,7 +4,7 @@
 // goes through them synchronously.
 import type { ServerResponse } from "node:http";
 import type { Context } from "moleculer";
-import { TooManyRequestsError } from "@docshelf/errors";
+import { BadRequestError, TooManyRequestsError } from "@docshelf/errors";
 import { clientAddress, type TrustedProxies } from "./client-address";
 import { requestFingerprint } from "./canonical-json";
 import { IDEMPOTENT_ROUTES, beginIdempotent, parseIdempotencyKey, scopedKey } from "./idempotency";
@@ -135,6 +135,21 @@ function hasBody(req: GatewayRequest): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
 }
 
+/** The type the JSON parser reads (its default); it skips every other one. */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * Whether the request carries bytes the JSON parser would skip (another Content-Type, or none at all),
+ * so that the action would take them for an empty body and, for a create, succeed with defaults.
+ * An empty body is fine whatever its type.
+ */
+function unparsedBody(req: GatewayRequest): boolean {
+  const length = req.headers["content-length"];
+  const bytes = req.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) > 0);
+  const type = req.headers["content-type"];
+  return bytes && (type === undefined || !JSON_TYPE.test(type));
+}
+
 function parseWith(parser: Connect, req: GatewayRequest, res: ServerResponse): Promise<void> {
   return new Promise((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
@@ -187,6 +202,8 @@ function idempotent(host: GuardHost, options: GuardOptions, req: GatewayRequest,
  */
 export function v1Guards(options: GuardOptions, jsonParser: Connect) {
   const afterBody = (host: GuardHost, req: GatewayRequest, res: ServerResponse): Outcome | Promise<Outcome> => {
+    // Every request body of the API is an object: an array would be merged into the parameters as nothing.
+    if (Array.isArray(req.body)) throw new BadRequestError("The request body must be a JSON object.");
     if (req.body !== undefined) checkBody(req.body, options.body);
     return idempotent(host, options, req, res);
   };
@@ -197,6 +214,7 @@ export function v1Guards(options: GuardOptions, jsonParser: Connect) {
       if (!("body" in req)) req.body = undefined;
       return afterBody(host, req, res);
     }
+    if (unparsedBody(req)) throw new BadRequestError("The request body must be JSON, sent with Content-Type: application/json.");
     return parseWith(jsonParser, req, res).then(() => afterBody(host, req, res));
   };
   return middleware(function (req, res) {
