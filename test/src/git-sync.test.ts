@@ -164,6 +164,11 @@ describe.each(MODES)("Git sync over %s", (mode) => {
     expectSchema("getSpaceGitInfo", 200, info.body);
     expect(info.body).toMatchObject({ repoName: name, installationProvider: "github", integration: "git-sync", url: "https://github.com/acme/docs" });
     expect(info.body.operation).toMatchObject({ id: job.id, state: "success" });
+
+    // The space itself carries the same GitSyncState (pushed to content by git-sync).
+    const got = await reader.api.get(`/v1/spaces/${space.id}`);
+    expectSchema("getSpaceById", 200, got.body);
+    expect(got.body.gitSync).toEqual({ repoName: name, installationProvider: "github", integration: "git-sync", url: "https://github.com/acme/docs", updatedAt: expect.any(String) });
   });
 
   test("scaled out, wake-ups travel over NATS JetStream (no fallback to the sweep)", async () => {
@@ -411,7 +416,106 @@ describe.each(MODES)("Git sync over %s", (mode) => {
     const space = await createSpace(owner.api, orgId, { title: "Legacy" });
     expect((await runJob(space.id, "import", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
     expect((await editor.api.delete(`/v1/spaces/${space.id}/git/legacy-installation`)).status).toBe(403);
+    expect((await owner.api.get(`/v1/spaces/${space.id}`)).body.gitSync).toMatchObject({ repoName: name, integration: "git-sync" });
     expect((await owner.api.delete(`/v1/spaces/${space.id}/git/legacy-installation`)).status).toBe(204);
     expect((await owner.api.get(`/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+    const got = await owner.api.get(`/v1/spaces/${space.id}`);
+    expectSchema("getSpaceById", 200, got.body);
+    expect(got.body.gitSync).toBeUndefined();
+    // A duplicate of a synced space is not synced.
+    expect((await runJob(space.id, "import", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const copy = await owner.api.post(`/v1/spaces/${space.id}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect(copy.body.gitSync).toBeUndefined();
+  });
+
+  /** The export job a merge queued (`merge-<changeRequestId>`), once it ended. */
+  async function mergeExport(spaceId: string, changeRequestId: string, timeoutMs = 30_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await owner.api.get(`/v1/spaces/${spaceId}/git/jobs/merge-${changeRequestId}`);
+      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
+      if (Date.now() > deadline) throw new Error(`no finished export for change request ${changeRequestId} after ${timeoutMs} ms (last: ${res.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function mergedChangeRequest(spaceId: string, subject: string | undefined, page: string): Promise<any> {
+    const created = await editor.api.post(`/v1/spaces/${spaceId}/change-requests`, subject === undefined ? {} : { subject });
+    expect(created.status).toBe(201);
+    const edited = await editor.api.post(`/v1/spaces/${spaceId}/change-requests/${created.body.id}/content`, {
+      changes: [{ operation: "insert_page", title: page, document: { markdown: `About ${page}.` } }],
+    });
+    expect(edited.status).toBe(200);
+    const merged = await owner.api.post(`/v1/spaces/${spaceId}/change-requests/${created.body.id}/merge`);
+    expect(merged.status).toBe(200);
+    return created.body;
+  }
+
+  test("a merged change request is exported to the space's export repository as GITBOOK-<number>: <subject>", async () => {
+    const space = await createSpace(owner.api, orgId, { title: "Merges" });
+    await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, { changes: [{ type: "insert_page", title: "Home", markdown: "Home.\n" }] });
+    const name = repoName("merge");
+    createRepo(server, name, {});
+    // Not set up for export yet: the merge changes the space only.
+    const before = await mergedChangeRequest(space.id, "Before the sync", "Early");
+    expect((await owner.api.get(`/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+
+    const setUp = await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main", commitMessage: "Set up the export", repoCacheID: "merges" });
+    expect(setUp.status).toBe("succeeded");
+    const faq = await mergedChangeRequest(space.id, "Add the FAQ", "FAQ");
+    const job = await mergeExport(space.id, faq.id);
+    expect(job).toMatchObject({ status: "succeeded", direction: "export", changeRequest: { id: faq.id, number: faq.number }, url: server.url(name, false) });
+    expect(faq.number).toBe(before.number + 1);
+    const clone = cloneRepo(server, name);
+    expect(git(clone, "log", "--format=%s").split("\n")).toEqual([`GITBOOK-${faq.number}: Add the FAQ`, "Set up the export"]);
+    expect(git(clone, "rev-parse", "HEAD")).toBe(job.commit);
+    expect(readFileSync(join(clone, "SUMMARY.md"), "utf8")).toContain("[FAQ](faq.md)");
+
+    // Without a subject the message says so; an explicit export still takes its own message.
+    const untitled = await mergedChangeRequest(space.id, undefined, "Untitled");
+    expect((await mergeExport(space.id, untitled.id)).status).toBe("succeeded");
+    await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, { changes: [{ type: "insert_page", title: "Direct", markdown: "Edited live.\n" }] });
+    expect((await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main", commitMessage: "Explicit message" })).status).toBe("succeeded");
+    const after = cloneRepo(server, name);
+    expect(git(after, "log", "--format=%s").split("\n").slice(0, 2)).toEqual(["Explicit message", `GITBOOK-${untitled.number}: No subject`]);
+  });
+
+  test("redirects of .gitbook.yaml are kept per space and exported back; links to repository files use repoTreeURL", async () => {
+    const tree = "https://git.example.com/acme/docs/tree/main";
+    const name = repoName("redirects");
+    createRepo(server, name, {
+      ".gitbook.yaml": "root: ./\nredirects:\n  old/setup: guide/install.md\n  previous: README.md\n",
+      "README.md": "# Home\n\nSee [the script](scripts/build.sh) and [install](guide/install.md).\n",
+      "guide/install.md": "# Install\n\nRun [the script](../scripts/build.sh#L3).\n",
+      "scripts/build.sh": "make\n",
+    });
+    const space = await createSpace(owner.api, orgId, { title: "Redirects" });
+    expect((await runJob(space.id, "import", { url: server.url(name), ref: "refs/heads/main", repoTreeURL: tree })).status).toBe("succeeded");
+    const info = await owner.api.get(`/v1/spaces/${space.id}/git/info`);
+    expectSchema("getSpaceGitInfo", 200, info.body);
+    expect(info.body.redirects).toEqual({ "old/setup": "guide/install.md", previous: "README.md" });
+    const { pages } = await pagesWithMarkdown(space.id);
+    expect(pages.find((p) => p.path === "home")?.markdown).toContain(`[the script](${tree}/scripts/build.sh) and [install](guide/install.md)`);
+    expect(pages.find((p) => p.path === "guide/install")?.markdown).toContain(`[the script](${tree}/scripts/build.sh#L3)`);
+
+    // A new repository gets them in the .gitbook.yaml export writes; one with its own file gets them merged in.
+    const fresh = repoName("redirects-fresh");
+    createRepo(server, fresh, {});
+    expect((await runJob(space.id, "export", { url: server.url(fresh), ref: "refs/heads/main", repoTreeURL: tree })).status).toBe("succeeded");
+    const freshClone = cloneRepo(server, fresh);
+    expect(readFileSync(join(freshClone, ".gitbook.yaml"), "utf8")).toMatch(/redirects:\n {2}old\/setup: guide\/install.md\n {2}previous: README.md/);
+    expect(readFileSync(join(freshClone, "README.md"), "utf8")).toContain("[the script](scripts/build.sh)");
+    const kept = repoName("redirects-kept");
+    createRepo(server, kept, { ".gitbook.yaml": "# ours\nroot: ./\n" });
+    expect((await runJob(space.id, "export", { url: server.url(kept), ref: "refs/heads/main", force: true })).status).toBe("succeeded");
+    const keptYaml = readFileSync(join(cloneRepo(server, kept), ".gitbook.yaml"), "utf8");
+    expect(keptYaml).toContain("# ours");
+    expect(keptYaml).toContain("old/setup: guide/install.md");
+
+    // Round trip: importing the export gives the same redirects.
+    const copy = await createSpace(owner.api, orgId, { title: "Redirects copy" });
+    expect((await runJob(copy.id, "import", { url: server.url(fresh), ref: "refs/heads/main" })).status).toBe("succeeded");
+    expect((await owner.api.get(`/v1/spaces/${copy.id}/git/info`)).body.redirects).toEqual({ "old/setup": "guide/install.md", previous: "README.md" });
   });
 });

@@ -41,7 +41,19 @@ describe("defaults", () => {
       tracingExporter: "none",
       zipkinUrl: "http://localhost:9411",
       healthPort: 0,
+      openapi: { fetchTimeoutMs: 10000, maxBytes: 5242880, refreshIntervalMs: 21600000, sweepIntervalMs: 60000, fetchAllowPrivate: [] },
     });
+  });
+
+  test("the OPENAPI_* variables are read, and a bad value names its variable", () => {
+    expect(loadConfig({ OPENAPI_FETCH_TIMEOUT_MS: "500", OPENAPI_MAX_BYTES: "1024", OPENAPI_FETCH_ALLOW_PRIVATE: "127.0.0.1:8081, [::1]:9000" }).openapi).toMatchObject({
+      fetchTimeoutMs: 500,
+      maxBytes: 1024,
+      fetchAllowPrivate: ["127.0.0.1:8081", "[::1]:9000"],
+    });
+    for (const [name, value] of [["OPENAPI_FETCH_TIMEOUT_MS", "soon"], ["OPENAPI_MAX_BYTES", "-1"], ["OPENAPI_REFRESH_INTERVAL_MS", "1.5"], ["OPENAPI_FETCH_ALLOW_PRIVATE", "localhost:80"], ["OPENAPI_FETCH_ALLOW_PRIVATE", "127.0.0.1"]]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
   });
 
   test("TRUSTED_PROXIES takes addresses and CIDRs of both families and refuses anything else", () => {

@@ -56,6 +56,21 @@ export interface Config {
   zipkinUrl: string;
   /** Port of this process's own `/health` and `/ready` server; 0 serves none (the gateway has its own). */
   healthPort: number;
+  /** The openapi service's fetching and refreshing of API-description specs. */
+  openapi: OpenAPIConfig;
+}
+
+export interface OpenAPIConfig {
+  /** Total time to fetch a spec's URL, redirects included. */
+  fetchTimeoutMs: number;
+  /** Largest spec accepted, fetched or sent as text, in bytes. */
+  maxBytes: number;
+  /** How often a URL spec is fetched again. */
+  refreshIntervalMs: number;
+  /** How often the service looks for specs to process or refresh. */
+  sweepIntervalMs: number;
+  /** Tests only: `IP:port` pairs a fetch may reach although private (lower case). */
+  fetchAllowPrivate: string[];
 }
 
 export const TRACING_EXPORTERS = ["none", "console", "zipkin"] as const;
@@ -100,6 +115,11 @@ export const VARIABLES: readonly Variable[] = [
   { name: "TRACING_EXPORTER", default: "none", why: "Where tracing spans go: none, console (the log) or zipkin (Zipkin or Jaeger's Zipkin endpoint); the built-in exporters that need no extra package." },
   { name: "ZIPKIN_URL", default: "http://localhost:9411", why: "Base URL of the Zipkin-compatible collector when TRACING_EXPORTER is zipkin." },
   { name: "HEALTH_PORT", default: "0", why: "Port of a /health and /ready server for processes without the gateway (Kubernetes probes); 0 serves none." },
+  { name: "OPENAPI_FETCH_TIMEOUT_MS", default: "10000", why: "Total time to fetch an OpenAPI spec's URL, redirects included; past it the run fails with FETCH_TIMEOUT." },
+  { name: "OPENAPI_MAX_BYTES", default: "5242880", why: "Largest OpenAPI spec accepted (5 MiB), fetched or sent as source.text; also bounded by JSON_BODY_LIMIT_BYTES." },
+  { name: "OPENAPI_REFRESH_INTERVAL_MS", default: "21600000", why: "How often a URL spec is fetched again (6 h); a new version only when its content changed." },
+  { name: "OPENAPI_SWEEP_INTERVAL_MS", default: "60000", why: "How often the openapi service looks for specs to process or refresh (never less often than the refresh interval)." },
+  { name: "OPENAPI_FETCH_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs (127.0.0.1:8081, [::1]:8081) a spec fetch may reach although private. Never set it in production." },
 ];
 
 export class ConfigError extends Error {}
@@ -134,6 +154,17 @@ function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
     }
   }
   return entries;
+}
+
+const TARGET = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i;
+
+/** Exact `IP:port` pairs (tests' loopback servers) that a fetch may reach although private. */
+function targetList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] || "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!TARGET.test(entry)) throw new ConfigError(`${name} must list IP:port pairs such as 127.0.0.1:8081, got "${entry}"`);
+  }
+  return entries.map((e) => e.toLowerCase());
 }
 
 /** An absolute http(s) URL; the message never repeats the value, which may carry credentials. */
@@ -211,6 +242,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracingExporter: oneOf(env, "TRACING_EXPORTER", "none", TRACING_EXPORTERS),
     zipkinUrl: httpUrl(env, "ZIPKIN_URL", "http://localhost:9411"),
     healthPort: integer(env, "HEALTH_PORT", "0", 0, 65535),
+    openapi: Object.freeze({
+      fetchTimeoutMs: integer(env, "OPENAPI_FETCH_TIMEOUT_MS", "10000", 1, 3600000),
+      maxBytes: integer(env, "OPENAPI_MAX_BYTES", "5242880", 1, 1073741824),
+      refreshIntervalMs: integer(env, "OPENAPI_REFRESH_INTERVAL_MS", "21600000", 1, 2592000000),
+      sweepIntervalMs: integer(env, "OPENAPI_SWEEP_INTERVAL_MS", "60000", 1, 2592000000),
+      fetchAllowPrivate: targetList(env, "OPENAPI_FETCH_ALLOW_PRIVATE"),
+    }),
   });
 }
 

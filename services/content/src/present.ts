@@ -1,6 +1,6 @@
 // The API shapes of spaces, revisions, pages, files and link report items.
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
-import type { RevisionDoc, SpaceDoc } from "./models";
+import type { GitSyncState, RevisionDoc, SpaceDoc } from "./models";
 import { DEFAULT_LAYOUT, type FileMeta, type PageNode } from "./revisions/tree";
 
 export interface SpaceResource {
@@ -17,6 +17,7 @@ export interface SpaceResource {
   urls: { location: string; app: string; published?: string; public?: string };
   organization: string;
   parent?: string;
+  gitSync?: GitSyncState;
   revision: string;
   defaultLevel: SpaceDoc["defaultLevel"];
   comments: number;
@@ -48,6 +49,7 @@ export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: stri
     permissions: spacePermissions(role),
   };
   if (space.parent) resource.parent = space.parent;
+  if (space.gitSync) resource.gitSync = { ...space.gitSync };
   if (space.deletedAt) resource.deletedAt = space.deletedAt;
   const published = `${publicUrl}/s/${space.id}/published`;
   if (space.visibility === "share-link") {
@@ -73,7 +75,8 @@ export interface PageResource {
   createdAt: string;
   updatedAt: string;
   kind: "sheet";
-  type: "document";
+  /** `computed` for a computed page read without evaluation (`computed=false`, or an internal read). */
+  type: "document" | "computed";
   urls: { app: string };
   slug: string;
   path: string;
@@ -87,6 +90,7 @@ export interface PageResource {
   noIndex: boolean;
   noRobotsIndex: boolean;
   git?: { oid: string; path: string };
+  computed?: PageNode["computed"];
   markdown?: string;
   document?: unknown;
 }
@@ -116,6 +120,11 @@ export function presentPage(page: PageNode, opts: PresentOptions, depth = Infini
   if (page.cover) resource.cover = page.cover;
   if (page.variables) resource.variables = page.variables;
   if (page.git && opts.metadata) resource.git = page.git;
+  if (page.computed) {
+    // Evaluated trees (src/computed.ts) carry no `computed`: this is the page as stored.
+    resource.type = "computed";
+    resource.computed = page.computed;
+  }
   return resource;
 }
 

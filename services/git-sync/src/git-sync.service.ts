@@ -10,12 +10,13 @@ import { newId, newSecret, storeMixin, type Collection } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { CredentialSealer, repoNameOf, scrub, splitRepoUrl } from "./credentials";
 import { JobQueue } from "./job-queue";
+import { exportTargetOf, mergeExportJob, type MergedEvent } from "./merge-export";
 import { collections, type JobDoc, type JobKind, type JobParams, type LeaseDoc, type LinkDoc, type SettingDoc } from "./models";
 import { cleanDirectory } from "./paths";
-import { jobLocation, presentInfo, presentJob } from "./present";
+import { gitSyncStateOf, jobLocation, presentInfo, presentJob } from "./present";
 import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
 import { readGitSyncSettings, type GitSyncSettings } from "./settings";
-import { startWakeChannel, WAKE_CHANNEL, type WakeChannel } from "./wake-channel";
+import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL, type WakeChannel } from "./wake-channel";
 
 interface Vars {
   jobs: Collection<JobDoc>;
@@ -41,6 +42,8 @@ interface Methods {
   publicUrl(): string;
   access(ctx: Context, spaceId: string, min: "read" | "edit" | "admin", doing: string): Promise<SpaceAccess & { organizationId: string }>;
   startJob(ctx: Context<StartParams>, kind: JobKind): Promise<null>;
+  exportMerged(merged: MergedEvent): Promise<void>;
+  pushGitSync(spaceId: string, link: LinkDoc | null): Promise<void>;
   runJob(job: JobDoc, signal: AbortSignal): ReturnType<typeof runImport>;
   sweep(): Promise<void>;
   wake(spaceId: string): Promise<void>;
@@ -146,6 +149,7 @@ export function gitSyncSchema(): ServiceSchema {
         async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string }>) {
           await this.access(ctx, ctx.params.spaceId, "admin", "Removing the Git installation");
           await this.links.deleteOne({ id: ctx.params.spaceId });
+          await this.pushGitSync(ctx.params.spaceId, null);
           ctx.meta.$statusCode = 204;
           return null;
         },
@@ -153,6 +157,13 @@ export function gitSyncSchema(): ServiceSchema {
     },
 
     events: {
+      // A merged change request is exported to the space's repository when one is set up for export.
+      "change-requests.merged": {
+        async handler(this: GitSyncService, ctx: Context<MergedEvent>) {
+          await this.exportMerged(ctx.params);
+        },
+      },
+
       // A deleted space's jobs stop mattering; its link goes with it.
       "content.space.purged": {
         async handler(this: GitSyncService, ctx: Context<{ spaceId: string }>) {
@@ -218,6 +229,8 @@ export function gitSyncSchema(): ServiceSchema {
         const link: Partial<LinkDoc> = { url: split.url, ref: p.ref, repoName: repoNameOf(split.url), updatedAt: now };
         if (params.gitInfo?.provider) link.provider = params.gitInfo.provider;
         if (infoURL ?? treeURL) link.treeURL = infoURL ?? treeURL;
+        // The repository merged change requests go to from now on (README: "Exports of merged change requests").
+        if (kind === "export") link.exportTarget = exportTargetOf(params, job.sealedCredentials);
         if (!params.standalone && !(await this.links.updateOne({ id: p.spaceId }, { $set: link }))) {
           try {
             await this.links.insert({ id: p.spaceId, organizationId: access.organizationId, lastTimestamp: 0, createdAt: now, ...link } as LinkDoc);
@@ -226,11 +239,36 @@ export function gitSyncSchema(): ServiceSchema {
             await this.links.updateOne({ id: p.spaceId }, { $set: link });
           }
         }
+        if (!params.standalone) await this.pushGitSync(p.spaceId, await this.links.findOne({ id: p.spaceId }));
         await this.jobs.insert(job);
         await this.wake(p.spaceId);
         ctx.meta.$statusCode = 204;
         ctx.meta.$responseHeaders = { Location: jobLocation(this.publicUrl(), p.spaceId, job.id) };
         return null;
+      },
+
+      async exportMerged(merged: MergedEvent) {
+        const job = mergeExportJob(await this.links.findOne({ id: merged.spaceId }), merged, new Date());
+        if (!job) return;
+        // Every git-sync replica hears the broadcast; the job's id is the change request's, so the first insert wins.
+        try {
+          await this.jobs.insert(job);
+        } catch (err) {
+          if (err instanceof ConflictError) return;
+          throw err;
+        }
+        await this.wake(merged.spaceId);
+      },
+
+      /** Sends the space's GitSyncState (or its removal) to content, which shows it as the space's `gitSync`. */
+      async pushGitSync(spaceId: string, link: LinkDoc | null) {
+        const state = link ? { ...gitSyncStateOf(link), repoName: link.repoName || repoNameOf(link.url) } : null;
+        try {
+          await this.broker.call("content.setGitSync", { spaceId, gitSync: state });
+        } catch (err) {
+          // A copy for display: the link stays the record, and the next request pushes it again.
+          this.logger.warn({ spaceId, error: String((err as Error)?.message) }, "the space's gitSync field could not be updated");
+        }
       },
 
       async runJob(job: JobDoc, signal: AbortSignal) {
@@ -252,7 +290,7 @@ export function gitSyncSchema(): ServiceSchema {
         };
         if (job.kind === "export") {
           const link = await this.links.findOne({ id: job.spaceId });
-          return runExport(job, credentials, deps, link?.lastCommit);
+          return runExport(job, credentials, deps, link ?? {});
         }
         return runImport(job, credentials, deps);
       },
@@ -338,6 +376,17 @@ export function gitSyncSchema(): ServiceSchema {
       group: "git-sync",
       handler(this: GitSyncService, payload: { spaceId?: unknown }) {
         if (typeof payload?.spaceId === "string") void this.queue.wake(payload.spaceId);
+      },
+    },
+    // change-requests also publishes merges on a durable channel: a merge made while every git-sync
+    // worker was down is exported when one is back (the broadcast above only reaches running ones).
+    // The job id makes the two deliveries one export.
+    [MERGED_CHANNEL]: {
+      group: "git-sync",
+      // The stream change-requests makes (kept 7 days); the same settings, so either side may create it first.
+      nats: { streamConfig: { max_age: 7 * 24 * 3600 * 1e9 } },
+      async handler(this: GitSyncService, payload: Partial<MergedEvent>) {
+        if (typeof payload?.spaceId === "string" && typeof payload.changeRequestId === "string") await this.exportMerged(payload as MergedEvent);
       },
     },
   };

@@ -1,4 +1,4 @@
-import { readLayout, readPageFile, writeLayout, readGitbookConfig, LayoutError, type SourceFile, type TreePage, type TreeFile } from "./layout";
+import { readLayout, readPageFile, writeLayout, readGitbookConfig, replaceRedirects, LayoutError, type SourceFile, type TreePage, type TreeFile } from "./layout";
 
 let nextId = 0;
 const newFileId = () => `f${++nextId}`;
@@ -105,5 +105,18 @@ describe("exporting to GitBook's layout", () => {
     // Content drops the `# title` heading the export wrote; the rest must be the same.
     const stripped = (list: TreePage[]): TreePage[] => list.map((p) => ({ ...p, markdown: p.markdown.replace(/^# .*\n\n?/, ""), pages: stripped(p.pages) }));
     expect(shape(stripped(back.pages))).toEqual(shape(pages));
+  });
+});
+
+describe(".gitbook.yaml redirects", () => {
+  it("are read, and written back into an existing file without touching the rest", () => {
+    const text = "# ours\nroot: ./\nredirects:\n  a: b.md\n";
+    const config = readGitbookConfig(text);
+    expect(config.redirects).toEqual({ a: "b.md" });
+    expect(replaceRedirects(text, config, { a: "b.md" })).toBeNull();
+    const replaced = replaceRedirects(text, config, { a: "c.md", old: "README.md" })!;
+    expect(replaced).toContain("# ours");
+    expect(readGitbookConfig(replaced).redirects).toEqual({ a: "c.md", old: "README.md" });
+    expect(readGitbookConfig(replaceRedirects(text, config, {})!).redirects).toEqual({});
   });
 });

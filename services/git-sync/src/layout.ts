@@ -2,7 +2,8 @@
 // README.md is the first page, SUMMARY.md the tree, `.gitbook.yaml` may move both, assets live in
 // `.gitbook/assets/`, front matter carries description, icon, hidden and cover.
 import { posix } from "node:path";
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
+import { linksFromTree, linksToTree } from "./file-refs";
 import { buildSummary, parseSummary, type SummaryItem } from "./summary";
 import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
 
@@ -116,6 +117,23 @@ export function writeGitbookConfig(config: GitbookConfig): string {
   return stringifyYaml(doc);
 }
 
+function sameRedirects(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
+}
+
+/**
+ * An existing `.gitbook.yaml` with its `redirects` replaced by the space's (everything else, comments
+ * included, kept as written); null when they are the same already.
+ */
+export function replaceRedirects(text: string, current: GitbookConfig, redirects: Record<string, string>): string | null {
+  if (sameRedirects(current.redirects, redirects)) return null;
+  const doc = parseDocument(text);
+  if (Object.keys(redirects).length) doc.set("redirects", redirects);
+  else doc.delete("redirects");
+  return doc.toString();
+}
+
 interface PageFile {
   title?: string;
   description?: string;
@@ -176,6 +194,8 @@ export interface ReadOptions {
   /** Directory of the project inside the repository ("" for the root), for `git.path`. */
   projectDir: string;
   newFileId: () => string;
+  /** `repoTreeURL`: relative links to repository files that are not pages or assets point there (file-refs.ts). */
+  treeURL?: string;
 }
 
 export interface ReadResult {
@@ -225,7 +245,8 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
     if (!rel || !file) return { title: title || "Untitled", slug, markdown: "", pages: [] };
     used.add(rel);
     const parsed = readPageFile(file.data.toString("utf8"));
-    const page: TreePage = { title: (title || parsed.title || posix.basename(rel, ".md")).slice(0, 256), slug, markdown: parsed.body, git: { oid: file.oid, path: repoPath(rel) }, pages: [] };
+    const markdown = options.treeURL ? linksToTree(parsed.body, repoPath(rel), options.treeURL) : parsed.body;
+    const page: TreePage = { title: (title || parsed.title || posix.basename(rel, ".md")).slice(0, 256), slug, markdown, git: { oid: file.oid, path: repoPath(rel) }, pages: [] };
     if (parsed.description) page.description = parsed.description.slice(0, 1000);
     if (parsed.icon) page.icon = parsed.icon.slice(0, 50);
     if (parsed.hidden) page.hidden = true;
@@ -312,8 +333,15 @@ function fromFolders(
 
 // ---------------------------------------------------------------- export
 
+export interface WriteOptions {
+  /** Repository path of the content root (project directory + `root`), for links written back from `treeURL`. */
+  contentDir: string;
+  /** `repoTreeURL`: links under it become relative paths again (the reverse of import). */
+  treeURL?: string;
+}
+
 /** The files of the layout for a page tree and its assets, relative to the content root. */
-export function writeLayout(pages: TreePage[], files: TreeFile[], config: GitbookConfig): Map<string, Buffer> {
+export function writeLayout(pages: TreePage[], files: TreeFile[], config: GitbookConfig, options: WriteOptions = { contentDir: "" }): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const assetPathById = new Map<string, string>();
   const assetNames = new Set<string>();
@@ -341,7 +369,8 @@ export function writeLayout(pages: TreePage[], files: TreeFile[], config: Gitboo
     const ref = page.cover?.ref;
     if (ref?.kind === "url") coverPath = ref.url;
     else if (ref?.kind === "file" && assetPathById.has(ref.file)) coverPath = posix.relative(posix.dirname(path), assetPathById.get(ref.file)!);
-    out.set(path, Buffer.from(writePageFile(page, coverPath), "utf8"));
+    const markdown = options.treeURL ? linksFromTree(page.markdown, joinRepoPath(options.contentDir, path), options.treeURL) : page.markdown;
+    out.set(path, Buffer.from(writePageFile({ ...page, markdown }, coverPath), "utf8"));
   };
   const item = (page: TreePage, dir: string): SummaryItem => {
     const slug = slugify(page.slug || page.title);

@@ -32,7 +32,10 @@ export interface JobDoc {
   params: JobParams;
   /** The URL's credentials, sealed (credentials.ts); removed when the job ends. */
   sealedCredentials?: string;
+  /** A user id, or `change-requests.merged` for exports of merged change requests. */
   createdBy: string;
+  /** The merged change request an export was queued for. */
+  changeRequest?: { id: string; number: number };
   createdAt: string;
   updatedAt: string;
   startedAt?: string;
@@ -60,8 +63,25 @@ export interface LinkDoc {
   lastTimestamp: number;
   /** The commit last imported or exported. */
   lastCommit?: string;
+  /**
+   * Where merged change requests are exported: the repository of the space's latest export request,
+   * with its credentials sealed. Absent until an export is requested, so an import-only space never pushes.
+   */
+  exportTarget?: ExportTarget;
+  /** `.gitbook.yaml` `redirects` (old path -> new path) read by the latest import; written back by exports. */
+  redirects?: Record<string, string>;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ExportTarget {
+  url: string;
+  ref: string;
+  repoCacheID?: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+  repoProjectDirectory?: string;
+  sealedCredentials?: string;
 }
 
 /** One worker at a time runs a space's jobs: it holds this lease and renews it. */

@@ -22,6 +22,8 @@ export interface JobResource {
   revision?: string;
   commit?: string;
   pages?: number;
+  /** Set on exports queued by a merged change request. */
+  changeRequest?: { id: string; number: number };
   url: string;
   ref: string;
   urls: { location: string };
@@ -48,7 +50,7 @@ export function presentJob(job: JobDoc, publicUrl: string): JobResource {
     ref: job.params.ref,
     urls: { location: jobLocation(publicUrl, job.spaceId, job.id) },
   };
-  for (const key of ["completedAt", "error", "errorCode", "revision", "commit", "pages"] as const) {
+  for (const key of ["completedAt", "error", "errorCode", "revision", "commit", "pages", "changeRequest"] as const) {
     if (job[key] !== undefined) (resource as unknown as Record<string, unknown>)[key] = job[key];
   }
   return resource;
@@ -58,19 +60,31 @@ export function jobLocation(publicUrl: string, spaceId: string, jobId: string): 
   return `${publicUrl}/v1/spaces/${spaceId}/git/jobs/${jobId}`;
 }
 
-export interface GitInfoResource {
+/** GitBook's GitSyncState: what `GET …/git/info` starts with and what the space's own `gitSync` field holds. */
+export interface GitSyncState {
   repoName: string;
   installationProvider?: "github" | "gitlab";
   integration: string;
   url: string;
   updatedAt: string;
+}
+
+export interface GitInfoResource extends GitSyncState {
+  /** `.gitbook.yaml` redirects read by the latest import (exported back); absent when there are none. */
+  redirects?: Record<string, string>;
   /** The space's latest job. */
   operation?: JobResource;
 }
 
+export function gitSyncStateOf(link: LinkDoc): GitSyncState {
+  const state: GitSyncState = { repoName: link.repoName, integration: "git-sync", url: link.treeURL ?? link.url, updatedAt: link.updatedAt };
+  if (link.provider) state.installationProvider = link.provider;
+  return state;
+}
+
 export function presentInfo(link: LinkDoc, latest: JobDoc | null, publicUrl: string): GitInfoResource {
-  const info: GitInfoResource = { repoName: link.repoName, integration: "git-sync", url: link.treeURL ?? link.url, updatedAt: link.updatedAt };
-  if (link.provider) info.installationProvider = link.provider;
+  const info: GitInfoResource = gitSyncStateOf(link);
+  if (link.redirects && Object.keys(link.redirects).length) info.redirects = { ...link.redirects };
   if (latest) info.operation = presentJob(latest, publicUrl);
   return info;
 }

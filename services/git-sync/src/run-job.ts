@@ -8,8 +8,8 @@ import git from "isomorphic-git";
 import { newId } from "@docshelf/store";
 import type { Credentials } from "./credentials";
 import { safeGitHttp } from "./git-http";
-import { countPages, LayoutError, readGitbookConfig, readLayout, writeGitbookConfig, writeLayout, type TreeFile, type TreePage } from "./layout";
-import type { JobDoc } from "./models";
+import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, writeGitbookConfig, writeLayout, type TreeFile, type TreePage } from "./layout";
+import type { JobDoc, LinkDoc } from "./models";
 import type { JobOutcome } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
 import { fetchBranch, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteHead, RepoError, writeLayoutCommit, type Remote } from "./repo";
@@ -84,7 +84,7 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     await fetchBranch(remote, job.params.ref, head);
     await deps.setStage(job, "config_check");
     const files = await readProjectFiles(remote.gitdir, head, projectDir, { maxFileBytes: deps.settings.maxFileBytes, maxPages: deps.settings.maxPages });
-    const layout = readLayout(files, { projectDir, newFileId: () => newId() });
+    const layout = readLayout(files, { projectDir, newFileId: () => newId(), ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}) });
     const pages = countPages(layout.pages);
     if (pages > deps.settings.maxPages) throw new RepoError("too-many-pages", `The repository describes ${pages} pages; a space takes at most ${deps.settings.maxPages}.`);
     await deps.setStage(job, "content_process");
@@ -97,7 +97,7 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     return {
       applied: !job.params.standalone,
       fields: { revision: result.revision, commit: head, pages: result.pages },
-      link: { lastCommit: head },
+      link: { lastCommit: head, redirects: layout.config.redirects },
     };
   });
 }
@@ -106,7 +106,8 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
  * Without `force`, an export refuses a branch that moved since the space last synced with it
  * (commits the space has not imported); with `force` it overwrites the content either way.
  */
-export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, lastCommit?: string): Promise<JobOutcome> {
+export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, link: Pick<LinkDoc, "lastCommit" | "redirects"> = {}): Promise<JobOutcome> {
+  const { lastCommit, redirects } = link;
   const projectDir = projectDirOf(job);
   return withRemote(job, credentials, deps, async (remote) => {
     await deps.setStage(job, "repo_fetch");
@@ -122,15 +123,23 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
     await deps.setStage(job, "content_process");
     const snapshot = await deps.snapshot(job.spaceId);
     if (countPages(snapshot.pages) > deps.settings.maxPages) throw new RepoError("too-many-pages", `The space has more than ${deps.settings.maxPages} pages.`);
-    const files = writeLayout(snapshot.pages, snapshot.files, config);
+    const existingRedirects = { ...config.redirects };
+    if (redirects) config.redirects = { ...redirects };
+    const contentDir = joinRepoPath(projectDir, config.root);
+    const files = writeLayout(snapshot.pages, snapshot.files, config, { contentDir, ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}) });
     for (const [path, data] of files) {
       if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes.`);
     }
     const extra = new Map<string, Buffer>();
     if (!existingYaml) extra.set(yamlPath, Buffer.from(writeGitbookConfig(config), "utf8"));
+    else if (redirects) {
+      // The space's redirects (from its last import) replace the file's; the rest of the file stays as written.
+      const replaced = replaceRedirects(existingYaml.toString("utf8"), { ...config, redirects: existingRedirects }, redirects);
+      if (replaced !== null) extra.set(yamlPath, Buffer.from(replaced, "utf8"));
+    }
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
-    const { oid, changed } = await writeLayoutCommit(remote.gitdir, { parent: head, contentDir: joinRepoPath(projectDir, config.root), files, extra, message });
+    const { oid, changed } = await writeLayoutCommit(remote.gitdir, { parent: head, contentDir, files, extra, message });
     if (changed) await pushCommit(remote, job.params.ref, oid, job.params.force);
     return { applied: true, fields: { revision: snapshot.revision, commit: oid, pages: countPages(snapshot.pages) }, link: { lastCommit: oid } };
   });

@@ -16,6 +16,8 @@ interface ChannelsHooks {
 }
 
 export const WAKE_CHANNEL = "git-sync.jobs";
+/** change-requests' durable channel of merges (services/change-requests/src/merged-channel.ts). */
+export const MERGED_CHANNEL = "change-requests.merged";
 /** Names of our own, so a broker-wide Channels middleware added later cannot clash with this one. */
 export const CHANNEL_NAMES = {
   sendMethodName: "gitSyncSendToChannel",

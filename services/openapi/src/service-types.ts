@@ -4,6 +4,7 @@ import type { Caller, MembershipCache, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { DocumentDoc, SpecDoc, VersionDoc } from "./models";
 import type { SpecPermissions } from "./present";
+import type { RenderedSpec } from "./render-pages";
 import type { OpenAPISettings } from "./settings";
 import type { WorkQueue } from "./work-queue";
 
@@ -15,6 +16,8 @@ export interface Vars {
   openapiSettings: OpenAPISettings;
   queue: WorkQueue;
   sweepTimer?: NodeJS.Timeout;
+  /** Rendered pages of spec versions for computed pages, by `<versionId>:<models>` (oldest dropped first). */
+  renderedVersions: Map<string, RenderedSpec>;
 }
 
 /** What the caller may do in an organization's specs. */

@@ -4,6 +4,7 @@ import { listParams } from "@docshelf/list";
 import type { RoleOrGuest } from "@docshelf/access";
 import { idRule } from "@docshelf/validation";
 import { verifyFileToken } from "../files";
+import { viewFor } from "../computed";
 import type { RevisionDoc, SpaceDoc } from "../models";
 import { pageArray } from "../paging";
 import { markdownToDocument, presentFile, presentPage, presentRevision, type PageResource } from "../present";
@@ -40,7 +41,8 @@ export const contentActions: ContentPart = {
       async handler(ctx: Ctx<{ spaceId: string } & Flags>) {
         const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, space.revision);
-        return this.serveRevision(ctx, space, revision, ctx.params.metadata ?? true);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        return this.serveRevision(ctx, space, view?.revision ?? revision, ctx.params.metadata ?? true, view?.variant);
       },
     },
 
@@ -49,7 +51,8 @@ export const contentActions: ContentPart = {
       async handler(ctx: Ctx<{ spaceId: string; revisionId: string } & Flags>) {
         const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, ctx.params.revisionId);
-        return this.serveRevision(ctx, space, revision, ctx.params.metadata ?? true);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        return this.serveRevision(ctx, space, view?.revision ?? revision, ctx.params.metadata ?? true, view?.variant);
       },
     },
 
@@ -60,7 +63,9 @@ export const contentActions: ContentPart = {
         const revision = await this.loadRevision(space.id, space.revision);
         const metadata = ctx.params.metadata ?? true;
         const opts = this.presentOptions(space.id, metadata);
-        return this.respondJson(ctx, `pages:${revision.id}:${metadata}`, () => ({ pages: revision.pages.map((p) => presentPage(p, opts)) }));
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        const pages = (view?.revision ?? revision).pages;
+        return this.respondJson(ctx, `pages:${revision.id}:${metadata}${view ? `:${view.variant}` : ""}`, () => ({ pages: pages.map((p) => presentPage(p, opts)) }));
       },
     },
 
@@ -69,9 +74,10 @@ export const contentActions: ContentPart = {
       async handler(ctx: Ctx<PageQuery & { pageId: string }>) {
         const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, space.revision);
-        const page = this.pageIndex(revision).get(ctx.params.pageId);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        const page = (view?.index ?? this.pageIndex(revision)).get(ctx.params.pageId);
         if (!page) throw new NotFoundError(`Page ${ctx.params.pageId} was not found in the space.`);
-        return this.servePage(space, revision, page, ctx.params);
+        return this.servePage(space, revision, page, ctx.params, view?.bodies.get(page.id));
       },
     },
 
@@ -80,9 +86,10 @@ export const contentActions: ContentPart = {
       async handler(ctx: Ctx<PageQuery & { pagePath: string }>) {
         const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
         const revision = await this.loadRevision(space.id, space.revision);
-        const page = findPageByPath(revision.pages, ctx.params.pagePath);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        const page = findPageByPath((view?.revision ?? revision).pages, ctx.params.pagePath);
         if (!page) throw new NotFoundError(`No page has the path "${ctx.params.pagePath}" in the space.`);
-        return this.servePage(space, revision, page, ctx.params);
+        return this.servePage(space, revision, page, ctx.params, view?.bodies.get(page.id));
       },
     },
 
@@ -152,16 +159,16 @@ export const contentActions: ContentPart = {
       );
     },
 
-    serveRevision(ctx: Ctx<unknown>, space: SpaceDoc, revision: RevisionDoc, metadata: boolean) {
+    serveRevision(ctx: Ctx<unknown>, space: SpaceDoc, revision: RevisionDoc, metadata: boolean, variant?: string) {
       const opts = this.presentOptions(space.id, metadata);
-      return this.respondJson(ctx, `revision:${revision.id}:${space.id}:${space.visibility}:${metadata}`, () =>
+      return this.respondJson(ctx, `revision:${revision.id}:${space.id}:${space.visibility}:${metadata}${variant ? `:${variant}` : ""}`, () =>
         presentRevision(revision, space, opts, (f) => this.downloadURL(f)),
       );
     },
 
-    async servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery) {
+    async servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery, body?: string) {
       const resource: PageResource = presentPage(page, this.presentOptions(space.id, query.metadata ?? true));
-      let markdown = await this.markdownOf(page.documentId);
+      let markdown = body ?? (await this.markdownOf(page.documentId));
       if (query.evaluated) markdown = evaluateMarkdown(markdown, revision.variables, page.variables ?? {});
       if (query.format === "document") resource.document = markdownToDocument(markdown);
       else resource.markdown = markdown;

@@ -39,6 +39,28 @@ const pageFields = {
   },
   cover: { type: "object", optional: true, nullable: true, strict: true, props: { ref, refDark: ref, yPos: { type: "number", default: 0 } } },
   variables,
+  // GitBook's ComputedContentSourceRevisionOpenAPI; other sources (integrations, translations) are refused.
+  computed: {
+    type: "object",
+    optional: true,
+    nullable: true,
+    strict: true,
+    props: {
+      type: { type: "equal", value: "builtin:openapi" },
+      dependencies: {
+        type: "object",
+        strict: true,
+        props: {
+          spec: {
+            type: "object",
+            strict: true,
+            props: { ref: { type: "object", strict: true, props: { kind: { type: "equal", value: "openapi" }, spec: { type: "string", min: 1, max: 100, pattern: /^[a-z0-9]+(?:-[a-z0-9]+)*$/ } } } },
+          },
+        },
+      },
+      props: { type: "object", optional: true, default: {}, strict: true, props: { models: { type: "boolean", optional: true } } },
+    },
+  },
   parent: { type: "string", min: 1, max: 64, optional: true, nullable: true },
   position: { type: "number", integer: true, min: 0, optional: true },
 };

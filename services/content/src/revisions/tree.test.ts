@@ -5,6 +5,14 @@ const NOW = "2026-01-01T00:00:00.000Z";
 const empty = (): RevisionContent => ({ pages: [], files: [], reusableContents: [], variables: {} });
 
 describe("applyChanges", () => {
+  test("computed sets a page's builtin:openapi source (models defaults to false) and null removes it", () => {
+    const source = { type: "builtin:openapi" as const, dependencies: { spec: { ref: { kind: "openapi" as const, spec: "pets" } } } };
+    const set = applyChanges(empty(), [{ type: "insert_page", id: "p1", title: "API", computed: source }], NOW);
+    expect(set.pages[0].computed).toEqual({ ...source, props: { models: false } });
+    const cleared = applyChanges(set, [{ type: "update_page", page: "p1", computed: null }], NOW);
+    expect(cleared.pages[0].computed).toBeUndefined();
+  });
+
   test("a leading heading becomes the title and is left out of the stored body", () => {
     const out = applyChanges(empty(), [{ type: "insert_page", id: "p1", markdown: "# Getting started\n\nHello" }], NOW);
     expect(out.pages[0]).toMatchObject({ id: "p1", title: "Getting started", slug: "getting-started", path: "getting-started" });

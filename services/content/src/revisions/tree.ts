@@ -28,6 +28,13 @@ export interface GitBlob {
   path: string;
 }
 
+/** GitBook's computed page source; only `builtin:openapi` is evaluated (src/computed.ts). */
+export interface PageComputed {
+  type: "builtin:openapi";
+  dependencies: { spec: { ref: { kind: "openapi"; spec: string } } };
+  props: { models: boolean };
+}
+
 export interface PageNode {
   id: string;
   type: "document";
@@ -47,6 +54,8 @@ export interface PageNode {
   noIndex?: boolean;
   noRobotsIndex?: boolean;
   git?: GitBlob;
+  /** Set on a computed page: its content is produced from this source when read (computed=true). */
+  computed?: PageComputed;
   createdAt: string;
   updatedAt: string;
   pages: PageNode[];
@@ -83,6 +92,7 @@ export interface PageFields {
   layout?: Partial<PageLayout>;
   cover?: PageCover | null;
   variables?: Record<string, string>;
+  computed?: (Omit<PageComputed, "props"> & { props?: { models?: boolean } }) | null;
 }
 
 export type Change =
@@ -220,6 +230,8 @@ function applyFields(page: PageNode, fields: PageFields, documents: Map<string, 
   if (fields.cover === null) delete page.cover;
   else if (fields.cover !== undefined) page.cover = fields.cover;
   if (fields.variables !== undefined) page.variables = { ...fields.variables };
+  if (fields.computed === null) delete page.computed;
+  else if (fields.computed !== undefined) page.computed = { type: fields.computed.type, dependencies: structuredClone(fields.computed.dependencies), props: { models: fields.computed.props?.models === true } };
   page.updatedAt = now;
 }
 
