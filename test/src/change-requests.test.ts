@@ -328,29 +328,6 @@ describe.each(MODES)("change requests over %s", (mode) => {
       expect((await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.revision).toBe(cr.revision);
     });
 
-    test("the PDF export hands out a temporary URL whose PDF holds the change request's pages", async () => {
-      const cr = await createCR(spaceId, "Printable");
-      await edit(spaceId, cr.id, [{ operation: "insert_page", document: { markdown: "# Printed page\n\nPrinted body" } }]);
-      const res = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/pdf`);
-      expect(res.status).toBe(200);
-      expectSchema("getChangeRequestPDF", 200, res.body);
-      const url = new URL(res.body.url);
-      const pdf = await reader.api.get(`${url.pathname}${url.search}`);
-      expect(pdf.status).toBe(200);
-      expect(pdf.headers.get("content-type")).toContain("application/pdf");
-      expect(pdf.body).toMatch(/^%PDF-1\.4/);
-      expect(pdf.body).toContain("(Printed page)");
-      expect(pdf.body).toContain("(Printed body)");
-      const printed = await pageId(spaceId, "Printed page", cr.id);
-      const one = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/pdf?only=true&page=${printed}`);
-      const onePdf = await reader.api.get(new URL(one.body.url).pathname);
-      expect(onePdf.body).toContain("(Printed page)");
-      expect(onePdf.body).not.toContain("(Welcome)");
-      expect((await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/pdf?only=true`)).status).toBe(400);
-      expect((await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/pdf/forged.token-value`)).status).toBe(404);
-      expect((await outsider.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/pdf`)).status).toBe(404);
-    });
-
     test("readers may not edit (403); archived change requests refuse edits (409)", async () => {
       const cr = await createCR(spaceId, "Guarded edit");
       expect((await edit(spaceId, cr.id, [{ operation: "insert_page", document: { markdown: "x" } }], reader)).status).toBe(403);

@@ -3,16 +3,22 @@ import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { newSecret, storeMixin } from "@docshelf/store";
+import { newSecret, op, storeMixin } from "@docshelf/store";
 import { contentActions } from "./content.actions";
 import { CountSync } from "@docshelf/count-sync";
+import { jsonStream, readJson } from "./json-stream";
 import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
+import { startMergedChannel, type MergedMessage } from "./merged-channel";
 import { pdfActions } from "./pdf.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
 import { presentChangeRequest, type User } from "./present";
 import type { Methods, SpaceAccess, SpaceSeen, Vars } from "./service-types";
+
+/** A merge still pending this long after it was committed is announced by the sweep (its own request had time). */
+const ANNOUNCE_GRACE_MS = 30_000;
+const ANNOUNCE_SWEEP_MS = 30_000;
 
 export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
@@ -39,6 +45,10 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     methods: {
       publicUrl() {
         return configFor(this.broker).publicUrl;
+      },
+
+      now() {
+        return Date.now() + this.clockOffsetMs;
       },
 
       async loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen> {
@@ -96,12 +106,54 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         return this.countSync.request(spaceId);
       },
 
+      async announceMerged(cr: ChangeRequestDoc) {
+        if (!cr.revisionMerged) return;
+        const message: MergedMessage = { spaceId: cr.spaceId, changeRequestId: cr.id, number: cr.number, subject: cr.subject, revision: cr.revisionMerged };
+        await this.syncCounts(cr.spaceId);
+        await this.broker.broadcast("change-requests.merged", message);
+        if (this.mergedChannelStarting) throw new Error("the durable merged channel is still connecting");
+        if (this.mergedChannel) await this.mergedChannel.publish(message);
+        await this.changeRequests.updateOne({ id: cr.id }, { $unset: ["announcePending"] });
+      },
+
+      async sweepAnnouncements() {
+        const before = new Date(this.now() - ANNOUNCE_GRACE_MS).toISOString();
+        const pending = await this.changeRequests.find({ announcePending: true, status: "merged", mergedAt: op.lt(before) }, { limit: 100 });
+        let sent = 0;
+        for (const cr of pending) {
+          try {
+            await this.announceMerged(cr);
+            sent++;
+          } catch (err) {
+            this.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed again; the next sweep retries");
+          }
+        }
+        return sent;
+      },
+
       async trees(ctx: Context, spaceId: string, revisionIds: string[]) {
-        return ctx.call<TreeContent[], { spaceId: string; revisionIds: string[] }>("content.revisionTrees", { spaceId, revisionIds });
+        // Streamed: a large space's trees do not fit in one NATS message.
+        const stream = await ctx.call<NodeJS.ReadableStream, { spaceId: string; revisionIds: string[]; stream: boolean }>("content.revisionTrees", {
+          spaceId,
+          revisionIds,
+          stream: true,
+        });
+        return readJson<TreeContent[]>(stream);
+      },
+
+      async storeTree(ctx: Context, spaceId: string, parents: string[], content: TreeContent) {
+        const stored = await ctx.call<{ revision: string }, { spaceId: string; parents: string[] }>("content.storeRevision", { spaceId, parents }, { stream: jsonStream(content) });
+        return stored.revision;
+      },
+
+      async documentBodies(ctx: Context, ids: string[]) {
+        const stream = await ctx.call<NodeJS.ReadableStream, { ids: string[]; stream: boolean }>("content.documentBodies", { ids, stream: true });
+        return readJson<Record<string, string>>(stream);
       },
     },
 
     created() {
+      this.clockOffsetMs = 0;
       this.countSync = new CountSync(
         async (spaceId) => {
           const [changeRequests, changeRequestsOpen, changeRequestsDraft] = await Promise.all([
@@ -116,6 +168,28 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     },
 
     async started() {
+      const transporter = configFor(this.broker).transporter;
+      if (/^nats:/i.test(transporter)) {
+        // Not awaited: readiness does not wait on JetStream. Until the channel is up, merges stay pending.
+        this.mergedChannelStarting = true;
+        startMergedChannel(this.broker, transporter)
+          .then(async (channel) => {
+            // The service may have stopped while the channel connected.
+            if (this.announceTimer) this.mergedChannel = channel;
+            else await channel.stop();
+          })
+          .catch((err: unknown) => {
+            // Without JetStream, merges are announced by the broadcast alone.
+            this.logger.warn({ error: String((err as Error)?.message) }, "NATS JetStream is not available for the durable merged channel; broadcasting only");
+          })
+          .finally(() => {
+            this.mergedChannelStarting = false;
+          });
+      }
+      const sweep = () => this.sweepAnnouncements().catch((err: unknown) => this.logger.warn({ err }, "sweeping merge announcements failed"));
+      this.announceTimer = setInterval(sweep, ANNOUNCE_SWEEP_MS);
+      this.announceTimer.unref();
+
       // The key that signs PDF URLs is made once and kept, so URLs work on every replica and across restarts.
       const key = await this.settings.findOne({ id: "pdf-signing-key" });
       if (key) this.pdfKey = key.value;
@@ -129,6 +203,14 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
           this.pdfKey = (await this.settings.findOne({ id: "pdf-signing-key" }))!.value;
         }
       }
+    },
+
+    async stopped() {
+      if (this.announceTimer) clearInterval(this.announceTimer);
+      this.announceTimer = undefined;
+      const channel = this.mergedChannel;
+      this.mergedChannel = undefined;
+      await channel?.stop();
     },
   };
 }

@@ -88,7 +88,7 @@ export const contentActions: ChangeRequestsActions = {
         const ids = [...new Set([cr.revision, ancestorOf(cr), ...reverts.flatMap((r) => (r.revision ? [r.revision] : []))])];
         for (const [i, tree] of (await this.trees(ctx, cr.spaceId, ids)).entries()) trees.set(ids[i], tree);
         const documentIds = reverts.flatMap((r) => documentIdOf(trees.get(r.revision ?? ancestorOf(cr))!.pages, r.page) ?? []);
-        bodies = await ctx.call<Record<string, string>, { ids: string[] }>("content.documentBodies", { ids: [...new Set(documentIds)] });
+        bodies = await this.documentBodies(ctx, [...new Set(documentIds)]);
       }
       const { changes, touched, insertedFiles } = toContentChanges(
         ctx.params.changes,

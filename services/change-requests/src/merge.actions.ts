@@ -1,7 +1,7 @@
 // Merging a change request into main and updating it from main: three-way merges (merge.ts) stored by content.
 import { ConflictError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
-import { describeConflicts, mergeRevisions, type TreeContent } from "./merge";
+import { describeConflicts, mergeRevisions } from "./merge";
 import { ancestorOf } from "./present";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 import { isActive } from "./status-rules";
@@ -29,12 +29,7 @@ async function mergedRevision(
   if (conflicts.length) {
     throw new ConflictError(`The change request conflicts with main on ${conflicts.length} item(s): ${describeConflicts(conflicts)}.`, { conflicts });
   }
-  const stored = await ctx.call<{ revision: string }, { spaceId: string; parents: string[] } & TreeContent>("content.storeRevision", {
-    spaceId,
-    parents: [ids.ours, ids.theirs],
-    ...content,
-  });
-  return stored.revision;
+  return service.storeTree(ctx, spaceId, [ids.ours, ids.theirs], content);
 }
 
 export const mergeActions: ChangeRequestsActions = {
@@ -66,10 +61,13 @@ export const mergeActions: ChangeRequestsActions = {
             continue;
           }
           committed = true;
-          const now = new Date().toISOString();
-          await this.changeRequests.updateOne({ id: cr.id }, { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now } });
-          await this.syncCounts(cr.spaceId);
-          await this.broker.broadcast("change-requests.merged", { spaceId: cr.spaceId, changeRequestId: cr.id, revision: merged });
+          const now = new Date(this.now()).toISOString();
+          // Recorded as pending first: if announcing fails (or this process dies), the sweep announces it later.
+          const done = await this.changeRequests.updateOne(
+            { id: cr.id },
+            { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now, announcePending: true } },
+          );
+          if (done) await this.announceMerged(done).catch((err: unknown) => this.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
           return { revision: merged, result: "merge" };
         }
       } catch (err) {

@@ -29,6 +29,8 @@ export interface ChangeRequestDoc {
   updatedAt: string;
   mergedAt?: string;
   mergedBy?: string;
+  /** Set with `revisionMerged` until the merge has been announced (counts, broadcast, channel); the sweep retries. */
+  announcePending?: boolean;
 }
 
 /** The store filter for `changeRequestId` as paths give it: the number in the space (digits) or the id. */
@@ -51,7 +53,7 @@ export interface SettingDoc {
 export const collections: Record<"changeRequests" | "counters" | "settings", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
-    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["contributors"] }],
+    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
   },
   counters: { name: "counters" },
   settings: { name: "settings" },

@@ -1,14 +1,14 @@
 // Exporting a change request's content as PDF: a temporary signed URL, and the document behind it.
-import { Readable } from "node:stream";
-import { BadRequestError, NotFoundError } from "@docshelf/errors";
+import { callerOf } from "@docshelf/access";
+import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
 import type { TreePage } from "./merge";
-import { renderPdf, type PdfSection } from "./pdf";
+import { PDF_LIMITS, renderPdf, type PdfPage } from "./pdf";
 import { PDF_URL_TTL_MS, signPdfToken, verifyPdfToken } from "./pdf-links";
 import type { ChangeRequestsActions, Ctx } from "./service-types";
 
 const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
-const CHUNK = 256 * 1024;
+const UNKNOWN_LINK = "This PDF link is unknown or has expired; ask for a new one.";
 
 function find(pages: TreePage[], id: string): TreePage | undefined {
   for (const page of pages) {
@@ -19,8 +19,12 @@ function find(pages: TreePage[], id: string): TreePage | undefined {
   return undefined;
 }
 
-function flatten(pages: TreePage[]): TreePage[] {
-  return pages.flatMap((p) => [p, ...flatten(p.pages)]);
+/** Pages in tree order with their depth (0 for the first level given). */
+function flatten(pages: TreePage[], depth = 0): PdfPage[] {
+  return pages.flatMap((p) => [
+    { id: p.id, title: p.title, depth, ...(typeof p.documentId === "string" ? { documentId: p.documentId } : {}) },
+    ...flatten(p.pages, depth + 1),
+  ]);
 }
 
 export const pdfActions: ChangeRequestsActions = {
@@ -35,37 +39,57 @@ export const pdfActions: ChangeRequestsActions = {
         const [tree] = await this.trees(ctx, cr.spaceId, [cr.revision]);
         if (!find(tree.pages, page)) throw new NotFoundError(`Page ${page} was not found in the change request.`);
       }
-      const token = signPdfToken(this.pdfKey, { spaceId: cr.spaceId, changeRequestId: cr.id, revision: cr.revision, page, only, exp: Date.now() + PDF_URL_TTL_MS });
+      const token = signPdfToken(this.pdfKey, { spaceId: cr.spaceId, changeRequestId: cr.id, revision: cr.revision, page, only, exp: this.now() + PDF_URL_TTL_MS });
       return { url: `${this.publicUrl()}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}/pdf/${token}` };
     },
   },
 
-  /** GET …/:changeRequestId/pdf/:token — whoever holds the URL, for an hour: the PDF itself. */
+  /**
+   * GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf/:token — no bearer token: the signed,
+   * expiring URL is the permission (gateway route `change-request-pdfs`). Streams the PDF as an attachment.
+   */
   downloadPdf: {
     params: { ...at, token: { type: "string", min: 10, max: 4096 } },
     async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; token: string }>) {
-      const claims = verifyPdfToken(this.pdfKey, ctx.params.token);
-      if (!claims || claims.spaceId !== ctx.params.spaceId || claims.changeRequestId !== ctx.params.changeRequestId) {
-        throw new NotFoundError("This PDF link is unknown or has expired; ask for a new one.");
-      }
+      const claims = verifyPdfToken(this.pdfKey, ctx.params.token, this.now());
+      if (!claims || claims.spaceId !== ctx.params.spaceId || claims.changeRequestId !== ctx.params.changeRequestId) throw new NotFoundError(UNKNOWN_LINK);
       const cr = await this.changeRequests.findOne({ id: claims.changeRequestId, spaceId: claims.spaceId });
-      if (!cr) throw new NotFoundError("This PDF link is unknown or has expired; ask for a new one.");
+      if (!cr) throw new NotFoundError(UNKNOWN_LINK);
       const [tree] = await this.trees(ctx, claims.spaceId, [claims.revision]);
       const start = claims.page ? find(tree.pages, claims.page) : undefined;
-      const pages = start ? (claims.only ? [start] : flatten([start])) : flatten(tree.pages);
-      const ids = [...new Set(pages.flatMap((p) => (typeof p.documentId === "string" ? [p.documentId] : [])))];
-      const bodies: Record<string, string> = {};
-      for (let i = 0; i < ids.length; i += 1000) {
-        Object.assign(bodies, await ctx.call<Record<string, string>, { ids: string[] }>("content.documentBodies", { ids: ids.slice(i, i + 1000) }));
-      }
-      const sections: PdfSection[] = pages.map((p) => ({ title: p.title, markdown: bodies[(p.documentId as string) ?? ""] ?? "" }));
-      const pdf = renderPdf(`Change request #${cr.number}: ${cr.subject}`, sections);
+      if (claims.page && !start) throw new NotFoundError(UNKNOWN_LINK);
+      const selected = start ? (claims.only ? flatten([{ ...start, pages: [] }]) : flatten([start])) : flatten(tree.pages);
+      const title = cr.subject ? `Change request #${cr.number}: ${cr.subject}` : `Change request #${cr.number}`;
+      const pdf = renderPdf({
+        title,
+        details: [`Status: ${cr.status}`, `Revision: ${claims.revision}`, `Exported: ${new Date(this.now()).toISOString()}`, `${selected.length} page(s)`],
+        pages: selected.slice(0, PDF_LIMITS.maxPages),
+        totalPages: selected.length,
+        bodies: (ids) => this.documentBodies(ctx, ids),
+      });
       ctx.meta.$responseType = "application/pdf";
-      ctx.meta.$responseHeaders = { "Content-Disposition": `inline; filename="change-request-${cr.number}.pdf"`, "Cache-Control": "private, max-age=3600" };
-      // ASCII text in chunks: it fits through the transporter whatever its size.
-      const chunks: string[] = [];
-      for (let i = 0; i < pdf.length; i += CHUNK) chunks.push(pdf.slice(i, i + CHUNK));
-      return Readable.from(chunks, { objectMode: false });
+      ctx.meta.$responseHeaders = {
+        "Content-Disposition": `attachment; filename="change-request-${cr.number}.pdf"`,
+        // The URL is a capability: neither it nor the document should be kept by caches or leak as a referrer.
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+      };
+      return pdf;
     },
   },
+
+  // Test-only (NODE_ENV=test): moves this service's clock forward, so a test can see a PDF URL expire.
+  ...(process.env.NODE_ENV === "test"
+    ? {
+        advanceClock: {
+          params: { ms: { type: "number", integer: true, min: 0, max: 365 * 24 * 3600 * 1000, convert: true } },
+          handler(ctx: Ctx<{ ms: number }>) {
+            if (!callerOf(ctx).instanceAdmin) throw new ForbiddenError();
+            this.clockOffsetMs += ctx.params.ms;
+            return { now: new Date(this.now()).toISOString() };
+          },
+        },
+      }
+    : {}),
 };

@@ -4,6 +4,7 @@ import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { CountSync } from "@docshelf/count-sync";
 import type { TreeContent } from "./merge";
+import type { MergedChannel } from "./merged-channel";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
 import type { ChangeRequestResource } from "./present";
 
@@ -14,6 +15,13 @@ export interface Vars {
   countSync: CountSync;
   /** Signs the temporary PDF URLs; made once and kept, so URLs work on every replica. */
   pdfKey: string;
+  /** Added to the clock by the test-only `advanceClock` (0 otherwise). */
+  clockOffsetMs: number;
+  /** The durable merged channel on NATS JetStream, when scaled out and JetStream is there. */
+  mergedChannel?: MergedChannel;
+  /** True while the channel connects at start (merges announced meanwhile stay pending for the sweep). */
+  mergedChannelStarting?: boolean;
+  announceTimer?: NodeJS.Timeout;
 }
 
 /** What `content.spaceAccess` answers. */
@@ -35,6 +43,8 @@ export interface SpaceSeen extends SpaceAccess {
 
 export interface Methods {
   publicUrl(): string;
+  /** Milliseconds since the epoch, as this service sees them (tests can move the clock on). */
+  now(): number;
   /** The space as the caller sees it: 404 when it is missing, deleted or hidden from them. */
   loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen>;
   requireRole(space: SpaceSeen, min: Role, doing: string): void;
@@ -47,10 +57,21 @@ export interface Methods {
   present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null): Promise<ChangeRequestResource[]>;
   /** Sends the space's absolute change request counts to content (one run at a time per space). */
   syncCounts(spaceId: string): Promise<void>;
+  /**
+   * Announces a merged change request: counts, the `change-requests.merged` broadcast and (scaled out) the
+   * durable channel; then clears `announcePending`. At least once: a retry may repeat any of them.
+   */
+  announceMerged(cr: ChangeRequestDoc): Promise<void>;
+  /** Announces the merges still pending after a grace period (a failure or a crash after the commit). */
+  sweepAnnouncements(): Promise<number>;
   /** Moves the change request to a revision made from its current one, by compare-and-swap; 409 when it moved first. */
   moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string): Promise<ChangeRequestDoc>;
-  /** Content trees of revisions of the space (base, ours, theirs). */
+  /** Content trees of revisions of the space (base, ours, theirs), streamed from content. */
   trees(ctx: Context, spaceId: string, revisionIds: string[]): Promise<TreeContent[]>;
+  /** Stores a merged tree as a new revision of the space (streamed to content); its id. */
+  storeTree(ctx: Context, spaceId: string, parents: string[], content: TreeContent): Promise<string>;
+  /** Page bodies (markdown) by document id, at most 1,000 ids, streamed from content. */
+  documentBodies(ctx: Context, ids: string[]): Promise<Record<string, string>>;
 }
 
 export type ChangeRequestsService = Service<Record<string, unknown>> & Vars & Methods;

@@ -2,7 +2,7 @@
 const prefix = "/spaces/:spaceId/change-requests";
 const one = `${prefix}/:changeRequestId`;
 
-export const changeRequestsRoutes: Record<string, string> = {
+const routes: Record<string, string> = {
   [`GET ${prefix}`]: "change-requests.list",
   [`POST ${prefix}`]: "change-requests.create",
   [`GET ${one}`]: "change-requests.get",
@@ -10,8 +10,6 @@ export const changeRequestsRoutes: Record<string, string> = {
   [`POST ${one}/merge`]: "change-requests.merge",
   [`POST ${one}/update`]: "change-requests.updateFromMain",
   [`GET ${one}/pdf`]: "change-requests.getPdf",
-  // The temporary URL getPdf hands out (the signed token is the permission; /v1 still asks for a bearer token).
-  [`GET ${one}/pdf/:token`]: "change-requests.downloadPdf",
   [`GET ${one}/content`]: "change-requests.getRevision",
   [`POST ${one}/content`]: "change-requests.updateContent",
   [`POST ${one}/content/import`]: "change-requests.importContent",
@@ -23,3 +21,24 @@ export const changeRequestsRoutes: Record<string, string> = {
   [`GET ${one}/content/files/:fileId`]: "change-requests.getFile",
   [`GET ${one}/content/files/:fileId/backlinks`]: "change-requests.listFileBacklinks",
 };
+
+// Test-only hook, present only when NODE_ENV=test (the action exists only then too).
+if (process.env.NODE_ENV === "test") routes["POST /_test/change-requests/clock"] = "change-requests.advanceClock";
+
+export const changeRequestsRoutes: Record<string, string> = routes;
+
+/**
+ * The temporary PDF URL getPdf hands out: the signed, expiring token in the path is the permission, so
+ * it needs no bearer token (a browser can follow it as it is). A route of its own, listed after /v1: the
+ * alias is matched first, while any other /v1/spaces URL still falls to /v1 and its authentication.
+ */
+export const changeRequestPdfRoutes = {
+  name: "change-request-pdfs",
+  path: "/v1/spaces",
+  mappingPolicy: "restrict",
+  autoAliases: false,
+  authentication: false,
+  mergeParams: true,
+  aliases: { "GET :spaceId/change-requests/:changeRequestId/pdf/:token": "change-requests.downloadPdf" },
+  bodyParsers: { json: false, urlencoded: false },
+} as const;
