@@ -81,7 +81,7 @@ export const adaptiveActions: SitesActions = {
           presenter.sections.length > 0
             ? { type: "sections", structure: presenter.topLevel() }
             : { type: "siteSpaces", structure: presenter.siteSpacesIn("").flatMap((s) => presenter.siteSpace(s) ?? []) },
-        customizations: { site: defaultCustomization(site.title), siteSpaces },
+        customizations: { site: (await this.siteCustomization(site)).customization, siteSpaces },
         scripts: [],
       };
     },

@@ -1,11 +1,13 @@
-// The customization a site and each site space have until customization settings are stored: GitBook's defaults.
+// A site's customization (GitBook's SiteCustomizationSettings): the defaults, and the checks and merge
+// of what `PUT …/customization` stores over them.
 export interface Customization {
   title?: string;
   styling: Record<string, unknown>;
   internationalization: { locale: string };
   favicon: Record<string, never>;
-  header: { preset: string; links: unknown[] };
-  footer: { groups: unknown[] };
+  header: { preset: string; links: unknown[]; logo?: { light: string; dark: string } };
+  footer: { groups: unknown[]; copyright?: string; logo?: { light: string; dark: string } };
+  announcement?: { enabled: boolean; message: string; style: string; link?: { title: string; to: Record<string, unknown> } };
   themes: { default: "light" | "dark"; toggeable: boolean };
   pdf: { enabled: boolean };
   feedback: { enabled: boolean };
@@ -62,4 +64,133 @@ export function defaultCustomization(title?: string): Customization {
   };
   if (title && title.length >= 2) customization.title = title;
   return customization;
+}
+
+/** Top-level members of GitBook's SiteCustomizationSettings: nothing else is accepted. */
+export const CUSTOMIZATION_KEYS = [
+  "title", "styling", "internationalization", "favicon", "header", "footer", "announcement", "themes", "pdf", "feedback", "ai",
+  "advancedCustomization", "git", "pageActions", "externalLinks", "pagination", "trademark", "privacyPolicy", "socialPreview", "insights",
+] as const;
+
+/** Footer links sit 7 levels down (footer.groups[i].links[j].to.url); nothing GitBook defines goes deeper than 8. */
+const MAX_DEPTH = 8;
+const MAX_STRING = 2048;
+const MAX_ARRAY = 50;
+export const MAX_CUSTOMIZATION_BYTES = 64 * 1024;
+export const COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+const ANNOUNCEMENT_STYLES = ["info", "warning", "danger", "success"];
+
+/** A rule was broken at `path` (a dotted JSON path): the message names it. */
+export class CustomizationError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`'${path}' ${reason}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Generic bounds: plain JSON, strings, arrays and nesting limited. */
+function checkBounds(value: unknown, path: string, depth: number): void {
+  if (depth > MAX_DEPTH) throw new CustomizationError(path, "is nested too deeply");
+  if (typeof value === "string") {
+    if (value.length > MAX_STRING) throw new CustomizationError(path, `must be at most ${MAX_STRING} characters`);
+  } else if (Array.isArray(value)) {
+    if (value.length > MAX_ARRAY) throw new CustomizationError(path, `must have at most ${MAX_ARRAY} items`);
+    value.forEach((item, i) => checkBounds(item, `${path}[${i}]`, depth + 1));
+  } else if (isObject(value)) {
+    for (const [key, inner] of Object.entries(value)) checkBounds(inner, `${path}.${key}`, depth + 1);
+  } else if (value !== null && typeof value !== "boolean" && typeof value !== "number") {
+    throw new CustomizationError(path, "is not a JSON value");
+  }
+}
+
+function at(root: Record<string, unknown>, path: string): unknown {
+  let current: unknown = root;
+  for (const key of path.split(".")) current = isObject(current) ? current[key] : undefined;
+  return current;
+}
+
+function checkString(root: Record<string, unknown>, path: string, min: number, max: number): void {
+  const value = at(root, path);
+  if (value === undefined || value === null) return;
+  if (typeof value !== "string" || value.length < min || value.length > max) throw new CustomizationError(path, `must be a string of ${min} to ${max} characters`);
+}
+
+function checkUrl(value: unknown, path: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "string" || !/^https?:\/\/[^\s]+$/i.test(value)) throw new CustomizationError(path, "must be an http or https URL");
+}
+
+function checkLinks(links: unknown, path: string): void {
+  if (links === undefined) return;
+  if (!Array.isArray(links)) throw new CustomizationError(path, "must be an array");
+  links.forEach((link, i) => {
+    if (!isObject(link)) throw new CustomizationError(`${path}[${i}]`, "must be an object");
+    if (typeof link.title !== "string" || link.title.length > 64) throw new CustomizationError(`${path}[${i}].title`, "must be a string of at most 64 characters");
+    if (!isObject(link.to) || typeof link.to.kind !== "string") throw new CustomizationError(`${path}[${i}].to`, "must be a content reference with a kind");
+    if (link.to.kind === "url") checkUrl(link.to.url, `${path}[${i}].to.url`);
+  });
+}
+
+/**
+ * Checks a customization body loosely against GitBook's SiteCustomizationSettings: known top-level
+ * members only, each an object (title a string), bounded sizes, and strictly what the served pages
+ * use (colors, logo URLs, announcement, footer links). Throws CustomizationError naming the path.
+ */
+export function parseCustomization(body: unknown): Record<string, unknown> {
+  if (!isObject(body)) throw new CustomizationError("body", "must be an object");
+  if (Buffer.byteLength(JSON.stringify(body)) > MAX_CUSTOMIZATION_BYTES) throw new CustomizationError("body", `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes of JSON`);
+  for (const [key, value] of Object.entries(body)) {
+    if (!(CUSTOMIZATION_KEYS as readonly string[]).includes(key)) throw new CustomizationError(key, "is not a customization setting");
+    if (key !== "title" && !isObject(value)) throw new CustomizationError(key, "must be an object");
+    checkBounds(value, key, 1);
+  }
+  checkString(body, "title", 2, 128);
+  for (const name of ["primaryColor", "infoColor", "successColor", "warningColor", "dangerColor"]) {
+    const color = at(body, `styling.${name}`);
+    if (color === undefined) continue;
+    if (!isObject(color)) throw new CustomizationError(`styling.${name}`, "must be {light, dark}");
+    for (const mode of ["light", "dark"]) {
+      if (typeof color[mode] !== "string" || !COLOR_PATTERN.test(color[mode] as string)) throw new CustomizationError(`styling.${name}.${mode}`, "must be a #hex color");
+    }
+  }
+  for (const mode of ["light", "dark"]) {
+    checkUrl(at(body, `header.logo.${mode}`), `header.logo.${mode}`);
+    checkUrl(at(body, `footer.logo.${mode}`), `footer.logo.${mode}`);
+  }
+  const announcement = at(body, "announcement");
+  if (announcement !== undefined) {
+    if (!isObject(announcement) || typeof announcement.enabled !== "boolean") throw new CustomizationError("announcement.enabled", "must be a boolean");
+    checkString(body, "announcement.message", 2, 128);
+    if (announcement.style !== undefined && !ANNOUNCEMENT_STYLES.includes(announcement.style as string)) {
+      throw new CustomizationError("announcement.style", `must be one of ${ANNOUNCEMENT_STYLES.join(", ")}`);
+    }
+    if (announcement.link !== undefined) checkLinks([announcement.link], "announcement.link");
+  }
+  checkString(body, "footer.copyright", 0, 300);
+  const groups = at(body, "footer.groups");
+  if (groups !== undefined) {
+    if (!Array.isArray(groups)) throw new CustomizationError("footer.groups", "must be an array");
+    groups.forEach((group, i) => {
+      if (!isObject(group) || typeof group.title !== "string" || group.title.length > 64) throw new CustomizationError(`footer.groups[${i}].title`, "must be a string of at most 64 characters");
+      checkLinks(group.links ?? [], `footer.groups[${i}].links`);
+    });
+  }
+  return body;
+}
+
+/** `over` merged into `base`: objects member by member, anything else (arrays included) replaced. */
+export function mergeCustomization(base: Customization, over: Record<string, unknown>): Customization {
+  const merge = (a: unknown, b: unknown): unknown => {
+    if (!isObject(a) || !isObject(b)) return b === undefined ? a : b;
+    const out: Record<string, unknown> = { ...a };
+    for (const [key, value] of Object.entries(b)) out[key] = merge(a[key], value);
+    return out;
+  };
+  return merge(base, over) as Customization;
 }

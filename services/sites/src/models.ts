@@ -96,7 +96,16 @@ export interface AdaptiveSchemaDoc {
   updatedAt: string;
 }
 
-type Name = "sites" | "sections" | "groups" | "siteSpaces" | "shareLinks" | "siteKeys" | "adaptiveSchemas";
+/** A site's stored customization (`PUT …/customization`), merged over the defaults when read. */
+export interface CustomizationDoc {
+  /** The site's id. */
+  id: string;
+  /** The settings as JSON text, as the adaptive schema is kept. */
+  json: string;
+  updatedAt: string;
+}
+
+type Name = "sites" | "sections" | "groups" | "siteSpaces" | "shareLinks" | "siteKeys" | "adaptiveSchemas" | "customizations";
 
 export const collections: Record<Name, CollectionSpec> = {
   sites: {
@@ -105,6 +114,8 @@ export const collections: Record<Name, CollectionSpec> = {
       { fields: ["organizationId"] },
       { fields: ["hostname"], unique: true, sparse: true },
       { fields: ["proxyOrigin"], unique: true, sparse: true },
+      // A basename names the site in `/sites/{basename}`, so two sites cannot share one.
+      { fields: ["basename"], unique: true, sparse: true },
     ],
   },
   sections: { name: "sections", indexes: [{ fields: ["siteId", "path"], unique: true }] },
@@ -113,4 +124,5 @@ export const collections: Record<Name, CollectionSpec> = {
   shareLinks: { name: "shareLinks", indexes: [{ fields: ["siteId"] }, { fields: ["keyHash"], unique: true }] },
   siteKeys: { name: "siteKeys" },
   adaptiveSchemas: { name: "adaptiveSchemas" },
+  customizations: { name: "customizations" },
 };

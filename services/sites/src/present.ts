@@ -1,6 +1,6 @@
 // The API shapes of sites, sections, section groups, site spaces and share links.
 import type { GroupDoc, SectionDoc, ShareLinkDoc, SiteDoc, SiteSpaceDoc } from "./models";
-import { byPosition, defaultOf, PublishedUrls, siteBaseUrl } from "./structure";
+import { byPosition, defaultOf, instanceSiteUrl, PublishedUrls, siteBaseUrl } from "./structure";
 
 /** A space as the content service presents it (`content.getSpace`); only what this service reads is typed. */
 export interface SpaceResource {
@@ -96,7 +96,7 @@ export function presentSite(site: SiteDoc, publicUrl: string): SiteResource {
   };
   if (site.hostname) resource.hostname = site.hostname;
   if (site.basename) resource.basename = site.basename;
-  if (site.proxyOrigin) resource.proxy = { origin: site.proxyOrigin, target: `${publicUrl}/sites/${site.id}` };
+  if (site.proxyOrigin) resource.proxy = { origin: site.proxyOrigin, target: instanceSiteUrl(site, publicUrl) };
   const published = new PublishedUrls(site, publicUrl, undefined).forSite();
   if (published) resource.urls.published = published;
   return resource;

@@ -2,8 +2,10 @@
 import type { Context, Service } from "moleculer";
 import type { Caller, MembershipCache, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { AdaptiveSchemaDoc, GroupDoc, SectionDoc, ShareLinkDoc, SiteDoc, SiteKeyDoc, SiteSpaceDoc } from "./models";
+import type { AdaptiveSchemaDoc, CustomizationDoc, GroupDoc, SectionDoc, ShareLinkDoc, SiteDoc, SiteKeyDoc, SiteSpaceDoc } from "./models";
 import type { SiteStructure } from "./present";
+import type { Customization } from "./customization";
+import type { PublishedContent } from "./serve/content";
 
 export interface Vars {
   sites: Collection<SiteDoc>;
@@ -13,7 +15,10 @@ export interface Vars {
   shareLinks: Collection<ShareLinkDoc>;
   siteKeys: Collection<SiteKeyDoc>;
   adaptiveSchemas: Collection<AdaptiveSchemaDoc>;
+  customizations: Collection<CustomizationDoc>;
   memberships: MembershipCache;
+  /** What published sites read from the content service, with its caches (serve/content.ts). */
+  publishedContent: PublishedContent;
 }
 
 export type Ctx<P> = Context<P, Record<string, unknown>>;
@@ -38,6 +43,8 @@ export interface Methods {
   deleteSiteSpaces(siteId: string, filter: Partial<Pick<SiteSpaceDoc, "id" | "sectionId">>): Promise<number>;
   /** Unlinks a space from every site (of one organization, unless null), keeping the counts. */
   unlinkSpace(spaceId: string, organizationId: string | null): Promise<void>;
+  /** The site's customization: the defaults with what `PUT …/customization` stored over them. */
+  siteCustomization(site: SiteDoc): Promise<{ customization: Customization; updatedAt: string | undefined }>;
   /** Removes a site and everything in it. */
   deleteSiteTree(siteId: string): Promise<void>;
 }

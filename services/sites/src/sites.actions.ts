@@ -62,6 +62,9 @@ async function uniqueConflict(service: SitesService, err: unknown, siteId: strin
     if (params.hostname && (await service.sites.findOne({ hostname: params.hostname, id: op.ne(siteId) }))) {
       throw new ConflictError(`Invalid parameters: 'hostname': ${params.hostname} is already used by another site.`);
     }
+    if (params.basename && (await service.sites.findOne({ basename: params.basename, id: op.ne(siteId) }))) {
+      throw new ConflictError(`Invalid parameters: 'basename': ${params.basename} is already used by another site.`);
+    }
     if (params.proxy) throw new ConflictError(`Invalid parameters: 'proxy': ${params.proxy} is already used by another site.`);
   }
   throw err;

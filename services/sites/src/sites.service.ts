@@ -6,10 +6,15 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { newId, storeMixin } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { adaptiveActions } from "./adaptive.actions";
+import { customizationActions } from "./customization.actions";
+import { publishingAuthActions } from "./publishing-auth.actions";
+import { defaultCustomization, mergeCustomization } from "./customization";
 import { groupActions } from "./groups.actions";
 import { collections, type SiteSpaceDoc } from "./models";
 import type { SpaceResource } from "./present";
 import { sectionActions } from "./sections.actions";
+import { PublishedContent } from "./serve/content";
+import { serveActions } from "./serve/serve.actions";
 import type { Ctx, Methods, Vars } from "./service-types";
 import { shareLinkActions } from "./share-links.actions";
 import { siteActions } from "./sites.actions";
@@ -35,6 +40,9 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...siteSpaceActions,
       ...shareLinkActions,
       ...adaptiveActions,
+      ...customizationActions,
+      ...publishingAuthActions,
+      ...serveActions,
 
       /** Internal: whether a share key opens a site (an active share link of it). */
       resolveShareKey: {
@@ -173,6 +181,14 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
         }
       },
 
+      async siteCustomization(site) {
+        const stored = await this.customizations.findOne({ id: site.id });
+        const base = defaultCustomization(site.title);
+        return stored
+          ? { customization: mergeCustomization(base, JSON.parse(stored.json) as Record<string, unknown>), updatedAt: stored.updatedAt }
+          : { customization: base, updatedAt: undefined };
+      },
+
       async deleteSiteTree(siteId) {
         await Promise.all([
           this.sections.deleteMany({ siteId }),
@@ -181,11 +197,13 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
           this.shareLinks.deleteMany({ siteId }),
           this.siteKeys.deleteMany({ id: siteId }),
           this.adaptiveSchemas.deleteMany({ id: siteId }),
+          this.customizations.deleteMany({ id: siteId }),
         ]);
       },
     },
 
     created() {
+      this.publishedContent = new PublishedContent((action, params) => this.broker.call(action, params));
       this.memberships = new MembershipCache((organizationId, userId) =>
         this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
       );

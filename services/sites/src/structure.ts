@@ -69,11 +69,21 @@ export function uniquePath(base: string, taken: Set<string>): string {
   }
 }
 
+/** The site's name in `/sites/{name}`: its basename when it has one, else its id. */
+export function sitePathName(site: Pick<SiteDoc, "id" | "basename">): string {
+  return encodeURIComponent(site.basename ?? site.id);
+}
+
+/** Where the instance serves a site: `PUBLIC_URL/sites/{basename or id}`. */
+export function instanceSiteUrl(site: SiteDoc, publicUrl: string): string {
+  return `${publicUrl}/sites/${sitePathName(site)}`;
+}
+
 /** Where a site is served: its custom hostname, its proxy origin, else under the instance's `/sites/`. */
 export function siteBaseUrl(site: SiteDoc, publicUrl: string): string {
   if (site.hostname) return `https://${site.hostname}`;
   if (site.proxyOrigin) return `https://${site.proxyOrigin}`;
-  return `${publicUrl}/sites/${site.id}`;
+  return instanceSiteUrl(site, publicUrl);
 }
 
 /**

@@ -13,6 +13,9 @@ export const sitesRoutes: Record<string, string> = {
   [`GET ${SITE}/adaptive-schema`]: "sites.getAdaptiveSchema",
   [`PUT ${SITE}/adaptive-schema`]: "sites.putAdaptiveSchema",
   [`GET ${SITE}/adaptive-schema/template-conditions`]: "sites.listTemplateConditions",
+  [`GET ${SITE}/customization`]: "sites.getCustomization",
+  [`PUT ${SITE}/customization`]: "sites.updateCustomization",
+  [`GET ${SITE}/publishing/auth`]: "sites.getPublishingAuth",
 
   [`GET ${SITE}/sections`]: "sites.listSections",
   [`POST ${SITE}/sections`]: "sites.addSection",

@@ -1,0 +1,95 @@
+// Published sites: every GET under `/sites/…`, and every GET whose Host is a site's own hostname (not
+// this instance's), goes to `sites.serve`, which answers {status, headers, body}. No bearer token, no
+// /v1 rate-limit headers: these are the public pages. They are taken before moleculer-web routes the
+// request, since a site's hostname owns every path.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServiceBroker } from "moleculer";
+
+/** The interface's hostname rule: only such a Host can be a site's own hostname. */
+const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
+
+export interface ServeAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+interface ServeParams {
+  host?: string;
+  path: string;
+  query: Record<string, string>;
+  cookie?: string;
+  ifNoneMatch?: string;
+}
+
+export interface PublishedSites {
+  /** The call to make for this request, or null when it is an API request. */
+  target(req: IncomingMessage): ServeParams | null;
+  /** Writes a site's answer; false when `sites.serve` said the request is not a site's (serve the API). */
+  serve(broker: ServiceBroker, req: IncomingMessage, res: ServerResponse, params: ServeParams, requestID: string): Promise<boolean>;
+}
+
+function query(search: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  let count = 0;
+  for (const [name, value] of search) {
+    // The pages read a handful of parameters; a flood of them is not worth carrying.
+    if (++count > 20) break;
+    if (!(name in out) && name.length <= 64 && value.length <= 4096) out[name] = value;
+  }
+  return out;
+}
+
+function errorPage(status: number): string {
+  const title = status === 400 ? "This address is not one a site has" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
+  const hint = status === 400 ? "Check the link you followed." : "Try again in a moment.";
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
+}
+
+export function publishedSites(publicUrl: string, timeoutMs: number): PublishedSites {
+  const ownHost = new URL(publicUrl).hostname.toLowerCase();
+  return {
+    target(req) {
+      if (req.method !== "GET" && req.method !== "HEAD") return null;
+      // The path as sent: a URL parser would resolve "..", and sites.serve refuses such paths instead.
+      const raw = req.url ?? "/";
+      const at = raw.indexOf("?");
+      const path = at < 0 ? raw : raw.slice(0, at);
+      const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
+      const foreignHost = host !== ownHost && SITE_HOSTNAME.test(host);
+      const underSites = path === "/sites" || path.startsWith("/sites/");
+      if (!foreignHost && !underSites) return null;
+      const params: ServeParams = { path, query: query(new URLSearchParams(at < 0 ? "" : raw.slice(at + 1))) };
+      if (foreignHost) params.host = host;
+      if (typeof req.headers.cookie === "string") params.cookie = req.headers.cookie.slice(0, 16384);
+      const inm = req.headers["if-none-match"];
+      if (typeof inm === "string") params.ifNoneMatch = inm.slice(0, 1024);
+      return params;
+    },
+
+    async serve(broker, req, res, params, requestID) {
+      let answer: ServeAnswer | null;
+      try {
+        answer = await broker.call<ServeAnswer | null, ServeParams>("sites.serve", params, { timeout: timeoutMs, requestID });
+      } catch (err) {
+        const code = (err as { code?: number }).code;
+        // A request whose path, host or query the action refuses (too long, malformed) is the client's mistake.
+        const status = code === 400 || code === 422 ? 400 : code === 504 || (err as { name?: string }).name === "RequestTimeoutError" ? 504 : 503;
+        if (status === 503) broker.logger.error({ err, path: params.path.slice(0, 200) }, "serving a published site failed");
+        res.statusCode = status;
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("Content-Security-Policy", "default-src 'none'");
+        res.end(req.method === "HEAD" ? undefined : errorPage(status));
+        return true;
+      }
+      if (!answer) return false;
+      res.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      const body = Buffer.from(answer.body, "utf8");
+      if (answer.status !== 304) res.setHeader("Content-Length", body.length);
+      res.end(req.method === "HEAD" || answer.status === 304 ? undefined : body);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,205 @@
+// What a published site reads from the content service, and the caches that keep a warm page cheap:
+// page trees by revision (revisions never change) and rendered bodies by revision, page and base URL.
+import { Lru } from "./lru";
+import { renderMarkdown, type RenderedPage } from "./markdown";
+
+/** Mirrors `content.publishedHeads`. */
+export interface PublishedHead {
+  spaceId: string;
+  revisionId: string | null;
+  title: string;
+}
+
+/** Mirrors a page of `content.publishedTree`. */
+export interface TreePage {
+  id: string;
+  title: string;
+  slug: string;
+  path: string;
+  description?: string;
+  emoji?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  variables?: Record<string, string>;
+  updatedAt: string;
+  pages: TreePage[];
+}
+
+interface PublishedTree {
+  spaceId: string;
+  revisionId: string;
+  variables: Record<string, string>;
+  pages: TreePage[];
+  files?: Array<{ name: string; url: string }>;
+}
+
+export interface SearchHit {
+  spaceId: string;
+  id: string;
+  title: string;
+  path: string;
+  sections: Array<{ id: string; title: string; path: string; body: string }>;
+}
+
+/** A revision's tree indexed for serving: pages by path, reading order, parents. */
+export class TreeIndex {
+  readonly byPath = new Map<string, TreePage>();
+  readonly parentOf = new Map<string, TreePage | undefined>();
+  /** Visible pages (not hidden, nor under a hidden one) in reading order: navigation, previous/next, sitemap. */
+  readonly order: TreePage[] = [];
+  private readonly position = new Map<string, number>();
+
+  /** Download URLs of the revision's files, by file name. */
+  readonly files = new Map<string, string>();
+
+  constructor(
+    readonly revisionId: string,
+    readonly variables: Record<string, string>,
+    readonly pages: TreePage[],
+    files: Array<{ name: string; url: string }> = [],
+  ) {
+    for (const file of files) if (!this.files.has(file.name)) this.files.set(file.name, file.url);
+    const visit = (list: TreePage[], parent: TreePage | undefined, hidden: boolean) => {
+      for (const page of list) {
+        this.byPath.set(page.path, page);
+        this.parentOf.set(page.id, parent);
+        const pageHidden = hidden || !!page.hidden;
+        if (!pageHidden) {
+          this.position.set(page.id, this.order.length);
+          this.order.push(page);
+        }
+        visit(page.pages, page, pageHidden);
+      }
+    };
+    visit(pages, undefined, false);
+  }
+
+  /** The page a site space's root shows: its first visible page. */
+  get first(): TreePage | undefined {
+    return this.order[0];
+  }
+
+  neighbours(page: TreePage): { previous?: TreePage; next?: TreePage } {
+    const at = this.position.get(page.id);
+    if (at === undefined) return {};
+    return { previous: this.order[at - 1], next: this.order[at + 1] };
+  }
+
+  /** The page and its ancestors, root first. */
+  trail(page: TreePage): TreePage[] {
+    const trail: TreePage[] = [];
+    for (let current: TreePage | undefined = page; current; current = this.parentOf.get(current.id)) trail.unshift(current);
+    return trail;
+  }
+}
+
+type Call = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
+
+async function readJson<T>(value: unknown): Promise<T> {
+  // Large answers come as a stream of JSON text (they would not fit in one transporter message).
+  if (value && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
+    const parts: string[] = [];
+    for await (const chunk of value as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    return JSON.parse(parts.join("")) as T;
+  }
+  return value as T;
+}
+
+export class PublishedContent {
+  private readonly trees = new Lru<string, Promise<TreeIndex>>(32);
+  /** Rendered bodies: at most 4,000, and about 64 MB of HTML (weighed once rendered). */
+  private readonly bodies = new Lru<string, Promise<RenderedPage>>(4000, 64 * 1024 * 1024);
+
+  constructor(private readonly call: Call) {}
+
+  heads(spaceIds: string[]): Promise<PublishedHead[]> {
+    return spaceIds.length ? this.call<PublishedHead[]>("content.publishedHeads", { spaceIds }) : Promise.resolve([]);
+  }
+
+  tree(spaceId: string, revisionId: string): Promise<TreeIndex> {
+    const key = `${spaceId}:${revisionId}`;
+    let tree = this.trees.get(key);
+    if (!tree) {
+      tree = this.call<unknown>("content.publishedTree", { spaceId, revisionId })
+        .then((answer) => readJson<PublishedTree>(answer))
+        .then((t) => new TreeIndex(t.revisionId, t.variables, t.pages, t.files));
+      this.trees.set(key, tree);
+      // A failed read is not kept: the next request tries again.
+      tree.catch(() => this.trees.delete(key));
+    }
+    return tree;
+  }
+
+  /**
+   * A page body as HTML, rendered once per revision, page and site-space URL (links between pages
+   * depend on it); a new revision is a new key, so nothing needs invalidating.
+   */
+  body(spaceId: string, tree: TreeIndex, page: TreePage, linkBase: string): Promise<RenderedPage> {
+    const key = `${tree.revisionId}:${page.id}:${linkBase}`;
+    let body = this.bodies.get(key);
+    if (!body) {
+      body = this.call<{ markdown: string } | null>("content.publishedPage", { spaceId, revisionId: tree.revisionId, pageId: page.id }).then((answer) =>
+        renderMarkdown(answer?.markdown ?? "", {
+          spaceVars: tree.variables,
+          pageVars: page.variables ?? {},
+          resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
+          resolveImage: (src) => resolveFileLink(src, tree),
+        }),
+      );
+      this.bodies.set(key, body);
+      const pending = body;
+      body.then(
+        // Weighed by its size once known (UTF-16 code units: close enough to bytes for a budget).
+        (rendered) => {
+          if (this.bodies.get(key) === pending) this.bodies.set(key, pending, rendered.html.length + 1);
+        },
+        () => this.bodies.delete(key),
+      );
+    }
+    return body;
+  }
+
+  search(spaceIds: string[], query: string): Promise<SearchHit[]> {
+    return this.call<SearchHit[]>("content.publishedSearch", { spaceIds, query, limit: 20 });
+  }
+}
+
+/** URL of a page under its site space's base: the first page is the site space's root. */
+export function pageUrl(base: string, tree: TreeIndex, page: TreePage): string {
+  return page.id === tree.first?.id ? base || "/" : `${base}/${page.path}`;
+}
+
+/**
+ * A relative link of a page's markdown (`install.md`, `../guide/README.md`, `setup#step-2`) as the URL
+ * of the page it names in the same revision; anything else (absolute, mailto, unknown) is left alone.
+ */
+export function resolvePageLink(href: string, from: TreePage, tree: TreeIndex, base: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("/") || href.startsWith("#")) return undefined;
+  const [pathPart, anchor] = href.split("#", 2);
+  const dir = from.pages.length ? from.path.split("/") : from.path.split("/").slice(0, -1);
+  const segments = [...dir];
+  for (const segment of pathPart.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  let path = segments.join("/").replace(/\.md$/i, "");
+  if (/(^|\/)readme$/i.test(path)) path = path.replace(/\/?readme$/i, "");
+  const target = tree.byPath.get(path);
+  if (!target) return undefined;
+  return `${pageUrl(base, tree, target)}${anchor ? `#${anchor}` : ""}`;
+}
+
+/** A relative image of a page (`.gitbook/assets/logo.svg`, `../assets/a b.png`) as the download URL of the revision's file of that name. */
+export function resolveFileLink(src: string, tree: TreeIndex): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith("//")) return undefined;
+  const name = src.split(/[?#]/, 1)[0].split("/").pop() ?? "";
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    /* keep it as written */
+  }
+  return tree.files.get(decoded) ?? tree.files.get(name);
+}

@@ -1,0 +1,129 @@
+// A page's markdown as safe HTML: markdown-it (raw HTML off) then sanitize-html's allow-list, heading
+// anchors and the table of contents, links between pages, and `{{ space.vars.NAME }}` substituted.
+import MarkdownIt from "markdown-it";
+import sanitizeHtml from "sanitize-html";
+
+type Token = MarkdownIt.Token;
+
+export interface TocEntry {
+  id: string;
+  title: string;
+  level: number;
+}
+
+export interface RenderedPage {
+  html: string;
+  toc: TocEntry[];
+}
+
+export interface RenderOptions {
+  /** `space.vars` (and `vars`) of the revision. */
+  spaceVars?: Record<string, string>;
+  /** `page.vars` of the page. */
+  pageVars?: Record<string, string>;
+  /** A relative link of the markdown (`other.md`, `../guide/README.md`) as a URL of the site, or undefined to keep it. */
+  resolveLink?: (href: string) => string | undefined;
+  /** A relative image source as a URL (a file of the revision), or undefined to keep it. */
+  resolveImage?: (src: string) => string | undefined;
+}
+
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+
+/** The allow-list: markup markdown makes, with only the attributes it needs; no style, no on*, no frames. */
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "ul", "ol", "li", "blockquote", "code", "pre", "em", "strong", "s", "del",
+    "hr", "br", "img", "table", "thead", "tbody", "tr", "th", "td", "sup", "sub",
+  ],
+  allowedAttributes: {
+    a: ["href", "title", "rel"],
+    img: ["src", "alt", "title"],
+    h1: ["id"], h2: ["id"], h3: ["id"], h4: ["id"], h5: ["id"], h6: ["id"],
+    ol: ["start"],
+    code: ["class"],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesByTag: { img: ["http", "https"] },
+  allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  // Everything inside these is dropped with them, not kept as text.
+  nonTextTags: ["script", "style", "textarea", "option", "noscript", "title", "iframe", "object", "embed", "svg", "math", "template"],
+  transformTags: {
+    a: (tagName, attribs) => {
+      const external = /^(https?:)?\/\//i.test(attribs.href ?? "");
+      return { tagName, attribs: external ? { ...attribs, rel: "noopener noreferrer nofollow" } : attribs };
+    },
+  },
+};
+
+/** GitBook-style anchor (the search index's too): lower-case letters and digits joined by dashes. */
+export function slugifyHeading(heading: string): string {
+  return heading
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+function uniqueAnchor(base: string, used: Set<string>): string {
+  const root = base || "section";
+  let anchor = root;
+  for (let n = 1; used.has(anchor); n++) anchor = `${root}-${n}`;
+  used.add(anchor);
+  return anchor;
+}
+
+function inlineText(token: Token | undefined): string {
+  if (!token?.children) return token?.content ?? "";
+  return token.children.map((child) => (child.type === "text" || child.type === "code_inline" ? child.content : "")).join("");
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+}
+
+const VARIABLE = /\{\{\s*(space\.vars|page\.vars|vars)\.([A-Za-z_][\w-]*)\s*\}\}/g;
+
+/** Substitutes known variables, HTML-escaped; unknown ones stay as written so a reader sees what is missing. */
+export function substituteVariables(html: string, spaceVars: Record<string, string>, pageVars: Record<string, string>): string {
+  return html.replace(VARIABLE, (whole, scope: string, name: string) => {
+    const vars = scope === "page.vars" ? pageVars : spaceVars;
+    return Object.prototype.hasOwnProperty.call(vars, name) ? escapeHtml(String(vars[name])) : whole;
+  });
+}
+
+/** Renders a page body; the HTML is sanitized whatever the markdown holds. */
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedPage {
+  const tokens = md.parse(markdown, {});
+  const used = new Set<string>();
+  const toc: TocEntry[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type === "heading_open") {
+      const title = inlineText(tokens[i + 1]).trim();
+      const id = uniqueAnchor(slugifyHeading(title), used);
+      token.attrSet("id", id);
+      const level = Number(token.tag.slice(1));
+      if (level <= 3 && title) toc.push({ id, title, level });
+    }
+    if (token.type === "inline") {
+      for (const child of token.children ?? []) {
+        const [attr, resolve] = child.type === "link_open" ? ["href", options.resolveLink] : child.type === "image" ? ["src", options.resolveImage] : [];
+        if (!attr || !resolve) continue;
+        const value = child.attrGet(attr);
+        const resolved = typeof value === "string" && value ? resolve(value) : undefined;
+        if (resolved !== undefined) child.attrSet(attr, resolved);
+      }
+    }
+  }
+  const html = sanitizeHtml(md.renderer.render(tokens, md.options, {}), SANITIZE);
+  return { html: substituteVariables(html, options.spaceVars ?? {}, options.pageVars ?? {}), toc };
+}
+
+/** Sanitizes HTML with the pages' allow-list (exported for the XSS corpus tests). */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}

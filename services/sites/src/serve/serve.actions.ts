@@ -1,0 +1,296 @@
+// `sites.serve`: one GET of a published site, by `/sites/{basename}/…` or by the site's own hostname,
+// answered as {status, headers, body} for the gateway to write.
+import { configFor } from "@docshelf/config";
+import type { Customization } from "../customization";
+import type { SiteDoc } from "../models";
+import type { Ctx, SitesActions, SitesService } from "../service-types";
+import { sitePathName } from "../structure";
+import { decideAccess, parseCookies, type AccessDecision } from "./access";
+import type { PublishedHead, TreeIndex } from "./content";
+import { pageUrl } from "./content";
+import { answer, type ServeAnswer } from "./headers";
+import { messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
+import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap, type SiteSpaceView } from "./site-map";
+import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
+
+export interface ServeParams {
+  /** The request's Host, when it may be a site's own hostname. */
+  host?: string;
+  /** The URL path, percent-encoded as received. */
+  path: string;
+  query?: Record<string, unknown>;
+  cookie?: string;
+  ifNoneMatch?: string;
+}
+
+const HTML = "text/html; charset=utf-8";
+/** Reserved names under a site's base (GitBook reserves `~gitbook/`): no page path starts with "~". */
+const SEARCH = "~search";
+const STYLESHEET = "~style.css";
+
+interface Served {
+  site: SiteDoc;
+  /** URL path of the site's root as the visitor sees it: "" on its own host. */
+  base: string;
+  /** Absolute URL of the site's root, for canonical links and the sitemap. */
+  origin: string;
+  hostMode: boolean;
+}
+
+/** Decoded path segments, or null for a path that is not one (bad escapes, dot segments, slashes or NULs inside). */
+export function pathSegments(path: string): string[] | null {
+  if (!path.startsWith("/")) return null;
+  const segments: string[] = [];
+  for (const raw of path.slice(1).split("/")) {
+    if (raw === "") continue;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === "." || segment === ".." || /[/\\\0]/.test(segment) || segment.length > 200) return null;
+    segments.push(segment);
+  }
+  return segments;
+}
+
+function stringQuery(query: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string") out[name] = first;
+  }
+  return out;
+}
+
+function colorOf(customization: Customization): string {
+  const primary = customization.styling.primaryColor as { light?: unknown } | undefined;
+  return typeof primary?.light === "string" ? primary.light : "#346DDB";
+}
+
+/** A content reference as a link target: only web URLs are followed from the site's chrome. */
+function hrefOf(to: unknown): string | undefined {
+  const ref = to as { kind?: unknown; url?: unknown } | undefined;
+  return ref?.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : undefined;
+}
+
+function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Chrome {
+  const { site, base } = served;
+  const styleVersion = colorOf(customization).replace("#", "");
+  const logo = customization.header.logo?.light;
+  const chrome: Chrome = {
+    siteTitle: customization.title ?? site.title,
+    homeHref: base || "/",
+    base,
+    locale: /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en",
+    stylesheetHref: `${base}/${STYLESHEET}?v=${styleVersion}`,
+    footer: { groups: [] },
+    sections: map && route ? sectionLinks(map, route.section) : [],
+    variants: map && route ? variantLinks(map, route) : [],
+    indexable: site.visibility === "public",
+  };
+  if (logo && /^https?:\/\//i.test(logo)) chrome.logo = logo;
+  const announcement = customization.announcement;
+  if (announcement?.enabled && announcement.message) {
+    chrome.announcement = { message: announcement.message, style: announcement.style || "info" };
+    const href = hrefOf(announcement.link?.to);
+    if (announcement.link && href) chrome.announcement.link = { title: announcement.link.title, href };
+  }
+  for (const group of customization.footer.groups as Array<{ title?: unknown; links?: unknown }>) {
+    const links = (Array.isArray(group.links) ? group.links : []).flatMap((link: { title?: unknown; to?: unknown }) => {
+      const href = hrefOf(link.to);
+      return href && typeof link.title === "string" ? [{ title: link.title, href }] : [];
+    });
+    if (typeof group.title === "string") chrome.footer.groups.push({ title: group.title, links });
+  }
+  if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
+  return chrome;
+}
+
+export const serveActions: SitesActions = {
+  /** Internal (the gateway): one GET of a published site; null when `host` names no site and the path is not under /sites/. */
+  serve: {
+    visibility: "public",
+    params: {
+      host: { type: "string", max: 512, optional: true },
+      path: { type: "string", max: 8192 },
+      query: { type: "object", optional: true },
+      cookie: { type: "string", max: 16384, optional: true },
+      ifNoneMatch: { type: "string", max: 1024, optional: true },
+    },
+    async handler(this: SitesService, ctx: Ctx<ServeParams>): Promise<ServeAnswer | null> {
+      const { publicUrl } = configFor(this.broker);
+      const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, "");
+      const query = stringQuery(ctx.params.query);
+      const notFound = (visibility?: SiteDoc["visibility"], stylesheetHref?: string, setCookies: string[] = []) =>
+        answer({
+          status: 404,
+          contentType: HTML,
+          body: messageHtml("Page not found", "There is no page at this address.", stylesheetHref),
+          visibility,
+          personal: false,
+          setCookies,
+        });
+
+      const host = ctx.params.host?.toLowerCase().replace(/:\d+$/, "");
+      const byHost = host ? await this.sites.findOne({ hostname: host }) : null;
+      const underSites = ctx.params.path === "/sites" || ctx.params.path.startsWith("/sites/");
+      // Neither a site's own hostname nor /sites/: the caller serves the API instead.
+      if (!byHost && !underSites) return null;
+      const segments = pathSegments(ctx.params.path);
+      if (!segments) return notFound();
+
+      let served: Served;
+      let rest: string[];
+      if (byHost) {
+        if (!byHost.published) return notFound();
+        served = { site: byHost, base: "", origin: `https://${byHost.hostname}`, hostMode: true };
+        rest = segments;
+      } else {
+        const name = segments[1];
+        if (!name) return notFound();
+        const site = (await this.sites.findOne({ basename: name })) ?? (await this.sites.findOne({ id: name }));
+        if (!site || !site.published) return notFound();
+        if (site.basename !== undefined && site.basename !== name) {
+          // Known by its id but named by its basename now: the basename's URL is the one to keep.
+          const search = new URLSearchParams(query).toString();
+          const location = `${publicPath}/sites/${sitePathName(site)}${segments.length > 2 ? `/${segments.slice(2).map(encodeURIComponent).join("/")}` : ""}${search ? `?${search}` : ""}`;
+          return { status: 301, headers: { Location: location, "Cache-Control": "no-store" }, body: "" };
+        }
+        const base = `${publicPath}/sites/${sitePathName(site)}`;
+        served = { site, base, origin: `${new URL(publicUrl).origin}${base}`, hostMode: false };
+        rest = segments.slice(2);
+      }
+      const { site, base } = served;
+      const { customization } = await this.siteCustomization(site);
+      const stylesheetHref = `${base}/${STYLESHEET}?v=${colorOf(customization).replace("#", "")}`;
+      const plain = (contentType: string, body: string, personal = false) =>
+        answer({ status: 200, contentType, body, visibility: site.visibility, personal, ifNoneMatch: ctx.params.ifNoneMatch });
+
+      // Open to anyone who knows the site: its stylesheet and its robots rules.
+      if (rest.length === 1 && rest[0] === STYLESHEET) return plain("text/css; charset=utf-8", stylesheet(colorOf(customization)));
+      if (rest.length === 1 && rest[0] === "robots.txt") return plain("text/plain; charset=utf-8", robotsTxt(site.visibility, `${served.origin}/sitemap.xml`));
+
+      const access: AccessDecision = await decideAccess(
+        site,
+        { query, cookies: parseCookies(ctx.params.cookie) },
+        {
+          shareKeyResolves: (siteId, key) => this.shareKeyResolves(siteId, key),
+          signingKey: async (siteId) => (await this.siteKeys.findOne({ id: siteId }))?.visitorSigningKey ?? null,
+        },
+        { path: base || "/", secure: publicUrl.startsWith("https:") },
+      );
+      if (!access.allowed) {
+        if (access.status === 404) return notFound(site.visibility, stylesheetHref, access.setCookies);
+        return answer({
+          status: 401,
+          contentType: HTML,
+          body: messageHtml("Sign in to read this site", "This site is only open to authenticated visitors. Open it from the link you were given to sign in.", stylesheetHref),
+          visibility: site.visibility,
+          personal: true,
+          setCookies: access.setCookies,
+        });
+      }
+      const respond = (status: number, contentType: string, body: string, noindex = false) =>
+        answer({ status, contentType, body, visibility: site.visibility, personal: access.personal, noindex, setCookies: access.setCookies, ifNoneMatch: ctx.params.ifNoneMatch });
+
+      const [sections, groups, siteSpaces] = await Promise.all([
+        this.sections.find({ siteId: site.id }),
+        this.groups.find({ siteId: site.id }),
+        this.siteSpaces.find({ siteId: site.id }),
+      ]);
+      const heads = new Map<string, PublishedHead>(
+        (await this.publishedContent.heads([...new Set(siteSpaces.map((s) => s.spaceId))])).map((h) => [h.spaceId, h]),
+      );
+      const map = buildSiteMap({ site, sections, groups, siteSpaces }, heads, access.claims, base);
+
+      const sitemapFile = rest.length === 1 ? /^sitemap(?:-([1-9]\d{0,4}))?\.xml$/.exec(rest[0]) : null;
+      if (sitemapFile) {
+        if (site.visibility !== "public") return notFound(site.visibility, stylesheetHref);
+        const entries: SitemapEntry[] = [];
+        for (const view of map.all) {
+          const tree = await this.publishedContent.tree(view.spaceId, view.revisionId);
+          for (const page of tree.order) {
+            if (page.noIndex || page.noRobotsIndex) continue;
+            entries.push({ url: absolute(served, pageUrl(view.base, tree, page)), lastModified: page.updatedAt });
+          }
+        }
+        const xml = "application/xml; charset=utf-8";
+        const part = sitemapFile[1] ? Number(sitemapFile[1]) : 0;
+        if (!part) return respond(200, xml, entries.length > SITEMAP_PAGE_URLS ? sitemapIndexXml(served.origin, entries.length) : sitemapXml(entries));
+        const slice = entries.slice((part - 1) * SITEMAP_PAGE_URLS, part * SITEMAP_PAGE_URLS);
+        if (!slice.length || entries.length <= SITEMAP_PAGE_URLS) return notFound(site.visibility, stylesheetHref);
+        return respond(200, xml, sitemapXml(slice));
+      }
+
+      if (rest.length === 1 && rest[0] === SEARCH) {
+        const q = (query.q ?? "").trim().slice(0, 512);
+        const route = routeOf(map, []);
+        const chrome = chromeOf(served, customization, map, route);
+        const results = q ? await searchResults(this, map, q) : [];
+        return respond(200, HTML, searchHtml(chrome, q, results), true);
+      }
+
+      const route = routeOf(map, rest);
+      if (!route) return notFound(site.visibility, stylesheetHref, access.setCookies);
+      const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
+      const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
+      if (!page && !route.pagePath) {
+        // A site space without pages yet: its root still answers, with an empty page.
+        const chrome = chromeOf(served, customization, map, route);
+        const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
+        return respond(200, HTML, empty);
+      }
+      if (!page) return respond(404, HTML, messageHtml("Page not found", "There is no page at this address.", stylesheetHref), true);
+      const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base);
+      const { previous, next } = tree.neighbours(page);
+      const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
+      const noindex = !!(page.noIndex || page.noRobotsIndex);
+      const html = pageHtml(chromeOf(served, customization, map, route), {
+        title: page.title || "Untitled",
+        description: page.description,
+        canonical: absolute(served, pageUrl(route.siteSpace.base, tree, page)),
+        bodyHtml: rendered.html,
+        toc: rendered.toc,
+        tree: navigationTree(tree, route.siteSpace.base, page),
+        previous: link(previous),
+        next: link(next),
+        noindex,
+      });
+      return respond(200, HTML, html, noindex);
+    },
+  },
+};
+
+/** A URL path of the site as an absolute URL. */
+function absolute(served: Served, href: string): string {
+  const rest = href.slice(served.base.length);
+  return `${served.origin}${rest || (served.hostMode ? "/" : "")}`;
+}
+
+async function searchResults(service: SitesService, map: SiteMap, q: string): Promise<SearchResultView[]> {
+  const bySpace = new Map<string, SiteSpaceView>();
+  for (const view of map.all) if (!bySpace.has(view.spaceId)) bySpace.set(view.spaceId, view);
+  const hits = await service.publishedContent.search([...bySpace.keys()], q);
+  const trees = new Map<string, TreeIndex>();
+  const results: SearchResultView[] = [];
+  for (const hit of hits) {
+    const view = bySpace.get(hit.spaceId);
+    if (!view) continue;
+    let tree = trees.get(view.spaceId);
+    if (!tree) trees.set(view.spaceId, (tree = await service.publishedContent.tree(view.spaceId, view.revisionId)));
+    const page = tree.byPath.get(hit.path);
+    // A page the index still has from an older revision, or a hidden one, is not shown.
+    if (!page || !tree.order.includes(page)) continue;
+    const href = pageUrl(view.base, tree, page);
+    results.push({
+      title: hit.title || "Untitled",
+      href,
+      sections: hit.sections
+        .filter((s) => s.path.includes("#"))
+        .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: s.body })),
+    });
+  }
+  return results;
+}
