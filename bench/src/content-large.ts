@@ -1,4 +1,4 @@
-// Large space bench (issue 4): a space of 10,000 pages (~20 MB of markdown) in the embedded system, then
+// Large space bench (issue 4): a space of 10,000 pages (~20 MB of markdown) in the real system, then
 // GET …/content, GET …/content/page/{id}, search, duplicate, and the system process's RSS after all of it.
 // Targets: content p50 ≤ 150 ms, page p50 ≤ 10 ms, search p50 ≤ 30 ms (after one warm-up search),
 // duplicate ≤ 2 s, RSS ≤ 500 MB. Search is measured twice: common words (every page matches) and selective
@@ -6,14 +6,18 @@
 //
 //   npm run build && node bench/dist/content-large.js
 //
-// Env (optional, bounded): BENCH_PAGES (10000), BENCH_BATCH (pages per insert batch, 500).
-// Everything listens on 127.0.0.1; every loop is bounded; the child is killed on exit, error or signal.
+// Env (optional, bounded): BENCH_PAGES (10000), BENCH_BATCH (pages per insert batch, 500), BENCH_LARGE_MODE
+// (`embedded`, the default: every service in one process; `nats`: the gateway, content and the other services in
+// three processes over NATS_URL, default nats://127.0.0.1:4222, loopback only; RSS is then the content process's).
+// Everything listens on 127.0.0.1; every loop is bounded; the children are killed on exit, error or signal.
 import { readFileSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { freePort, http, killAllNow, startChild, stopAll, waitUntil, isRunning, type Child } from "./procs";
-import { bounded, MAIN, START_DEADLINE_MS } from "./systems";
+import { ALL_SERVICES } from "@docshelf/config";
+import { cpuTimeMs, freePort, http, isLoopback, killAllNow, natsReachable, startChild, stopAll, waitUntil, isRunning, type Child } from "./procs";
+import { insertLargeSpace, now, pct, r1, rnd, word } from "./large-space";
+import { bounded, dropNamespaceStreams, MAIN, NATS_URL, START_DEADLINE_MS } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -21,44 +25,10 @@ const CONTENT_RUNS = 20;
 const PAGE_RUNS = 200;
 const SEARCH_RUNS = 50;
 const WATCHDOG_MS = 15 * 60_000;
-
-const WORDS = (
-  "page space content revision markdown heading section guide install configure deploy token search index " +
-  "gateway service broker cluster node request answer latency memory stream tree slug path title description " +
-  "organization member role admin editor reader collection template variable file image link anchor report " +
-  "import export sync branch commit merge review change draft publish archive restore duplicate transfer move"
-).split(" ");
-
-/** Deterministic pseudo-random numbers, so every run inserts the same text. */
-let seed = 42;
-const rnd = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x80000000;
-};
-const word = () => WORDS[Math.floor(rnd() * WORDS.length)];
-const sentence = (n: number) => {
-  const ws = Array.from({ length: n }, word);
-  ws[0] = ws[0][0].toUpperCase() + ws[0].slice(1);
-  return `${ws.join(" ")}.`;
-};
-
-/** ~2 KB of markdown: a title heading, sub-headings, paragraphs, a list. */
-function markdown(i: number): string {
-  const parts = [`# Page ${i} ${word()} ${word()}`, "", sentence(12), ""];
-  for (let h = 0; h < 3; h++) {
-    parts.push(`## ${word()} ${word()} ${i}-${h}`, "", sentence(25), sentence(20), "", `- ${sentence(6)}`, `- ${sentence(6)}`, "");
-  }
-  let text = parts.join("\n");
-  while (text.length < 1900) text += `\n${sentence(15)}`;
-  return `${text}\n`;
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const now = () => Number(process.hrtime.bigint()) / 1e6;
+const MODE = process.env.BENCH_LARGE_MODE === "nats" ? "nats" : "embedded";
+/** Services per process: all in one, or the gateway and content apart (their streamed answers cross NATS). */
+const GROUPS: string[][] =
+  MODE === "nats" ? [["gateway"], ["content"], ALL_SERVICES.filter((name) => name !== "gateway" && name !== "content")] : [["all"]];
 
 function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -83,27 +53,39 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const headers = { Authorization: `Bearer ${adminToken}` };
-  let child: Child | undefined;
+  const namespace = `bench-large-${randomBytes(4).toString("hex")}`;
+  const children: Child[] = [];
   try {
-    child = startChild("real (all services)", [MAIN], {
-      ...process.env,
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
-      LOGLEVEL: "warn",
-      NAMESPACE: `bench-large-${randomBytes(4).toString("hex")}`,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      MONGO_URL: "",
-      SERVICES: "all",
-      TRANSPORTER: "",
-      RATE_LIMIT_PER_MINUTE: "10000000",
-      JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
-      REQUEST_TIMEOUT_MS: "120000",
-    });
-    const proc = child;
-    await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [proc]);
+    if (MODE === "nats" && (!isLoopback(new URL(NATS_URL).hostname) || !(await natsReachable(NATS_URL)))) {
+      throw new Error(`BENCH_LARGE_MODE=nats needs a NATS server on the loopback at NATS_URL (${NATS_URL})`);
+    }
+    for (const [i, group] of GROUPS.entries()) {
+      children.push(
+        startChild(`real (${group.join(", ")})`, [MAIN], {
+          ...process.env,
+          NODE_ENV: "test",
+          DATA_DIR: dataDir,
+          ADMIN_TOKEN: adminToken,
+          LOGLEVEL: "warn",
+          NAMESPACE: namespace,
+          NODE_ID: `${namespace}-${i}`,
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          PUBLIC_URL: base,
+          MONGO_URL: "",
+          SERVICES: group.join(","),
+          TRANSPORTER: MODE === "nats" ? NATS_URL : "",
+          RATE_LIMIT_PER_MINUTE: "10000000",
+          JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
+          REQUEST_TIMEOUT_MS: "120000",
+        }),
+      );
+    }
+    // The process holding the content service (embedded: everything): its RSS is the one reported.
+    const proc = children[MODE === "nats" ? 1 : 0];
+    /** CPU used so far by the processes answering GET …/content (gateway and content), in ms. */
+    const servingCpuMs = () => children.slice(0, 2).reduce((sum, child) => sum + cpuTimeMs(child.proc.pid), 0);
+    await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, children);
 
     const json = async (method: string, path: string, body?: unknown, expect = [200, 201], timeoutMs = 60_000) => {
       const res = await http(method, `${base}${path}`, headers, body, timeoutMs);
@@ -113,21 +95,12 @@ async function main(): Promise<void> {
     const orgId = (JSON.parse((await json("POST", "/v1/orgs", { title: "Acme" })).body.toString()) as { id: string }).id;
     const spaceId = (JSON.parse((await json("POST", `/v1/orgs/${orgId}/spaces`, { title: "Large" })).body.toString()) as { id: string }).id;
 
-    // 1 % of the pages are sections at the top level, the rest their children.
-    const sections = Math.max(1, Math.floor(PAGES / 100));
-    const all: Array<Record<string, unknown>> = [];
-    let bytes = 0;
-    for (let i = 0; i < PAGES; i++) {
-      const md = markdown(i);
-      bytes += Buffer.byteLength(md);
-      if (i < sections) all.push({ type: "insert_page", id: `sec${i}`, markdown: md });
-      else all.push({ type: "insert_page", parent: `sec${i % sections}`, markdown: md });
-    }
+    // 1 % of the pages are sections at the top level, the rest their children (large-space.ts).
     const insertStart = now();
-    for (let off = 0; off < all.length; off += BATCH) {
-      await json("POST", `/v1/_test/spaces/${spaceId}/changes`, { changes: all.slice(off, off + BATCH) }, [201], 120_000);
-      if (!isRunning(proc)) throw new Error(`the system exited:\n${proc.tail()}`);
-    }
+    const bytes = await insertLargeSpace((path, body) => json("POST", path, body, [201], 120_000), spaceId, PAGES, BATCH, () => {
+      const exited = children.find((child) => !isRunning(child));
+      if (exited) throw new Error(`the system exited:\n${exited.tail()}`);
+    });
     const insertMs = now() - insertStart;
     process.stderr.write(`inserted ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB markdown) in ${Math.round(insertMs)} ms\n`);
 
@@ -135,6 +108,7 @@ async function main(): Promise<void> {
     const contentMs: number[] = [];
     let contentBytes = 0;
     let pageIds: string[] = [];
+    const contentCpuStart = servingCpuMs();
     for (let i = 0; i < CONTENT_RUNS; i++) {
       const t = now();
       const res = await json("GET", `/v1/spaces/${spaceId}/content`);
@@ -144,6 +118,7 @@ async function main(): Promise<void> {
         walkPages(JSON.parse(res.body.toString()), pageIds);
       }
     }
+    const contentCpuMs = (servingCpuMs() - contentCpuStart) / CONTENT_RUNS;
     if (pageIds.length !== PAGES) throw new Error(`GET …/content lists ${pageIds.length} pages, expected ${PAGES}`);
 
     // GET …/content/page/{id} over random pages
@@ -196,11 +171,12 @@ async function main(): Promise<void> {
       [`GET /v1/spaces/{id}/search p50, common words (${SEARCH_RUNS} queries of 1–2 words from the 100-word vocabulary every page is written in, ${hits} with results, after one warm-up of ${Math.round(warmupMs)} ms; p95 ${r1(pct(searchMs, 95))} ms)`, `${r1(pct(searchMs, 50))} ms`, "≤ 30 ms", pct(searchMs, 50) <= 30],
       [`GET /v1/spaces/{id}/search p50, selective queries (${SEARCH_RUNS} page numbers, ${rareHits} with results; p95 ${r1(pct(rareMs, 95))} ms)`, `${r1(pct(rareMs, 50))} ms`, "≤ 30 ms", pct(rareMs, 50) <= 30],
       ["POST /v1/spaces/{id}/duplicate", `${Math.round(duplicateMs)} ms`, "≤ 2000 ms", duplicateMs <= 2000],
-      ["RSS of the system process after all of the above (VmRSS)", `${rss} MB`, "≤ 500 MB", rss <= 500],
+      [`(for reference) CPU per GET …/content request, ${MODE === "nats" ? "gateway and content processes" : "the system process"} (user + system)`, `${r1(contentCpuMs)} ms`, "–", true],
+      [`RSS of the ${MODE === "nats" ? "content" : "system"} process after all of the above (VmRSS)`, `${rss} MB`, "≤ 500 MB", rss <= 500],
       ["(for reference) RSS after inserts, content and page reads, before the first search", `${rssBeforeSearch} MB`, "–", true],
     ];
     const out = [
-      `Large space bench: ${PAGES} pages, ${(bytes / 1e6).toFixed(1)} MB of markdown (inserted in batches of ${BATCH} through POST /v1/_test/spaces/{id}/changes in ${(insertMs / 1000).toFixed(1)} s), embedded, node ${process.version}`,
+      `Large space bench: ${PAGES} pages, ${(bytes / 1e6).toFixed(1)} MB of markdown (inserted in batches of ${BATCH} through POST /v1/_test/spaces/{id}/changes in ${(insertMs / 1000).toFixed(1)} s), ${MODE === "nats" ? "over NATS (gateway, content, the other services: 3 processes)" : "embedded"}, node ${process.version}`,
       "",
       "| measure | value | target | met |",
       "| --- | ---: | ---: | --- |",
@@ -208,7 +184,8 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${out.join("\n")}\n`);
   } finally {
-    await child?.stop();
+    await Promise.all(children.map((child) => child.stop()));
+    if (MODE === "nats") await dropNamespaceStreams(namespace);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import type { BrokerOptions, Errors } from "moleculer";
 import type { Config } from "@docshelf/config";
 import { connectionWatch } from "./connection-watch";
 import { requestLog } from "./request-log";
+import { StreamingJsonSerializer } from "./serializer";
 
 /** Spans go nowhere, to the log (console) or to a Zipkin-compatible collector: exporters that need no extra package. */
 function tracingExporter(cfg: Config): NonNullable<BrokerOptions["tracing"]> {
@@ -28,7 +29,8 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     nodeID: cfg.nodeId || undefined,
     // Empty: every service in this process, no transporter. Otherwise NATS (or Fake in tests).
     transporter: (cfg.transporter || null) as BrokerOptions["transporter"],
-    serializer: "JSON",
+    // JSON, with the chunks of streamed answers sent as bytes (see serializer.ts).
+    serializer: new StreamingJsonSerializer(),
 
     // pino JSON logs; the gateway never logs bodies, and these paths are redacted wherever they appear.
     logger: {

@@ -14,6 +14,11 @@ describe("excerpt", () => {
     expect(result.length).toBeLessThanOrEqual(102);
   });
 
+  it("starts at the earliest of several terms, whatever their order", () => {
+    const text = `${"lorem ".repeat(60)}second ${"ipsum ".repeat(60)}first ${"dolor ".repeat(60)}`;
+    expect(excerpt(text, ["first", "second"], 60)).toContain("second");
+  });
+
   it("starts at the beginning when no term is found", () => {
     const text = "alpha ".repeat(100);
     expect(excerpt(text, ["zeta"], 50).startsWith("alpha")).toBe(true);

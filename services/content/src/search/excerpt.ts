@@ -10,11 +10,9 @@ function escapeRegExp(text: string): string {
 export function excerpt(text: string, terms: string[], maxLength = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= maxLength) return flat;
-  let first = -1;
-  for (const term of terms) {
-    const match = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(term)}`, "iu").exec(flat);
-    if (match && (first === -1 || match.index < first)) first = match.index;
-  }
+  // One pattern for all terms: the first place any of them starts a word.
+  const words = terms.filter((term) => term.length > 0).map(escapeRegExp);
+  const first = words.length === 0 ? -1 : (new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${words.join("|")})`, "iu").exec(flat)?.index ?? -1);
   let start = first <= 0 ? 0 : Math.max(0, first - Math.floor(maxLength / 4));
   if (start > 0) {
     const space = flat.indexOf(" ", start);

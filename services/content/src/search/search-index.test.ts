@@ -86,6 +86,21 @@ describe("SearchIndex results", () => {
     expect(hit.sections[0].body).toContain("rareword");
     expect(hit.sections[0].body.length).toBeLessThan(250);
   });
+
+  it("starts the excerpt at the word a prefix or a typo matched", () => {
+    const markdown = `${"filler words ".repeat(100)}the rareword appears ${"more filler ".repeat(100)}`;
+    const index = indexWith([page({ markdown })]);
+    expect(index.search("rarew", { spaceIds: ["space-a"] })[0].sections[0].body).toContain("rareword");
+    expect(index.search("rarewrod", { spaceIds: ["space-a"] })[0].sections[0].body).toContain("rareword");
+  });
+
+  it("returns the same best pages whether a few or all of them are asked for", () => {
+    const pages = Array.from({ length: 40 }, (_, i) => page({ markdown: `${"token ".repeat((i * 7) % 11)}filler ${"word ".repeat(i % 5)}` }));
+    const index = indexWith(pages);
+    const all = index.search("token", { spaceIds: ["space-a"], limit: 1000 }).map((r) => r.id);
+    expect(index.search("token", { spaceIds: ["space-a"], limit: 5 }).map((r) => r.id)).toEqual(all.slice(0, 5));
+    expect(index.search("token", { spaceIds: ["space-a"], limit: 5, offset: 5 }).map((r) => r.id)).toEqual(all.slice(5, 10));
+  });
 });
 
 describe("SearchIndex access and lifecycle", () => {

@@ -1,9 +1,8 @@
 // The embedded full-text index over the pages of each space's indexed revision.
-import MiniSearch from "minisearch";
 import { checkLimit, checkOffset, checkQuery } from "./query";
 import { excerpt } from "./excerpt";
-import { splitIntoSections, type PageInput } from "./sections";
-import { processTerm } from "./stop-words";
+import { type PageInput } from "./sections";
+import { FIELDS, queryTerms, SpaceIndex } from "./space-index";
 
 export type { PageInput } from "./sections";
 
@@ -47,75 +46,62 @@ export interface SearchOptions {
   pagesPerSpace?: number;
 }
 
-interface SectionDoc {
-  id: string;
-  spaceId: string;
-  revisionId: string;
-  pageId: string;
-  pageTitle: string;
-  pagePath: string;
-  anchor: string;
-  title: string;
-  text: string;
+// Ranking, as MiniSearch's BM25+ with the tuning this module always used: titles weigh 3× body text;
+// prefixes from 3 characters (search as you type); one typo in words of 5+ letters, two in words of
+// 8+, and none in terms with digits (versions, codes), which are meant exactly. Prefix and fuzzy
+// matches weigh less than exact ones, and less the further they are from the query term.
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+const FIELD_BOOSTS = [3, 1]; // in FIELDS order: title, text
+const PREFIX_WEIGHT = 0.4;
+const FUZZY_WEIGHT = 0.25;
+const usesPrefix = (term: string) => term.length >= 3;
+const typosAllowed = (term: string) => (term.length >= 5 && /^\p{L}+$/u.test(term) ? Math.min(2, Math.round(term.length * 0.2)) : 0);
+
+/** A word of the index that matches a query term (the term itself, a longer word it starts, or a near miss). */
+interface Variant {
+  term: string;
+  weight: number;
+  /** Its term number in each searched space, in `Plan.spaces` order. */
+  ids: Array<number | undefined>;
+  /** Per field, the sections holding it across the searched spaces (BM25's document frequency). */
+  holders: number[];
+}
+
+/** A query prepared against the spaces searched: statistics are those of exactly these spaces. */
+interface Plan {
+  spaces: SpaceIndex[];
+  /** The variants of each query term. */
+  variants: Variant[][];
+  sectionCount: number;
+  averageFieldLengths: number[];
+}
+
+/** One space's sections scored for a query. */
+interface ScoredSpace {
+  space: SpaceIndex;
+  order: number;
+  /** Summed weighted BM25 of the matched variants, per section. */
+  scores: Float64Array;
+  /** How many of the query terms each section holds. */
+  matched: Uint16Array;
 }
 
 interface RankedPage {
-  first: SectionDoc;
+  scored: ScoredSpace;
+  page: number;
   score: number;
-  sections: Array<{ doc: SectionDoc; terms: string[] }>;
 }
-
-function presentHit(page: RankedPage): SearchPageHit {
-  const { first } = page;
-  return {
-    spaceId: first.spaceId,
-    revisionId: first.revisionId,
-    id: first.pageId,
-    title: first.pageTitle,
-    path: first.pagePath,
-    score: page.score,
-    sections: page.sections.map(({ doc, terms }) => ({
-      id: doc.anchor || doc.pageId,
-      title: doc.title,
-      path: doc.anchor ? `${doc.pagePath}#${doc.anchor}` : doc.pagePath,
-      body: excerpt(doc.text, terms),
-    })),
-  };
-}
-
-const SEARCH_TUNING = {
-  boost: { title: 3 },
-  // Modest: prefixes from 3 characters (search as you type); one typo in words of 5+ letters, two
-  // in words of 8+, and none in terms with digits (versions, codes), which are meant exactly.
-  prefix: (term: string) => term.length >= 3,
-  fuzzy: (term: string) => (term.length >= 5 && /^\p{L}+$/u.test(term) ? 0.2 : false),
-  maxFuzzy: 2,
-  weights: { prefix: 0.4, fuzzy: 0.25 },
-} as const;
 
 export class SearchIndex {
-  private readonly engine = new MiniSearch<SectionDoc>({ idField: "id", fields: ["title", "text"], storeFields: [], processTerm });
-  private readonly docs = new Map<string, SectionDoc>();
-  private readonly spaces = new Map<string, { revisionId: string; docIds: string[] }>();
+  private readonly spaces = new Map<string, SpaceIndex>();
 
   /** Replaces whatever was indexed for the space by the given revision's pages. Idempotent. */
   indexRevision(spaceId: string, revisionId: string, pages: readonly PageInput[]): void {
     if (this.spaces.get(spaceId)?.revisionId === revisionId) return;
-    const docs = this.sectionDocs(spaceId, revisionId, pages);
-    this.removeSpace(spaceId);
-    this.engine.addAll(docs);
-    for (const doc of docs) this.docs.set(doc.id, doc);
-    this.spaces.set(spaceId, { revisionId, docIds: docs.map((d) => d.id) });
+    this.spaces.set(spaceId, SpaceIndex.build(spaceId, revisionId, pages));
   }
 
   removeSpace(spaceId: string): void {
-    const indexed = this.spaces.get(spaceId);
-    if (!indexed) return;
-    for (const id of indexed.docIds) {
-      const doc = this.docs.get(id);
-      if (doc) this.engine.remove(doc);
-      this.docs.delete(id);
-    }
     this.spaces.delete(spaceId);
   }
 
@@ -128,71 +114,192 @@ export class SearchIndex {
   search(query: string, options: SearchOptions): SearchPageHit[] {
     const limit = checkLimit(options.limit);
     const offset = checkOffset(options.offset);
-    return this.rankPages(checkQuery(query), options).slice(offset, offset + limit).map(presentHit);
+    const match = this.match(checkQuery(query), options.spaceIds);
+    if (!match) return [];
+    const pages = match.scored.flatMap((scored) => topPages(scored, match.minMatched, offset + limit));
+    return pages
+      .sort(byRank)
+      .slice(offset, offset + limit)
+      .map((page) => presentHit(match.plan, page, match.minMatched, options.sectionsPerPage ?? 3));
   }
 
   /** Matching pages grouped by space (organization search), spaces ordered by their best page. */
   searchBySpace(query: string, options: SearchOptions): SearchSpaceHit[] {
     const limit = checkLimit(options.limit);
     const offset = checkOffset(options.offset);
+    const match = this.match(checkQuery(query), options.spaceIds);
+    if (!match) return [];
     const pagesPerSpace = options.pagesPerSpace ?? 10;
-    const bySpace = new Map<string, RankedPage[]>();
-    for (const page of this.rankPages(checkQuery(query), options)) {
-      const pages = bySpace.get(page.first.spaceId) ?? [];
-      if (pages.length < pagesPerSpace) pages.push(page);
-      bySpace.set(page.first.spaceId, pages);
-    }
-    return [...bySpace]
+    return match.scored
+      .map((scored) => topPages(scored, match.minMatched, pagesPerSpace).sort(byRank))
+      .filter((pages) => pages.length > 0)
+      .sort((a, b) => byRank(a[0], b[0]))
       .slice(offset, offset + limit)
-      .map(([spaceId, pages]) => ({ spaceId, pages: pages.map(presentHit) }));
+      .map((pages) => ({
+        spaceId: pages[0].scored.space.spaceId,
+        pages: pages.map((page) => presentHit(match.plan, page, match.minMatched, options.sectionsPerPage ?? 3)),
+      }));
   }
 
-  /** Section hits grouped by page, best page first; excerpts are left for the pages returned. */
-  private rankPages(query: string, options: SearchOptions): RankedPage[] {
-    const allowed = new Set(options.spaceIds);
-    if (allowed.size === 0) return [];
-    const sectionsPerPage = options.sectionsPerPage ?? 3;
-    // A falsy boost drops a document while scoring, so other spaces never even reach the results.
-    const boostDocument = (id: string) => (allowed.has(this.docs.get(id)?.spaceId ?? "") ? 1 : 0);
-    let results = this.engine.search(query, { ...SEARCH_TUNING, boostDocument, combineWith: "AND" });
-    // Every word in one section is best; otherwise sections with any of the words.
-    if (results.length === 0) results = this.engine.search(query, { ...SEARCH_TUNING, boostDocument, combineWith: "OR" });
+  /**
+   * Scores every section of the given spaces. Sections holding every term of the query are the
+   * matches; when no section holds them all, sections holding any term are (`minMatched` says which).
+   */
+  private match(query: string, spaceIds: readonly string[]): { plan: Plan; scored: ScoredSpace[]; minMatched: number } | undefined {
+    const spaces = [...new Set(spaceIds)].flatMap((id) => this.spaces.get(id) ?? []);
+    const terms = queryTerms(query);
+    if (spaces.length === 0 || terms.length === 0) return undefined;
+    const plan = planQuery(terms, spaces);
+    const scored = spaces.map((space, order) => scoreSpace(plan, space, order));
+    const everyTerm = scored.some(({ matched }) => matched.includes(terms.length));
+    return { plan, scored, minMatched: everyTerm ? terms.length : 1 };
+  }
+}
 
-    const pages = new Map<string, RankedPage>();
-    for (const result of results) {
-      const doc = this.docs.get(result.id as string);
-      if (!doc) continue;
-      const key = `${doc.spaceId}\u0000${doc.pageId}`;
-      let page = pages.get(key);
-      if (!page) {
-        page = { first: doc, score: result.score, sections: [] };
-        pages.set(key, page);
+function planQuery(terms: string[], spaces: SpaceIndex[]): Plan {
+  const sectionCount = spaces.reduce((sum, space) => sum + space.sectionCount, 0);
+  const averageFieldLengths = FIELDS.map((_, f) => spaces.reduce((sum, space) => sum + space.totalFieldLengths[f], 0) / sectionCount || 1);
+  const variants = terms.map((term) => {
+    const weights = new Map<string, number>([[term, 1]]);
+    const typos = typosAllowed(term);
+    for (const space of spaces) {
+      if (usesPrefix(term)) {
+        for (const [word] of space.terms.atPrefix(term)) {
+          if (word !== term) weights.set(word, (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length)));
+        }
       }
-      if (page.sections.length < sectionsPerPage) page.sections.push({ doc, terms: [...result.terms, ...result.queryTerms] });
-    }
-    return [...pages.values()];
-  }
-
-  private sectionDocs(spaceId: string, revisionId: string, pages: readonly PageInput[]): SectionDoc[] {
-    const docs: SectionDoc[] = [];
-    const seenPages = new Set<string>();
-    for (const page of pages) {
-      if (seenPages.has(page.id)) continue; // a page id appears once per revision; keep the first
-      seenPages.add(page.id);
-      for (const section of splitIntoSections(page)) {
-        docs.push({
-          id: `${spaceId}/${page.id}#${section.anchor}`,
-          spaceId,
-          revisionId,
-          pageId: page.id,
-          pageTitle: page.title,
-          pagePath: page.path,
-          anchor: section.anchor,
-          title: section.title,
-          text: section.text,
-        });
+      if (typos > 0) {
+        for (const [word, [, distance]] of space.terms.fuzzyGet(term, typos)) {
+          // A word that is also a longer form of the term counts as a prefix match.
+          if (distance > 0 && !weights.has(word)) weights.set(word, (FUZZY_WEIGHT * word.length) / (word.length + distance));
+        }
       }
     }
-    return docs;
+    return [...weights].map(([word, weight]): Variant => {
+      const ids = spaces.map((space) => space.terms.get(word));
+      const holders = FIELDS.map((_, f) =>
+        spaces.reduce((sum, space, i) => {
+          const t = ids[i];
+          return t === undefined ? sum : sum + space.postings[f].start[t + 1] - space.postings[f].start[t];
+        }, 0),
+      );
+      return { term: word, weight, ids, holders };
+    });
+  });
+  return { spaces, variants, sectionCount, averageFieldLengths };
+}
+
+/** BM25+ of every section of one space for the plan's variants (the hot loop: typed arrays only). */
+function scoreSpace(plan: Plan, space: SpaceIndex, order: number): ScoredSpace {
+  const scores = new Float64Array(space.sectionCount);
+  const matched = new Uint16Array(space.sectionCount);
+  const lastTerm = new Int32Array(space.sectionCount).fill(-1);
+  const { k, b, d } = BM25;
+  plan.variants.forEach((variants, q) => {
+    for (const variant of variants) {
+      const t = variant.ids[order];
+      if (t === undefined) continue;
+      for (let f = 0; f < FIELDS.length; f++) {
+        const { start, sections, freqs } = space.postings[f];
+        const lengths = space.fieldLengths[f];
+        const holders = variant.holders[f];
+        const idf = Math.log(1 + (plan.sectionCount - holders + 0.5) / (holders + 0.5));
+        const factor = variant.weight * FIELD_BOOSTS[f] * idf;
+        const lengthFactor = (k * b) / plan.averageFieldLengths[f];
+        for (let i = start[t], end = start[t + 1]; i < end; i++) {
+          const s = sections[i];
+          const tf = freqs[i];
+          scores[s] += factor * (d + (tf * (k + 1)) / (tf + k * (1 - b) + lengthFactor * lengths[s]));
+          if (lastTerm[s] !== q) {
+            lastTerm[s] = q;
+            matched[s]++;
+          }
+        }
+      }
+    }
+  });
+  // As MiniSearch: a section's score grows with how many of the query terms it holds.
+  for (let s = 0; s < scores.length; s++) scores[s] *= matched[s];
+  return { space, order, scores, matched };
+}
+
+/** Best first; equal scores in the order of the spaces asked for, then of the pages in the revision. */
+function byRank(a: RankedPage, b: RankedPage): number {
+  return b.score - a.score || a.scored.order - b.scored.order || a.page - b.page;
+}
+
+/**
+ * The `count` best pages of a scored space, each ranked by its best matching section (in no
+ * particular order). A heap keeps the worst page kept on top, so a broad query costs no sort of
+ * every matching page.
+ */
+function topPages(scored: ScoredSpace, minMatched: number, count: number): RankedPage[] {
+  const { space, scores, matched } = scored;
+  const heap: RankedPage[] = [];
+  for (let page = 0; page < space.pages.length; page++) {
+    let score = 0;
+    for (let s = space.firstSection[page], end = space.firstSection[page + 1]; s < end; s++) {
+      if (matched[s] >= minMatched && scores[s] > score) score = scores[s];
+    }
+    if (score === 0) continue;
+    if (heap.length < count) {
+      heap.push({ scored, page, score });
+      siftUp(heap, heap.length - 1);
+    } else if (byRank({ scored, page, score }, heap[0]) < 0) {
+      heap[0] = { scored, page, score };
+      siftDown(heap, 0);
+    }
   }
+  return heap;
+}
+
+function siftUp(heap: RankedPage[], at: number): void {
+  for (let i = at; i > 0; ) {
+    const parent = (i - 1) >> 1;
+    if (byRank(heap[parent], heap[i]) >= 0) return;
+    [heap[parent], heap[i]] = [heap[i], heap[parent]];
+    i = parent;
+  }
+}
+
+function siftDown(heap: RankedPage[], at: number): void {
+  for (let i = at; ; ) {
+    let worst = i;
+    for (const child of [2 * i + 1, 2 * i + 2]) {
+      if (child < heap.length && byRank(heap[child], heap[worst]) > 0) worst = child;
+    }
+    if (worst === i) return;
+    [heap[worst], heap[i]] = [heap[i], heap[worst]];
+    i = worst;
+  }
+}
+
+/** A ranked page with its best matching sections and their excerpts (only the pages returned get here). */
+function presentHit(plan: Plan, ranked: RankedPage, minMatched: number, sectionsPerPage: number): SearchPageHit {
+  const { space, order, scores, matched } = ranked.scored;
+  const page = space.pages[ranked.page];
+  const first = space.firstSection[ranked.page];
+  const hits: number[] = [];
+  for (let s = first; s < space.firstSection[ranked.page + 1]; s++) if (matched[s] >= minMatched) hits.push(s);
+  hits.sort((a, b) => scores[b] - scores[a] || a - b);
+  const sections = space.sectionsOf(ranked.page);
+  return {
+    spaceId: space.spaceId,
+    revisionId: space.revisionId,
+    id: page.id,
+    title: page.title,
+    path: page.path,
+    score: ranked.score,
+    sections: hits.slice(0, sectionsPerPage).map((s) => {
+      const section = sections[s - first];
+      // The words of the index this section matched, to find where the excerpt starts.
+      const words = plan.variants.flat().filter(({ ids }) => ids[order] !== undefined && space.holds(ids[order], s));
+      return {
+        id: section.anchor || page.id,
+        title: section.title,
+        path: section.anchor ? `${page.path}#${section.anchor}` : page.path,
+        body: excerpt(section.text, words.map(({ term }) => term)),
+      };
+    }),
+  };
 }

@@ -1,0 +1,144 @@
+// One space's indexed revision as a compact inverted index: postings in typed arrays, no section text.
+import SearchableMap from "minisearch/SearchableMap";
+import { splitIntoSections, type PageInput, type Section } from "./sections";
+import { processTerm } from "./stop-words";
+
+/** Word separators, as MiniSearch's default tokenizer: Unicode spaces, line breaks, punctuation. */
+const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+
+/** The indexed fields of a section; the position is the field's number in `SpaceIndex.postings`. */
+export const FIELDS = ["title", "text"] as const;
+
+/** The distinct terms of a query, in order, stop words left out. */
+export function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const token of query.split(SPACE_OR_PUNCTUATION)) {
+    const term = token && processTerm(token);
+    if (term) terms.add(term);
+  }
+  return [...terms];
+}
+
+/**
+ * The sections holding each term in one field, in section order: term t is in sections
+ * `sections[start[t] .. start[t + 1])`, `freqs` times each.
+ */
+export interface Postings {
+  start: Uint32Array;
+  sections: Uint32Array;
+  freqs: Uint16Array;
+}
+
+/** A page's sections are numbered consecutively, in page order: page p has `firstSection[p] .. firstSection[p + 1]`. */
+export class SpaceIndex {
+  private constructor(
+    readonly spaceId: string,
+    readonly revisionId: string,
+    /** The pages as given, markdown included (the store's own strings, not copies); excerpts are cut from it. */
+    readonly pages: readonly PageInput[],
+    readonly firstSection: Uint32Array,
+    /** The page of each section. */
+    readonly sectionPage: Uint32Array,
+    /** Per field, the number of distinct words of each section (BM25's field length), and their sum. */
+    readonly fieldLengths: readonly Uint32Array[],
+    readonly totalFieldLengths: readonly number[],
+    /** Term → term number, searchable by prefix and edit distance. */
+    readonly terms: SearchableMap<number>,
+    readonly postings: readonly Postings[],
+  ) {}
+
+  get sectionCount(): number {
+    return this.sectionPage.length;
+  }
+
+  /** Indexes the pages of a revision; a page id seen twice keeps its first page. */
+  static build(spaceId: string, revisionId: string, input: readonly PageInput[]): SpaceIndex {
+    const seen = new Set<string>();
+    const pages = input.filter((page) => !seen.has(page.id) && seen.add(page.id));
+    // A plain map while building (the searchable one is slower to fill), term → term number.
+    const termIds = new Map<string, number>();
+    // Per field, per term number: flat [section, frequency, section, frequency, …] while building.
+    const building: number[][][] = FIELDS.map(() => []);
+    const fieldLengths: number[][] = FIELDS.map(() => []);
+    const firstSection = new Uint32Array(pages.length + 1);
+    const sectionPage: number[] = [];
+    const counts = new Map<string, number>();
+    const words = new Set<string>();
+    pages.forEach((page, p) => {
+      firstSection[p] = sectionPage.length;
+      for (const section of splitIntoSections(page)) {
+        const s = sectionPage.length;
+        sectionPage.push(p);
+        FIELDS.forEach((field, f) => {
+          counts.clear();
+          words.clear();
+          for (const token of section[field].split(SPACE_OR_PUNCTUATION)) {
+            if (!token) continue;
+            words.add(token);
+            const term = processTerm(token);
+            if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+          }
+          fieldLengths[f].push(words.size);
+          for (const [term, count] of counts) {
+            let t = termIds.get(term);
+            if (t === undefined) termIds.set(term, (t = termIds.size));
+            (building[f][t] ??= []).push(s, count);
+          }
+        });
+      }
+    });
+    firstSection[pages.length] = sectionPage.length;
+    const postings = building.map((byTerm) => packPostings(byTerm, termIds.size));
+    return new SpaceIndex(
+      spaceId,
+      revisionId,
+      pages,
+      firstSection,
+      Uint32Array.from(sectionPage),
+      fieldLengths.map((lengths) => Uint32Array.from(lengths)),
+      fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0)),
+      SearchableMap.from(termIds),
+      postings,
+    );
+  }
+
+  /** Whether section `s` holds term number `t` in any field (binary search in the postings). */
+  holds(t: number, s: number): boolean {
+    return this.postings.some(({ start, sections }) => {
+      let lo = start[t];
+      let hi = start[t + 1];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sections[mid] < s) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < start[t + 1] && sections[lo] === s;
+    });
+  }
+
+  /** The sections of page p, split again from its markdown (the same split as when indexed). */
+  sectionsOf(p: number): Section[] {
+    return splitIntoSections(this.pages[p]);
+  }
+}
+
+function packPostings(byTerm: number[][], termCount: number): Postings {
+  const start = new Uint32Array(termCount + 1);
+  let total = 0;
+  for (let t = 0; t < termCount; t++) {
+    start[t] = total;
+    total += (byTerm[t]?.length ?? 0) / 2;
+  }
+  start[termCount] = total;
+  const sections = new Uint32Array(total);
+  const freqs = new Uint16Array(total);
+  for (let t = 0; t < termCount; t++) {
+    const list = byTerm[t];
+    if (!list) continue;
+    for (let i = 0, at = start[t]; i < list.length; i += 2, at++) {
+      sections[at] = list[i];
+      freqs[at] = Math.min(list[i + 1], 0xffff);
+    }
+  }
+  return { start, sections, freqs };
+}
