@@ -227,6 +227,25 @@ describe.each(MODES)("members over %s", (mode) => {
     expectErrorBody(404, hidden.body);
   });
 
+  test("ping attaches serviceVisitorClaims to the member and answers them on later pings; a malformed one is 400", async () => {
+    const { orgId, users } = await orgWith(["read", "read"]);
+    const claims = `${Buffer.from('{"alg":"HS256"}').toString("base64url")}.${Buffer.from('{"beta":true}').toString("base64url")}.c2ln`;
+    const attached = await users[0].api.post(`/v1/orgs/${orgId}/ping`, { serviceVisitorClaims: claims });
+    expect(attached.status).toBe(200);
+    expectSchema("updateOrganizationMemberLastSeenAt", 200, attached.body);
+    expect(attached.body).toEqual({ serviceVisitorClaims: claims });
+    expect((await users[0].api.post(`/v1/orgs/${orgId}/ping`)).body).toEqual({ serviceVisitorClaims: claims });
+    // Claims belong to one member.
+    expect((await users[1].api.post(`/v1/orgs/${orgId}/ping`)).body).toEqual({});
+    for (const bad of ["not a jwt", "a.b", 42, `${"a".repeat(8192)}.b.c`, { $gt: "" }]) {
+      const res = await users[0].api.post(`/v1/orgs/${orgId}/ping`, { serviceVisitorClaims: bad });
+      expect(res.status).toBe(400);
+      expectErrorBody(400, res.body);
+      expect(res.body.error.message).toContain("serviceVisitorClaims");
+    }
+    expect((await users[0].api.post(`/v1/orgs/${orgId}/ping`)).body).toEqual({ serviceVisitorClaims: claims });
+  });
+
   test("SSO: an admin marks a member as SSO, or adds a user as an SSO member with the default role", async () => {
     const { orgId, users } = await orgWith(["edit"]);
     const marked = await owner.api.post(`/v1/orgs/${orgId}/members/${users[0].id}/sso`);

@@ -33,6 +33,9 @@ function notAMember(userId: string): NotFoundError {
   return new NotFoundError(`User ${userId} is not a member of this organization.`);
 }
 
+/** A compact JWT: three base64url parts (the signature may be empty for an unsecured token). */
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
 export const memberActions: OrgsActions = {
   listMembers: {
     params: {
@@ -99,13 +102,23 @@ export const memberActions: OrgsActions = {
     },
   },
 
+  /**
+   * Records lastSeenAt. A `serviceVisitorClaims` JWT in the body is attached to the member (it replaces
+   * the one before); the answer carries the claims attached to the caller, if any. The token is kept as
+   * given: whoever reads the claims verifies it with the key of its issuer.
+   */
   ping: {
-    params: { organizationId: idRule },
-    async handler(this: OrgsService, ctx: Ctx<{ organizationId: string }>) {
+    params: {
+      organizationId: idRule,
+      serviceVisitorClaims: { type: "string", optional: true, max: 8192, pattern: JWT, messages: { stringPattern: "The 'serviceVisitorClaims' field must be a JWT (three base64url parts)." } },
+    },
+    async handler(this: OrgsService, ctx: Ctx<{ organizationId: string; serviceVisitorClaims?: string }>) {
       const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
-      await this.members.updateOne({ id: member.id }, { $set: { lastSeenAt: new Date().toISOString() } });
-      // Visitor claims need a claims source (visitor authentication), which does not exist yet.
-      return {};
+      const set: Partial<MemberDoc> = { lastSeenAt: new Date().toISOString() };
+      if (ctx.params.serviceVisitorClaims !== undefined) set.serviceVisitorClaims = ctx.params.serviceVisitorClaims;
+      const updated = await this.members.updateOne({ id: member.id }, { $set: set });
+      const claims = updated?.serviceVisitorClaims;
+      return claims ? { serviceVisitorClaims: claims } : {};
     },
   },
 

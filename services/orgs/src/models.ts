@@ -33,6 +33,8 @@ export interface MemberDoc {
   disabled: boolean;
   joinedAt: string;
   lastSeenAt?: string;
+  /** A JWT of visitor claims a service attached to the member through ping. */
+  serviceVisitorClaims?: string;
 }
 
 export interface InviteDoc {
