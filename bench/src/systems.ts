@@ -101,7 +101,8 @@ export function nodeArgs(mode: Mode, name: string, script: string): string[] {
 /** Every temp dir a started system still owns, for the last-resort clean-up on exit. */
 const liveTempDirs = new Set<string>();
 
-function tempDir(prefix: string): string {
+/** A fresh temp dir, removed by stopSystem when a system lists it in `tempDirs`, else by removeTempDirsNow on exit. */
+export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   liveTempDirs.add(dir);
   return dir;
@@ -124,17 +125,18 @@ export async function stopSystem(system: System | undefined): Promise<void> {
 }
 
 /**
- * Removes the JetStream streams (the gateway's KV buckets, named `..._<namespace>`) a run left on the NATS server,
- * so that repeated runs do not pile them up. Best effort: a failure is reported, not thrown.
+ * Removes the JetStream streams a run left on the NATS server (the gateway's KV buckets, named `..._<namespace>`;
+ * the services' channels, e.g. change-requests' and git-sync's, named `<namespace>_...`), so that repeated runs do
+ * not pile them up. Best effort: a failure is reported, not thrown.
  */
 export async function dropNamespaceStreams(namespace: string): Promise<void> {
-  const suffix = `_${namespace.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+  const sanitized = namespace.replace(/[^A-Za-z0-9_-]/g, "_");
   let nc: NatsConnection | undefined;
   try {
     nc = await connect({ servers: NATS_URL, timeout: 3000, reconnect: false });
     const jsm = await nc.jetstreamManager({ timeout: 3000 });
     const names: string[] = [];
-    for await (const info of jsm.streams.list()) if (info.config.name.endsWith(suffix)) names.push(info.config.name);
+    for await (const info of jsm.streams.list()) if (info.config.name.includes(sanitized)) names.push(info.config.name);
     for (const name of names) await jsm.streams.delete(name);
   } catch (err) {
     process.stderr.write(`  warning: could not remove the JetStream streams of ${namespace}: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -143,12 +145,16 @@ export async function dropNamespaceStreams(namespace: string): Promise<void> {
   }
 }
 
-/** Starts the real system, creates an organization and a space, and captures GET /v1/spaces/{id}. */
-export async function startReal(mode: Mode): Promise<{ system: System; spaceId: string; body: Buffer }> {
+/**
+ * Starts the real system (every service in one process, or one process per service over NATS) in a fresh temp
+ * DATA_DIR and waits until it is ready: `url` is its base URL, `headers` authenticate the instance administrator.
+ * `name` goes into the temp dir, the namespace and the label. Stopped with stopSystem, also when this throws.
+ */
+export async function startRealSystem(mode: Mode, name = "real"): Promise<System> {
   const dataDir = tempDir(`docshelf-bench-${mode}-`);
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   const port = await freePort();
-  const namespace = `bench-${mode}-real-${rand()}`;
+  const namespace = `bench-${mode}-${name}-${rand()}`;
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -166,7 +172,7 @@ export async function startReal(mode: Mode): Promise<{ system: System; spaceId: 
   };
   const system: System = {
     natsNamespace: mode === "nats" ? namespace : undefined,
-    label: `${mode} real`,
+    label: `${mode} ${name}`,
     url: `http://127.0.0.1:${port}`,
     headers: { Authorization: `Bearer ${adminToken}` },
     children: [],
@@ -190,7 +196,17 @@ export async function startReal(mode: Mode): Promise<{ system: System; spaceId: 
       }
     }
     await waitUntil(`${system.label} /ready`, async () => (await http("GET", `${system.url}/ready`)).status === 200, START_DEADLINE_MS, system.children);
+    return system;
+  } catch (err) {
+    await stopSystem(system);
+    throw err;
+  }
+}
 
+/** Starts the real system, creates an organization and a space, and captures GET /v1/spaces/{id}. */
+export async function startReal(mode: Mode): Promise<{ system: System; spaceId: string; body: Buffer }> {
+  const system = await startRealSystem(mode);
+  try {
     const org = await http("POST", `${system.url}/v1/orgs`, system.headers, { title: "Acme" });
     if (org.status !== 201) throw new Error(`POST /v1/orgs answered ${org.status}: ${org.body.toString()}`);
     const orgId = (JSON.parse(org.body.toString()) as { id: string }).id;
@@ -254,6 +270,30 @@ export async function startFloor(mode: Mode, spaceId: string, body: Buffer, vari
   }
 }
 
+/** The p-th percentile (nearest rank) of ascending `sorted`, rounded to 0.01; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 100) / 100;
+}
+
+/** A run's sample from the latencies of its 2xx answers (ms, any order); the CPU figures are filled in by measureWith. */
+export function sampleOf(latencies: number[], durationS: number, non2xx: number, errors: number): Sample {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    // Only successful answers count: a 429 or a 5xx is no throughput.
+    rps: sorted.length / durationS,
+    p99: percentile(sorted, 99),
+    p50: percentile(sorted, 50),
+    non2xx,
+    errors,
+    requests: sorted.length,
+    cpuUsPerReq: NaN,
+    serverCpu: NaN,
+    loaderCpu: NaN,
+    otherCpu: NaN,
+  };
+}
+
 /**
  * One autocannon run. Throughput and latency count 2xx answers only; latency percentiles come from each answer's own
  * time (autocannon's histogram keeps whole ms only).
@@ -271,24 +311,7 @@ export function load(system: System, durationS: number): Promise<Sample> {
         duration: durationS,
         timeout: 10,
       },
-      (err, result) => {
-        if (err) return reject(err);
-        latencies.sort((a, b) => a - b);
-        const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] : NaN);
-        resolve({
-          // Only successful answers count: a 429 or a 5xx is no throughput.
-          rps: latencies.length / (result.duration || durationS),
-          p99: Math.round(pct(99) * 100) / 100,
-          p50: Math.round(pct(50) * 100) / 100,
-          non2xx: result.non2xx,
-          errors: result.errors,
-          requests: latencies.length,
-          cpuUsPerReq: NaN,
-          serverCpu: NaN,
-          loaderCpu: NaN,
-          otherCpu: NaN,
-        });
-      },
+      (err, result) => (err ? reject(err) : resolve(sampleOf(latencies, result.duration || durationS, result.non2xx, result.errors))),
     );
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
@@ -316,9 +339,14 @@ export async function waitForQuiet(): Promise<number> {
   return busy;
 }
 
-export async function measure(system: System): Promise<Sample> {
+export function measure(system: System): Promise<Sample> {
+  return measureWith(system, load);
+}
+
+/** One measured run (quiet wait, warm-up, then DURATION_S) with another load than GET system.url, e.g. a request mix. */
+export async function measureWith<S extends Sample>(system: System, run: (system: System, durationS: number) => Promise<S>): Promise<S> {
   if (QUIET_WAIT_S > 0) await waitForQuiet();
-  if (WARMUP_S > 0) await load(system, WARMUP_S);
+  if (WARMUP_S > 0) await run(system, WARMUP_S);
   const dead = system.children.find((c) => !isRunning(c));
   if (dead) throw new Error(`${dead.name} exited during the benchmark:\n${dead.tail()}`);
   const cpu = () => system.children.reduce((sum, c) => sum + cpuTimeMs(c.proc.pid), 0);
@@ -326,7 +354,7 @@ export async function measure(system: System): Promise<Sample> {
   const serverBefore = cpu();
   const loaderBefore = process.cpuUsage();
   const wallBefore = process.hrtime.bigint();
-  const sample = await load(system, DURATION_S);
+  const sample = await run(system, DURATION_S);
   const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
   const loader = process.cpuUsage(loaderBefore);
   const serverMs = cpu() - serverBefore;
