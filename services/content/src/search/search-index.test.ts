@@ -1,5 +1,6 @@
 import { BadRequestError } from "@docshelf/errors";
 import { SearchIndex, type PageInput } from "./search-index";
+import { SpaceIndex } from "./space-index";
 
 let seq = 0;
 function page(fields: Partial<PageInput> = {}): PageInput {
@@ -187,5 +188,20 @@ describe("SearchIndex.searchBySpace", () => {
   it("caps the pages listed per space", () => {
     const index = indexWith(Array.from({ length: 8 }, () => page({ title: "Repeated topic" })));
     expect(index.searchBySpace("topic", { spaceIds: ["space-a"], pagesPerSpace: 3 })[0].pages).toHaveLength(3);
+  });
+});
+
+describe("SpaceIndex sections for excerpts", () => {
+  it("keeps the split of the pages asked for lately, and only a bounded number of them", () => {
+    const pages = Array.from({ length: 250 }, (_, i) => page({ markdown: `Intro ${i}.\n\n## Part\nBody ${i}.` }));
+    const space = SpaceIndex.build("space-s", "rev-s", pages);
+    const first = space.sectionsOf(0);
+    expect(first.map((s) => s.title)).toEqual(expect.arrayContaining(["Part"]));
+    expect(space.sectionsOf(0)).toBe(first);
+    for (let p = 1; p < 250; p++) space.sectionsOf(p);
+    // Page 0 was pushed out by 249 others: split again, equal but not the same array.
+    const again = space.sectionsOf(0);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });

@@ -6,6 +6,9 @@ import { processTerm } from "./stop-words";
 /** Word separators, as MiniSearch's default tokenizer: Unicode spaces, line breaks, punctuation. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
+/** How many pages' split sections one space's index keeps for excerpts (a few hundred KB of text at most). */
+const SECTIONS_KEPT = 200;
+
 /** The indexed fields of a section; the position is the field's number in `SpaceIndex.postings`. */
 export const FIELDS = ["title", "text"] as const;
 
@@ -116,9 +119,25 @@ export class SpaceIndex {
     });
   }
 
-  /** The sections of page p, split again from its markdown (the same split as when indexed). */
+  /** Pages whose sections were split again lately, newest last (see `sectionsOf`). */
+  private readonly recentSections = new Map<number, Section[]>();
+
+  /**
+   * The sections of page p, split again from its markdown (the same split as when indexed). The last
+   * SECTIONS_KEPT pages asked for keep their split: queries that return the same pages again (most of
+   * them, on a small space) do not pay for the split each time, and the index stays without its text.
+   */
   sectionsOf(p: number): Section[] {
-    return splitIntoSections(this.pages[p]);
+    const kept = this.recentSections.get(p);
+    if (kept) {
+      this.recentSections.delete(p);
+      this.recentSections.set(p, kept);
+      return kept;
+    }
+    const sections = splitIntoSections(this.pages[p]);
+    this.recentSections.set(p, sections);
+    if (this.recentSections.size > SECTIONS_KEPT) this.recentSections.delete(this.recentSections.keys().next().value as number);
+    return sections;
   }
 }
 
