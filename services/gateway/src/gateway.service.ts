@@ -22,6 +22,8 @@ import { answerClientErrors } from "./client-errors";
 import { publishedSites, type PublishedSites } from "./routes/published";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** Moleculer's timeout middleware reads an action's own `timeout` (0: none), which its typings do not list. */
+const NO_TIMEOUT = { timeout: 0 };
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{8,256})$/;
 
 interface Guards {
@@ -153,10 +155,13 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
     actions: {
       // moleculer-web's entry action: every HTTP request passes through it before the action it
-      // names, which has its own bulkhead and circuit breaker; guarding both would count twice.
+      // names, which has its own bulkhead, circuit breaker and timeout (the routes' callOptions);
+      // guarding both would count twice and start a second timer per request. The guards' own calls
+      // (identity, the idempotency wait) carry their own timeouts.
       rest: {
         bulkhead: { enabled: false },
         circuitBreaker: { enabled: false },
+        ...NO_TIMEOUT,
       },
       health: {
         visibility: "published",
