@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       SERVICES: "all",
       TRANSPORTER: "",
       RATE_LIMIT_PER_MINUTE: "10000000",
+      SITE_RATE_LIMIT_PER_MINUTE: "10000000",
       JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
       REQUEST_TIMEOUT_MS: "120000",
     });

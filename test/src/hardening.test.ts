@@ -1,7 +1,7 @@
 // API hardening through HTTP: rate limits with GitBook's headers, Idempotency-Key replays, and
 // shape limits on bodies and query strings, in one process and over NATS (two gateways sharing state).
 import { randomBytes } from "node:crypto";
-import { ApiClient, createUser, expectErrorBody, startEmbedded, startNats, type ApiResponse, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { ApiClient, awayFromWindowEdge, createUser, expectErrorBody, startEmbedded, startNats, type ApiResponse, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ALL_SERVICES } from "@docshelf/config";
 import { MODES, type Mode } from "./modes";
 
@@ -9,11 +9,6 @@ function startWith(mode: Mode, env: Record<string, string>): Promise<RunningSyst
   return mode === "embedded" ? startEmbedded(env) : startNats({ env });
 }
 
-/** Limits count per minute: a sequence that must stay in one window starts well before its end. */
-async function awayFromWindowEdge(): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() % 60_000 > 50_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-}
 
 function expectRateHeaders(res: ApiResponse, limit: number): void {
   expect(res.headers.get("x-ratelimit-limit")).toBe(String(limit));

@@ -30,6 +30,7 @@ describe("defaults", () => {
       jsonBodyLimitBytes: 1048576,
       rateLimitPerMinute: 600,
       rateLimitAnonPerMinute: 60,
+      siteRateLimitPerMinute: 1200,
       trustedProxies: [],
       idempotencyTtlSeconds: 86400,
       jsonMaxDepth: 32,

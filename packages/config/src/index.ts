@@ -34,6 +34,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests per minute per client address for requests without a valid token (0: no limit). */
   rateLimitAnonPerMinute: number;
+  /** Published-site page requests per minute per client address (0: no limit). */
+  siteRateLimitPerMinute: number;
   /** Proxies (addresses or CIDRs) whose X-Forwarded-For the gateway believes; empty believes none. */
   trustedProxies: string[];
   /** How long an Idempotency-Key's first answer is kept for replays. */
@@ -104,6 +106,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
   { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per API token, across every gateway; over it answers 429. 0 disables." },
   { name: "RATE_LIMIT_ANON_PER_MINUTE", default: "60", why: "Requests per minute per client address without a valid token; over it answers 429. 0 disables." },
+  { name: "SITE_RATE_LIMIT_PER_MINUTE", default: "1200", why: "Published-site requests (pages, stylesheet, search, sitemap) per minute per client address, across every gateway; over it answers a 429 page. 0 disables." },
   { name: "TRUSTED_PROXIES", default: "", why: "Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed; empty believes none." },
   { name: "IDEMPOTENCY_TTL_SECONDS", default: "86400", why: "How long an Idempotency-Key's first answer is replayed to retries." },
   { name: "JSON_MAX_DEPTH", default: "32", why: "Deepest nesting of a JSON body; deeper answers 400." },
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimitBytes: integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000),
     rateLimitAnonPerMinute: integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000),
+    siteRateLimitPerMinute: integer(env, "SITE_RATE_LIMIT_PER_MINUTE", "1200", 0, 10000000),
     trustedProxies: addressList(env, "TRUSTED_PROXIES"),
     idempotencyTtlSeconds: integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000),
     jsonMaxDepth: integer(env, "JSON_MAX_DEPTH", "32", 1, 1000),

@@ -50,3 +50,9 @@ export class ApiClient {
     return this.request<T>("DELETE", path);
   }
 }
+
+/** Rate limits count per minute: a sequence that must stay in one window starts well before its end. */
+export async function awayFromWindowEdge(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() % 60_000 > 50_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}

@@ -12,6 +12,7 @@ import { buildAliasIndex, resolveIndexed, type AliasIndex, type AliasLike } from
 import { V1_ROUTES } from "./routes";
 import { trustedProxies } from "./client-address";
 import { rateLimitGuard, v1Guards, type GuardOptions } from "./middlewares";
+import { clientAddress } from "./client-address";
 import { RateLimiter } from "./rate-limiter";
 import type { GatewayRequest, Identity } from "./request";
 import { openStores, type GatewayStores } from "./stores";
@@ -48,6 +49,7 @@ interface GatewayMethods {
   guards(): Promise<Guards>;
   settleIdempotency(req: GatewayRequest, answer: { status: number; body: unknown; headers: Record<string, string> } | null): Promise<void>;
   renderError(req: IncomingMessage, res: ServerResponse, err: unknown): void;
+  admitReader(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 
@@ -237,10 +239,30 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         const params = this.published.target(req);
         if (!params) return api();
         const requestID = settleRequestId(req, res);
+        if (!this.admitReader(req, res)) return undefined;
         return this.published.serve(this.broker, req, res, params, requestID).then(
           (served) => (served ? undefined : api()),
           (err: unknown) => this.renderError(req, res, err),
         );
+      },
+
+      /**
+       * Counts a published-site request against its client address (SITE_RATE_LIMIT_PER_MINUTE, across
+       * gateways like the API's limits); past the limit answers the 429 page itself and returns false.
+       */
+      admitReader(req: IncomingMessage, res: ServerResponse): boolean {
+        const limiter = this.openedGuards?.limiter;
+        if (!limiter) return true;
+        let decision;
+        try {
+          decision = limiter.hit({ kind: "reader", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], guardOptions.trusted) });
+        } catch (err) {
+          this.logger.warn({ err }, "rate limit counter unavailable; page request not counted");
+          return true;
+        }
+        if (!decision || decision.allowed) return true;
+        this.published.refuse(req, res, decision.retryAfter);
+        return false;
       },
 
       /** moleculer-web's own lookup, without trying every alias: the same first match (see alias-index.ts). */
@@ -311,7 +333,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       this.opening = openStores(cfg, onCounterError).then((stores) => {
         const guards = {
           stores,
-          limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute }),
+          limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute, perReader: cfg.siteRateLimitPerMinute }),
         };
         this.openedGuards = guards;
         return guards;

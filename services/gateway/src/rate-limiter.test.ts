@@ -23,6 +23,16 @@ describe("RateLimiter", () => {
     expect((await limiter.hit({ kind: "address", address: "::1" }, t0))?.allowed).toBe(false);
   });
 
+  test("readers of published sites are counted apart from API callers of the same address, and not at all without a limit", async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 1, perAddress: 1, perReader: 2 });
+    expect((await limiter.hit({ kind: "address", address: "::1" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "reader", address: "::1" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "reader", address: "::1" }, t0))?.allowed).toBe(true);
+    expect((await limiter.hit({ kind: "reader", address: "::1" }, t0))?.allowed).toBe(false);
+    const unlimited = new RateLimiter(new MemoryCounterStore(), { perToken: 1, perAddress: 1 });
+    expect(unlimited.hit({ kind: "reader", address: "::1" }, t0)).toBeNull();
+  });
+
   test("a token hash is the key as it is (no second hash); an address is hashed into a key-safe name", async () => {
     const keys: string[] = [];
     const store = new MemoryCounterStore();

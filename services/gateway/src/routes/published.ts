@@ -25,6 +25,8 @@ interface ServeParams {
 export interface PublishedSites {
   /** The call to make for this request, or null when it is an API request. */
   target(req: IncomingMessage): ServeParams | null;
+  /** Answers the 429 page of a reader over the rate limit. */
+  refuse(req: IncomingMessage, res: ServerResponse, retryAfter: number): void;
   /** Writes a site's answer; false when `sites.serve` said the request is not a site's (serve the API). */
   serve(broker: ServiceBroker, req: IncomingMessage, res: ServerResponse, params: ServeParams, requestID: string): Promise<boolean>;
 }
@@ -41,7 +43,8 @@ function query(search: URLSearchParams): Record<string, string> {
 }
 
 function errorPage(status: number): string {
-  const title = status === 400 ? "This address is not one a site has" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
+  const title =
+    status === 400 ? "This address is not one a site has" : status === 429 ? "Too many requests" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
   const hint = status === 400 ? "Check the link you followed." : "Try again in a moment.";
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
 }
@@ -65,6 +68,15 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       const inm = req.headers["if-none-match"];
       if (typeof inm === "string") params.ifNoneMatch = inm.slice(0, 1024);
       return params;
+    },
+
+    refuse(req, res, retryAfter) {
+      res.statusCode = 429;
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Content-Security-Policy", "default-src 'none'");
+      res.setHeader("Retry-After", String(retryAfter));
+      res.end(req.method === "HEAD" ? undefined : errorPage(429));
     },
 
     async serve(broker, req, res, params, requestID) {
