@@ -26,7 +26,7 @@ import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
 import { storeDocuments } from "./revisions/documents";
 import { applyChanges, walk, type Change, type FileMeta, type PageNode } from "./revisions/tree";
-import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx } from "./service-types";
+import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx, type PublishedUrl } from "./service-types";
 
 const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -47,6 +47,9 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, max: number):
   while (cache.size > max) cache.delete(cache.keys().next().value as string);
   return value;
 }
+
+/** How long a node keeps a space's published URL (sites.urls.changed drops it sooner). */
+const PUBLISHED_URL_TTL_MS = 10_000;
 
 export function contentSchema(): ContentSchema {
   return {
@@ -122,7 +125,7 @@ export function contentSchema(): ContentSchema {
         params: { spaceId: idRule, shareKey: { type: "string", optional: true, max: 256 } },
         async handler(ctx: Ctx<{ spaceId: string; shareKey?: string }>) {
           const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-          return presentSpace(space, role, this.publicUrl(), ctx.params.shareKey);
+          return presentSpace(space, role, this.publicUrl(), await this.publishedUrlOf(space.id, ctx.params.shareKey));
         },
       },
     },
@@ -131,6 +134,12 @@ export function contentSchema(): ContentSchema {
       "orgs.members.changed": {
         handler(ctx: Context<{ organizationId: string }>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
+        },
+      },
+      "sites.urls.changed": {
+        handler() {
+          this.publishedUrlDrops += 1;
+          this.publishedUrls.clear();
         },
       },
       "orgs.collections.changed": {
@@ -199,6 +208,32 @@ export function contentSchema(): ContentSchema {
         value = { ...value, levels: (value.levels ?? []).map((level) => ((ROLES as readonly unknown[]).includes(level) ? level : null)) };
         if (this.collectionInfos.size > 10_000) this.collectionInfos.clear();
         this.collectionInfos.set(collectionId, { value, expires: Date.now() + CACHE_TTL_MS });
+        return value;
+      },
+
+      /**
+       * Where the space is published (sites decide: `sites.spacePublishedUrl`). Answers without a share
+       * key are kept PUBLISHED_URL_TTL_MS per node and dropped at once on `sites.urls.changed`; with a
+       * key the sites service checks it every time. null without a sites service.
+       */
+      async publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null> {
+        if (shareKey === undefined) {
+          const hit = this.publishedUrls.get(spaceId);
+          if (hit && hit.expires > Date.now()) return hit.value;
+        }
+        const drops = this.publishedUrlDrops;
+        let value: PublishedUrl | null;
+        try {
+          value = await this.broker.call<PublishedUrl | null, { spaceId: string; shareKey?: string }>("sites.spacePublishedUrl", shareKey === undefined ? { spaceId } : { spaceId, shareKey });
+        } catch (err) {
+          if (!isMissingService(err)) throw err;
+          return null;
+        }
+        // An answer fetched across a drop may predate the change: it is used, not kept.
+        if (shareKey === undefined && drops === this.publishedUrlDrops) {
+          if (this.publishedUrls.size > 10_000) this.publishedUrls.clear();
+          this.publishedUrls.set(spaceId, { value, expires: Date.now() + PUBLISHED_URL_TTL_MS });
+        }
         return value;
       },
 
@@ -368,6 +403,8 @@ export function contentSchema(): ContentSchema {
     created() {
       this.clockOffsetMs = 0;
       this.collectionInfos = new Map();
+      this.publishedUrls = new Map();
+      this.publishedUrlDrops = 0;
       this.revisionCache = new Map();
       this.jsonCache = new Map();
       this.pageIndexes = new WeakMap();

@@ -2,6 +2,7 @@
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
 import type { GitSyncState, RevisionDoc, SpaceDoc } from "./models";
 import { DEFAULT_LAYOUT, type FileMeta, type PageNode } from "./revisions/tree";
+import type { PublishedUrl } from "./service-types";
 
 export interface SpaceResource {
   object: "space";
@@ -27,7 +28,8 @@ export interface SpaceResource {
   permissions: SpacePermissions;
 }
 
-export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string, shareKey?: string): SpaceResource {
+/** `published`: where the space is published, when the caller asked for it (GET of one space). */
+export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string, published?: PublishedUrl | null): SpaceResource {
   const resource: SpaceResource = {
     object: "space",
     id: space.id,
@@ -51,12 +53,12 @@ export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: stri
   if (space.parent) resource.parent = space.parent;
   if (space.gitSync) resource.gitSync = { ...space.gitSync };
   if (space.deletedAt) resource.deletedAt = space.deletedAt;
-  const published = `${publicUrl}/s/${space.id}/published`;
-  if (space.visibility === "share-link") {
-    // A share-link space is published only to holders of the key; with the key the URL carries it.
-    if (shareKey) resource.urls.published = `${published}?share=${encodeURIComponent(shareKey)}`;
-  } else if (space.visibility !== "private" && space.visibility !== "in-collection") resource.urls.published = published;
-  if (space.visibility === "public") resource.urls.public = published;
+  // Spaces are published through sites: the URL of the space's site space (with `?share=` on a
+  // share-link site opened by the request's shareKey); a public site's is also the public URL.
+  if (published) {
+    resource.urls.published = published.url;
+    if (published.visibility === "public") resource.urls.public = published.url;
+  }
   return resource;
 }
 

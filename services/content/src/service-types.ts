@@ -13,6 +13,13 @@ import type { ImportedPage } from "./website-import";
 import type { Change, FileMeta, PageNode } from "./revisions/tree";
 
 /** What `orgs.collectionLevels` answers about a collection. */
+/** Where a space is published: the URL of its site space in a site, and that site's visibility. */
+export interface PublishedUrl {
+  siteId: string;
+  url: string;
+  visibility: string;
+}
+
 export interface CollectionInfo {
   exists: boolean;
   organizationId?: string;
@@ -32,6 +39,9 @@ export interface ContentVars {
   settings: Collection<SettingDoc>;
   memberships: MembershipCache;
   collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
+  publishedUrls: Map<string, { value: PublishedUrl | null; expires: number }>;
+  /** Counts drops of publishedUrls, so an answer fetched across one is not kept. */
+  publishedUrlDrops: number;
   files: FileStore;
   fileKey: string;
   /** Added to the wall clock by `now()`; moved only by the test-only `content.advanceClock`. */
@@ -65,6 +75,7 @@ export interface ContentMethods {
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
   roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest>;
+  publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null>;
   /** The role `membership` gives on a collection described by `info` (levels and grants). */
   roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest;
   /** The space as the caller sees it, with the caller's role; 404 when it is missing, deleted (unless `deleted`) or hidden. */

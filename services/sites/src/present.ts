@@ -154,6 +154,12 @@ export class StructurePresenter {
     return defaultOf(this.siteSpacesIn(sectionId), chosen);
   }
 
+  /** The published URL of a site space (undefined while the site is not published, or without its share key). */
+  publishedUrlOf(siteSpace: SiteSpaceDoc): string | undefined {
+    const section = this.structure.sections.find((s) => s.id === siteSpace.sectionId);
+    return this.urls.siteSpace(siteSpace, this.isDefaultSiteSpace(siteSpace), section && { doc: section, isDefault: section.id === this.defaultSection?.id });
+  }
+
   /** The site space, or undefined when its space is no longer there to present. */
   siteSpace(siteSpace: SiteSpaceDoc): SiteSpaceResource | undefined {
     const space = this.structure.spaces.get(siteSpace.spaceId);
@@ -172,7 +178,7 @@ export class StructurePresenter {
     };
     if (section) resource.section = section.id;
     if (siteSpace.condition !== undefined) resource.condition = siteSpace.condition;
-    const published = this.urls.siteSpace(siteSpace, isDefault, section && { doc: section, isDefault: section.id === this.defaultSection?.id });
+    const published = this.publishedUrlOf(siteSpace);
     if (published) resource.urls.published = published;
     return resource;
   }

@@ -19,6 +19,7 @@ import type { Ctx, Methods, Vars } from "./service-types";
 import { shareLinkActions } from "./share-links.actions";
 import { siteActions } from "./sites.actions";
 import { siteSpaceActions } from "./site-spaces.actions";
+import { spaceUrlActions, URL_CHANGING_ACTIONS } from "./space-urls.actions";
 import { nextPosition, slugify, uniquePath } from "./structure";
 
 interface SpaceAccess {
@@ -43,6 +44,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...customizationActions,
       ...publishingAuthActions,
       ...serveActions,
+      ...spaceUrlActions,
 
       /** Internal: whether a share key opens a site (an active share link of it). */
       resolveShareKey: {
@@ -60,6 +62,16 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
         async handler(ctx: Ctx<{ siteId: string }>): Promise<{ siteId: string; key: string } | null> {
           const keys = await this.siteKeys.findOne({ id: ctx.params.siteId });
           return keys ? { siteId: keys.id, key: keys.visitorSigningKey } : null;
+        },
+      },
+    },
+
+    hooks: {
+      after: {
+        // Content keeps spaces' published URLs for a moment; a change that may move one drops them everywhere.
+        "*"(ctx: Context<{ siteId?: string }>, result: unknown) {
+          if (URL_CHANGING_ACTIONS.has(ctx.action?.name ?? "")) void this.broker.broadcast("sites.urls.changed", { siteId: ctx.params.siteId ?? null });
+          return result;
         },
       },
     },
