@@ -450,5 +450,26 @@ describe.each(MODES)("change requests over %s", (mode) => {
       expect(await markdownOf(spaceId, welcome)).toBe("A");
       expect(await markdownOf(spaceId, config)).toBe("B");
     });
+
+    test("twelve change requests merged at the same moment all land, each as its own revision", async () => {
+      const spaceId = await templatedSpace();
+      const pages = (await owner.api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ id: string }>;
+      const crs = await Promise.all(Array.from({ length: 12 }, (_, i) => createCR(spaceId, `Together ${i}`)));
+      // Each edits a page of its own: the first ones the template's, the rest new pages.
+      for (const [i, cr] of crs.entries()) {
+        const change = i < pages.length
+          ? { operation: "update_page", page: pages[i].id, document: { markdown: `Together ${i}` } }
+          : { operation: "insert_page", title: `Together ${i}`, document: { markdown: `Together ${i}` } };
+        await edit(spaceId, cr.id, [change]);
+      }
+      const results = await Promise.all(crs.map((cr) => reviewer.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`)));
+      expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
+      const merged = await Promise.all(crs.map(async (cr) => (await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body));
+      expect(merged.every((cr) => cr.status === "merged")).toBe(true);
+      expect(new Set(merged.map((cr) => cr.revisionMerged)).size).toBe(12);
+      const markdown = JSON.stringify((await owner.api.get(`/v1/spaces/${spaceId}/content`)).body);
+      for (let i = 0; i < pages.length && i < 12; i++) expect(await markdownOf(spaceId, pages[i].id)).toBe(`Together ${i}`);
+      for (let i = pages.length; i < 12; i++) expect(markdown).toContain(`Together ${i}`);
+    });
   });
 });

@@ -15,6 +15,7 @@ import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
 import { presentChangeRequest, type User } from "./present";
 import type { Methods, SpaceAccess, SpaceSeen, Vars } from "./service-types";
+import { KeyedQueue } from "./space-queue";
 
 /** A merge still pending this long after it was committed is announced by the sweep (its own request had time). */
 const ANNOUNCE_GRACE_MS = 30_000;
@@ -154,6 +155,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
 
     created() {
       this.clockOffsetMs = 0;
+      this.mergeQueue = new KeyedQueue();
       this.countSync = new CountSync(
         async (spaceId) => {
           const [changeRequests, changeRequestsOpen, changeRequestsDraft] = await Promise.all([

@@ -7,8 +7,13 @@ import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./servic
 import { isActive } from "./status-rules";
 
 const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
-/** Main can move between reading it and committing; a merge tries again this many times before answering 409. */
-const MERGE_ATTEMPTS = 3;
+/**
+ * Main can move between reading it and committing (another node merged meanwhile); a merge tries again
+ * this many times, a little later each time, before answering 409. Merges of one space on this node
+ * queue instead of racing (`mergeQueue`), so only other nodes' merges can make it lose.
+ */
+const MERGE_ATTEMPTS = 8;
+const RETRY_BASE_MS = 20;
 
 function isConflict(err: unknown): boolean {
   return (err as { code?: number })?.code === 409;
@@ -32,49 +37,60 @@ async function mergedRevision(
   return service.storeTree(ctx, spaceId, [ids.ours, ids.theirs], content);
 }
 
+/**
+ * One merge (see `merge`): claims the change request, merges it into main and moves main by
+ * compare-and-swap, merging again on the new main when another node's merge won.
+ */
+async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+  const { space, cr, caller } = await service.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+  service.requireRole(space, "review", "Merging a change request");
+  if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be merged.`);
+  // Claim the change request first: edits, updates and other merges of it now fail, so nothing is lost.
+  const claimed = await service.changeRequests.updateOne({ id: cr.id, status: cr.status, revision: cr.revision }, { $set: { status: "merged" } });
+  if (!claimed) throw new ConflictError("The change request changed meanwhile; read it and try again.");
+  const release = () => service.changeRequests.updateOne({ id: cr.id, status: "merged" }, { $set: { status: cr.status } });
+  let main = space.revision;
+  let committed = false;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const merged = await mergedRevision(service, ctx, cr.spaceId, { base: ancestorOf(cr), ours: main, theirs: cr.revision }, { ours: "main", theirs: "the change request" });
+      try {
+        await ctx.call("content.commitRevision", { spaceId: cr.spaceId, expectedRevisionId: main, revisionId: merged });
+      } catch (err) {
+        if (!isConflict(err) || attempt >= MERGE_ATTEMPTS) throw err;
+        // Another node's merge won: wait a little (longer each time, with jitter) and merge onto its result.
+        await new Promise((resolve) => setTimeout(resolve, RETRY_BASE_MS * attempt * (1 + Math.random())));
+        main = (await service.loadSpace(ctx, cr.spaceId)).revision;
+        continue;
+      }
+      committed = true;
+      const now = new Date(service.now()).toISOString();
+      // Recorded as pending first: if announcing fails (or this process dies), the sweep announces it later.
+      const done = await service.changeRequests.updateOne(
+        { id: cr.id },
+        { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now, announcePending: true } },
+      );
+      if (done) await service.announceMerged(done).catch((err: unknown) => service.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
+      return { revision: merged, result: "merge" };
+    }
+  } catch (err) {
+    // Once main has moved the change request stays merged, whatever failed afterwards.
+    if (!committed) await release();
+    throw err;
+  }
+}
+
 export const mergeActions: ChangeRequestsActions = {
   /**
    * POST …/change-requests/:changeRequestId/merge — review role or better. Main moves by
    * compare-and-swap from the revision merged against: a merge that lost a race is merged again on
-   * the new main (up to 3 times); conflicts answer 409 naming them and change nothing.
+   * the new main (up to MERGE_ATTEMPTS times); conflicts answer 409 naming them and change nothing.
    */
   merge: {
     params: at,
-    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
-      const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
-      this.requireRole(space, "review", "Merging a change request");
-      if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be merged.`);
-      // Claim the change request first: edits, updates and other merges of it now fail, so nothing is lost.
-      const claimed = await this.changeRequests.updateOne({ id: cr.id, status: cr.status, revision: cr.revision }, { $set: { status: "merged" } });
-      if (!claimed) throw new ConflictError("The change request changed meanwhile; read it and try again.");
-      const release = () => this.changeRequests.updateOne({ id: cr.id, status: "merged" }, { $set: { status: cr.status } });
-      let main = space.revision;
-      let committed = false;
-      try {
-        for (let attempt = 1; ; attempt++) {
-          const merged = await mergedRevision(this, ctx, cr.spaceId, { base: ancestorOf(cr), ours: main, theirs: cr.revision }, { ours: "main", theirs: "the change request" });
-          try {
-            await ctx.call("content.commitRevision", { spaceId: cr.spaceId, expectedRevisionId: main, revisionId: merged });
-          } catch (err) {
-            if (!isConflict(err) || attempt >= MERGE_ATTEMPTS) throw err;
-            main = (await this.loadSpace(ctx, cr.spaceId)).revision;
-            continue;
-          }
-          committed = true;
-          const now = new Date(this.now()).toISOString();
-          // Recorded as pending first: if announcing fails (or this process dies), the sweep announces it later.
-          const done = await this.changeRequests.updateOne(
-            { id: cr.id },
-            { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now, announcePending: true } },
-          );
-          if (done) await this.announceMerged(done).catch((err: unknown) => this.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
-          return { revision: merged, result: "merge" };
-        }
-      } catch (err) {
-        // Once main has moved the change request stays merged, whatever failed afterwards.
-        if (!committed) await release();
-        throw err;
-      }
+    handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+      // One merge of a space at a time on this node: racing each other, twenty merges would mostly lose.
+      return this.mergeQueue.run(ctx.params.spaceId, () => mergeOne(this, ctx));
     },
   },
 

@@ -7,8 +7,11 @@ import type { TreeContent } from "./merge";
 import type { MergedChannel } from "./merged-channel";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
 import type { ChangeRequestResource } from "./present";
+import type { KeyedQueue } from "./space-queue";
 
 export interface Vars {
+  /** Merges of one space run one at a time on this node (merge.actions.ts). */
+  mergeQueue: KeyedQueue;
   changeRequests: Collection<ChangeRequestDoc>;
   counters: Collection<CounterDoc>;
   settings: Collection<SettingDoc>;
