@@ -125,6 +125,21 @@ describe.each(MODES)("content permissions over %s", (mode) => {
     expect((await owner.api.get(`/v1/collections/${collection.id}/permissions/teams`)).body.items).toEqual([]);
   });
 
+  test("a guest granted one space of a collection finds it in the collection's space list, and only it", async () => {
+    const { orgId, users } = await orgWith([null]);
+    const [guest] = users;
+    const collection = (await owner.api.post(`/v1/orgs/${orgId}/collections`, { title: "Shelf" })).body;
+    const granted = await createSpace(owner.api, orgId, { parent: collection.id, title: "Granted" });
+    await createSpace(owner.api, orgId, { parent: collection.id, title: "Not granted" });
+    expect((await guest.api.get(`/v1/collections/${collection.id}/spaces`)).body.items).toEqual([]);
+    expect((await owner.api.post(`/v1/spaces/${granted.id}/permissions`, { role: "read", users: [guest.id] })).status).toBe(204);
+    const listed = await guest.api.get(`/v1/collections/${collection.id}/spaces`);
+    expect(listed.status).toBe(200);
+    expectSchema("listSpacesInCollectionById", 200, listed.body);
+    expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([granted.id]);
+    expect(listed.body.count).toBe(1);
+  });
+
   test("user grants on a collection: invite, list, change, remove", async () => {
     const { orgId, users } = await orgWith([null]);
     const [guest] = users;

@@ -200,7 +200,14 @@ export const spaceActions: ContentPart = {
         if (!membership.member) throw hidden();
         const onCollection = this.roleOnCollection(info, membership);
         const filter: Filter = { organizationId: info.organizationId, parent: ctx.params.collectionId, deletedAt: op.exists(false) };
-        if (!onCollection) filter.visibility = op.in(["public", "unlisted"]);
+        if (!onCollection) {
+          // Without a role on the collection (guests): its public and unlisted spaces, and those granted
+          // to the caller or their teams. Decided space by space, then paged in the same order as the rest.
+          const inside = await this.spaces.find(filter);
+          const visible: string[] = [];
+          for (const space of inside) if (await this.roleOn(space, membership)) visible.push(space.id);
+          filter.id = op.in(visible);
+        }
         const { page, limit } = ctx.params;
         return listPage(this.spaces, filter, { page, limit, sort: [["position", 1]] }, async (spaces) =>
           Promise.all(spaces.map(async (space) => presentSpace(space, await this.roleOn(space, membership), this.publicUrl()))),
