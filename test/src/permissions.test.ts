@@ -138,6 +138,11 @@ describe.each(MODES)("content permissions over %s", (mode) => {
     expectSchema("listSpacesInCollectionById", 200, listed.body);
     expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([granted.id]);
     expect(listed.body.count).toBe(1);
+    // And in the organization's list of spaces.
+    const inOrg = await guest.api.get(`/v1/orgs/${orgId}/spaces`);
+    expect(inOrg.status).toBe(200);
+    expectSchema("listSpacesInOrganizationById", 200, inOrg.body);
+    expect(inOrg.body.items.map((s: { id: string }) => s.id)).toEqual([granted.id]);
   });
 
   test("user grants on a collection: invite, list, change, remove", async () => {

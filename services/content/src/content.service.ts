@@ -112,8 +112,14 @@ export function contentSchema(): ContentSchema {
           const membership = await this.membership(ctx.params.organizationId, caller.id);
           if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
           const filter: Filter = { organizationId: ctx.params.organizationId, deletedAt: op.exists(false) };
-          // Guests see only what is open to everyone signed in.
-          if (membership.role === null) filter.visibility = op.in(["public", "unlisted"]);
+          if (membership.role === null) {
+            // Guests see what is open to everyone signed in and what is granted to them or their teams
+            // (on the space or its collections): decided space by space, then paged like everyone's list.
+            const all = await this.spaces.find(filter);
+            const visible: string[] = [];
+            for (const space of all) if (await this.roleOn(space, membership)) visible.push(space.id);
+            filter.id = op.in(visible);
+          }
           const { page, limit } = ctx.params;
           return listPage(this.spaces, filter, { page, limit }, async (spaces) =>
             Promise.all(spaces.map(async (space) => presentSpace(space, await this.roleOn(space, membership), this.publicUrl()))),
