@@ -122,8 +122,9 @@ describe.each(MODES)("change requests of a 3,000-page space over %s", (mode) => 
     expect(single.text).toContain(`Body ${TOTAL - 1}`);
   }, 120_000);
 
-  // Scaled out, a merge is also a durable @moleculer/channels message on JetStream, kept for consumer groups.
-  (mode === "nats" ? test : test.skip)("the merge is kept in the change-requests.merged JetStream channel", async () => {
+  // Scaled out, a merge is also a durable @moleculer/channels message on JetStream, kept for consumer groups
+  // (one process has no JetStream: the test exists over NATS only).
+  if (mode === "nats") test("the merge is kept in the change-requests.merged JetStream channel", async () => {
     expect(merged).toBeDefined();
     const nc = await connect({ servers: NATS_URL });
     try {
