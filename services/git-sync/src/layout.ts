@@ -1,6 +1,7 @@
 // GitBook's Git Sync layout, both ways: repository files <-> a page tree with markdown and assets.
 // README.md is the first page, SUMMARY.md the tree, `.gitbook.yaml` may move both, assets live in
 // `.gitbook/assets/`, front matter carries description, icon, hidden and cover.
+import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
 import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
 import { linksFromTree, linksToTree } from "./file-refs";
@@ -67,17 +68,9 @@ export function contentTypeOf(name: string): string {
   return CONTENT_TYPES[posix.extname(name).slice(1).toLowerCase()] ?? "application/octet-stream";
 }
 
-/** Same rules as content's slugs: lower-case words joined by "-". */
+/** A path segment from a title, by the shared rule (@docshelf/slugs), as content cuts them. */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 100)
-    .replace(/-+$/, "");
-  return slug || "page";
+  return slugifyTitle(title, 100, "page");
 }
 
 /** `.gitbook.yaml` (absent: the defaults). A root that leaves the tree is refused. */

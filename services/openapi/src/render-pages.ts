@@ -1,6 +1,7 @@
 // An OpenAPI document as pages for a `builtin:openapi` computed page: an overview (the computed page's
 // own body) and one page per tag listing each operation's method, path, summary, parameters, request
 // body and responses in markdown; with `models`, one more page describing the component schemas.
+import { slugify as slugifyTitle } from "@docshelf/slugs";
 import type { OpenAPIDocument } from "./parse-spec";
 
 export interface RenderedPage {
@@ -37,15 +38,7 @@ function cell(value: string): string {
 }
 
 function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/, "");
-  return slug || "api";
+  return slugifyTitle(title, 40, "api");
 }
 
 /** Follows an internal `$ref` (`#/components/...`, `#/definitions/...`) once; anything else as is. */

@@ -1,4 +1,5 @@
 // Pure rules of a site's structure: order, defaults, paths, published URLs and moves.
+import { slugify as slugifyTitle } from "@docshelf/slugs";
 import type { SectionDoc, SiteDoc, SiteSpaceDoc } from "./models";
 
 interface Positioned {
@@ -49,15 +50,7 @@ export function movePositions(siblings: Positioned[], id: string, target: MoveTa
 
 /** A URL path segment from a title: lower-case words joined by hyphens ("section" when nothing is left). */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 90)
-    .replace(/-+$/g, "");
-  return slug || "section";
+  return slugifyTitle(title, 90, "section");
 }
 
 /** `base`, or `base-2`, `base-3`… : the first that `taken` does not hold. */

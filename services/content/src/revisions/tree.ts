@@ -1,4 +1,5 @@
 // The page tree of a revision: apply changes to a copy, keep slugs unique among siblings and paths unique in the revision.
+import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
 import { BadRequestError } from "@docshelf/errors";
 import { newId } from "@docshelf/store";
@@ -133,14 +134,7 @@ export const DEFAULT_LAYOUT: PageLayout = {
 
 /** A URL-safe slug of a title: lower-case words joined by "-". */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 100);
-  return slug || "page";
+  return slugifyTitle(title, 100, "page");
 }
 
 export function* walk(pages: PageNode[], parent: PageNode | null = null): Generator<{ page: PageNode; parent: PageNode | null }> {

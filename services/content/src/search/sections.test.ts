@@ -1,4 +1,5 @@
-import { slugifyHeading, splitIntoSections, type PageInput } from "./sections";
+import { slugifyHeading } from "@docshelf/slugs";
+import { splitIntoSections, type PageInput } from "./sections";
 
 const page = (markdown: string, fields: Partial<PageInput> = {}): PageInput => ({ id: "p1", title: "Getting started", path: "getting-started", markdown, ...fields });
 

@@ -1,4 +1,5 @@
 // Splits a page's markdown into sections at its headings, each with a unique anchor.
+import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
 import { markdownToText } from "./markdown-text";
 
 export interface PageInput {
@@ -21,23 +22,6 @@ export interface Section {
 const ATX_HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 
-/** GitBook-style anchor: lower-case words joined by dashes. */
-export function slugifyHeading(heading: string): string {
-  return heading
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
-}
-
-function uniqueAnchor(base: string, used: Set<string>): string {
-  const root = base || "section";
-  let anchor = root;
-  for (let n = 1; used.has(anchor); n++) anchor = `${root}-${n}`;
-  used.add(anchor);
-  return anchor;
-}
 
 export function splitIntoSections(page: PageInput): Section[] {
   const sections: Array<{ anchor: string; title: string; lines: string[] }> = [{ anchor: "", title: page.title, lines: [] }];

@@ -2,6 +2,7 @@
 // anchors and the table of contents, links between pages, and `{{ space.vars.NAME }}` substituted.
 import MarkdownIt from "markdown-it";
 import sanitizeHtml from "sanitize-html";
+import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
 
 type Token = MarkdownIt.Token;
 
@@ -58,23 +59,6 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
-/** GitBook-style anchor (the search index's too): lower-case letters and digits joined by dashes. */
-export function slugifyHeading(heading: string): string {
-  return heading
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
-}
-
-function uniqueAnchor(base: string, used: Set<string>): string {
-  const root = base || "section";
-  let anchor = root;
-  for (let n = 1; used.has(anchor); n++) anchor = `${root}-${n}`;
-  used.add(anchor);
-  return anchor;
-}
 
 function inlineText(token: Token | undefined): string {
   if (!token?.children) return token?.content ?? "";
