@@ -58,6 +58,16 @@ export function grantsTo(grants: Grants | undefined, principal: Principal): Arra
 /** Calls an action (ctx.call or broker.call), typed by the caller. */
 export type Call = <R>(action: string, params: Record<string, unknown>) => Promise<R>;
 
+/** A context's `call` as a `Call`. */
+export function callOf(ctx: { call(action: string, params: Record<string, unknown>): Promise<unknown> }): Call {
+  return <R>(action: string, params: Record<string, unknown>) => ctx.call(action, params) as Promise<R>;
+}
+
+/** The path parameter naming a principal in GitBook's permission routes. */
+export function principalParam(principal: Principal): "teamId" | "userId" {
+  return principal === "team" ? "teamId" : "userId";
+}
+
 /** 400 unless every team is a team of the organization and every user an active member of it. */
 export async function checkInvitees(call: Call, organizationId: string, invitees: { teams: string[]; users: string[] }): Promise<void> {
   const unknown = await call<{ teams: string[]; users: string[] }>("orgs.unknownPrincipals", { organizationId, ...invitees });

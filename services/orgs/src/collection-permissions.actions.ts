@@ -1,6 +1,6 @@
 // Grants on a collection to teams and members (GitBook's collection permissions), and the check
 // content uses for the same on spaces: which of some team and user ids are not in an organization.
-import { atLeast, callerOf, checkInvitees, grantKey, grantUpdate, invitees, inviteParams, listGrants, roleParams, type Call, type Invite, type Principal, type RoleOrGuest } from "@docshelf/access";
+import { atLeast, callerOf, callOf, checkInvitees, grantKey, grantUpdate, invitees, inviteParams, listGrants, principalParam, roleParams, type Invite, type Principal, type RoleOrGuest } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { op } from "@docshelf/store";
@@ -12,12 +12,6 @@ type Ref = { collectionId: string };
 type ListParams = Ref & { page?: string; limit?: number };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
 
-/** The path parameter naming the principal, as GitBook's routes name it. */
-const idParam = (principal: Principal) => (principal === "team" ? "teamId" : "userId");
-
-function callOf(ctx: Ctx<unknown>): Call {
-  return <R>(action: string, params: Record<string, unknown>) => ctx.call<R, Record<string, unknown>>(action, params);
-}
 
 /** The collection when the caller administers it: 404 hidden, 403 short of admin. */
 async function loadForAdmin(service: OrgsService, ctx: Ctx<Ref>) {
@@ -55,9 +49,9 @@ function listAction(principal: Principal) {
 /** PATCH sets one principal's grant (null takes it away); 404 when that principal holds no grant. */
 function updateAction(principal: Principal) {
   return {
-    params: { collectionId: idRule, [idParam(principal)]: idRule, ...roleParams },
+    params: { collectionId: idRule, [principalParam(principal)]: idRule, ...roleParams },
     async handler(this: OrgsService, ctx: Ctx<PrincipalParams>) {
-      const id = ctx.params[idParam(principal)] as string;
+      const id = ctx.params[principalParam(principal)] as string;
       const { collection } = await loadForAdmin(this, ctx);
       if (!collection.grants?.[grantKey(principal, id)]) {
         throw new NotFoundError(`The ${principal} ${id} has no permission on collection ${collection.id}.`);
@@ -70,9 +64,9 @@ function updateAction(principal: Principal) {
 /** DELETE takes one principal's grant away: 204 also when it held none. */
 function removeAction(principal: Principal) {
   return {
-    params: { collectionId: idRule, [idParam(principal)]: idRule },
+    params: { collectionId: idRule, [principalParam(principal)]: idRule },
     async handler(this: OrgsService, ctx: Ctx<PrincipalParams>) {
-      return setGrant(this, ctx, null, [[principal, ctx.params[idParam(principal)] as string]]);
+      return setGrant(this, ctx, null, [[principal, ctx.params[principalParam(principal)] as string]]);
     },
   };
 }

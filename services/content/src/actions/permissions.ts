@@ -1,5 +1,5 @@
 // Grants on a space to teams and members (GitBook's space permissions), and their counts for orgs.
-import { checkInvitees, grantKey, grantUpdate, invitees, inviteParams, listGrants, roleParams, type Call, type Invite, type Principal, type RoleOrGuest } from "@docshelf/access";
+import { callOf, checkInvitees, grantKey, grantUpdate, invitees, inviteParams, listGrants, principalParam, roleParams, type Invite, type Principal, type RoleOrGuest } from "@docshelf/access";
 import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { op } from "@docshelf/store";
@@ -12,12 +12,6 @@ type ContentService = Service<Record<string, unknown>> & ContentMethods & Conten
 type Ref = { spaceId: string };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
 
-/** The path parameter naming the principal, as GitBook's routes name it. */
-const idParam = (principal: Principal) => (principal === "team" ? "teamId" : "userId");
-
-function callOf(ctx: Ctx<unknown>): Call {
-  return <R>(action: string, params: Record<string, unknown>) => ctx.call<R, Record<string, unknown>>(action, params);
-}
 
 async function setGrant(service: ContentService, ctx: Ctx<Ref>, role: RoleOrGuest, principals: Array<[Principal, string]>, check?: () => Promise<void>): Promise<null> {
   const { space, role: callerRole } = await service.loadSpace(ctx, ctx.params.spaceId);
@@ -44,9 +38,9 @@ function listAction(principal: Principal) {
 /** PATCH sets one principal's grant (null takes it away); 404 when that principal holds none. */
 function updateAction(principal: Principal) {
   return {
-    params: { spaceId: idRule, [idParam(principal)]: idRule, ...roleParams },
+    params: { spaceId: idRule, [principalParam(principal)]: idRule, ...roleParams },
     async handler(this: ContentService, ctx: Ctx<PrincipalParams>) {
-      const id = ctx.params[idParam(principal)] as string;
+      const id = ctx.params[principalParam(principal)] as string;
       const space = await this.spaces.findOne({ id: ctx.params.spaceId });
       return setGrant(this, ctx, ctx.params.role ?? null, [[principal, id]], async () => {
         if (!space?.grants?.[grantKey(principal, id)]) throw new NotFoundError(`The ${principal} ${id} has no permission on space ${ctx.params.spaceId}.`);
@@ -58,9 +52,9 @@ function updateAction(principal: Principal) {
 /** DELETE takes one principal's grant away: 204 also when it held none. */
 function removeAction(principal: Principal) {
   return {
-    params: { spaceId: idRule, [idParam(principal)]: idRule },
+    params: { spaceId: idRule, [principalParam(principal)]: idRule },
     async handler(this: ContentService, ctx: Ctx<PrincipalParams>) {
-      return setGrant(this, ctx, null, [[principal, ctx.params[idParam(principal)] as string]]);
+      return setGrant(this, ctx, null, [[principal, ctx.params[principalParam(principal)] as string]]);
     },
   };
 }
