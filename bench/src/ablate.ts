@@ -2,26 +2,9 @@
 // broker options, the project's real gateway in front of stub services, and the real system. Prints a table; writes nothing.
 //
 //   node bench/dist/ablate.js        (after npm run build; same BENCH_* env as run.js)
-import { isLoopback, killAllNow, natsReachable, stopAll } from "./procs";
+import { isLoopback, natsReachable } from "./procs";
 import {
-  BARE_FLOOR,
-  CONNECTIONS,
-  DURATION_S,
-  MODES,
-  NATS_URL,
-  RUNS,
-  WARMUP_S,
-  watchdogMs,
-  measure,
-  median,
-  removeTempDirsNow,
-  startFloor,
-  startReal,
-  stopSystem,
-  type FloorVariant,
-  type Mode,
-  type Sample,
-  type System,
+  BARE_FLOOR, CONNECTIONS, DURATION_S, MODES, NATS_URL, RUNS, WARMUP_S, watchdogMs, measure, median, startFloor, startReal, stopSystem, type FloorVariant, type Mode, type Sample, type System, runBench,
 } from "./systems";
 
 const VARIANTS: Array<{ variant: FloorVariant; what: string }> = [
@@ -79,33 +62,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${rows.join("\n")}\n`);
 }
 
-const WATCHDOG_MS = watchdogMs(VARIANTS.length + 1);
-const watchdog = setTimeout(() => {
-  process.stderr.write("ablate: taking too long, giving up\n");
-  killAllNow();
-  removeTempDirsNow();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    removeTempDirsNow();
-    process.exit(130);
-  });
-}
-process.once("exit", () => {
-  killAllNow();
-  removeTempDirsNow();
-});
-
-main()
-  .then(async () => {
-    await stopAll();
-    clearTimeout(watchdog);
-  })
-  .catch(async (err: unknown) => {
-    process.stderr.write(`ablate failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench("ablate", watchdogMs(VARIANTS.length + 1), main);

@@ -15,9 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ALL_SERVICES } from "@docshelf/config";
-import { cpuTimeMs, freePort, http, isLoopback, killAllNow, natsReachable, startChild, stopAll, waitUntil, isRunning, type Child } from "./procs";
+import { cpuTimeMs, freePort, http, isLoopback, natsReachable, startChild, waitUntil, isRunning, type Child } from "./procs";
 import { insertLargeSpace, now, pct, r1, rnd, word } from "./large-space";
-import { bounded, dropNamespaceStreams, MAIN, NATS_URL, START_DEADLINE_MS } from "./systems";
+import { bounded, dropNamespaceStreams, MAIN, NATS_URL, START_DEADLINE_MS, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -190,24 +190,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`content-large: still running after ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
-  killAllNow();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    process.exit(130);
-  });
-}
-process.once("exit", () => killAllNow());
-
-main()
-  .then(() => clearTimeout(watchdog))
-  .catch(async (err: unknown) => {
-    process.stderr.write(`content-large failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench("content-large", WATCHDOG_MS, main);

@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { freePort, http, isRunning, killAllNow, startChild, stopAll, waitUntil, type Child } from "./procs";
+import { freePort, http, isRunning, startChild, stopAll, waitUntil, type Child } from "./procs";
 import { insertLargeSpace, now, pct, r1, rnd } from "./large-space";
-import { bounded, MAIN, ROOT, START_DEADLINE_MS, WRITE } from "./systems";
+import { bounded, MAIN, ROOT, START_DEADLINE_MS, WRITE, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 60, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -159,23 +159,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write("merge bench: watchdog fired\n");
-  killAllNow();
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    process.exit(130);
-  });
-}
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`merge bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-    killAllNow();
-    process.exit(1);
-  },
-);
+runBench("merge bench", WATCHDOG_MS, main);

@@ -34,11 +34,9 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { ALL_SERVICES } from "@docshelf/config";
 import type { MixFloorRoute } from "./mix-floor";
-import { freePort, http, isLoopback, killAllNow, natsReachable, startChild, stopAll, waitUntil, type HttpAnswer } from "./procs";
+import { freePort, http, isLoopback, natsReachable, startChild, waitUntil, type HttpAnswer } from "./procs";
 import {
-  CONNECTIONS, DURATION_S, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, RATE_LIMIT, ROOT, START_DEADLINE_MS, WARMUP_S, WRITE,
-  bounded, dropNamespaceStreams, measureWith, median, nodeArgs, percentile, rand, removeTempDirsNow, sampleOf, startRealSystem, stopSystem, tempDir, watchdogMs,
-  type Mode, type Sample, type System,
+  CONNECTIONS, DURATION_S, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, RATE_LIMIT, ROOT, START_DEADLINE_MS, WARMUP_S, WRITE, bounded, dropNamespaceStreams, measureWith, median, nodeArgs, percentile, rand, sampleOf, startRealSystem, stopSystem, tempDir, watchdogMs, type Mode, type Sample, type System, runBench,
 } from "./systems";
 
 const RUNS = bounded("BENCH_RUNS", 3, 1, 20);
@@ -555,39 +553,8 @@ async function main(): Promise<void> {
   }
 }
 
-// Seeding and starting take longer than in run.ts: two more minutes on top of its bound.
-const WATCHDOG_MS = watchdogMs(2) + 120_000;
-const watchdog = setTimeout(() => {
-  process.stderr.write(`bench:mix: still running after ${Math.round(WATCHDOG_MS / 60_000)} minutes, giving up\n`);
-  killAllNow();
-  removeTempDirsNow();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`bench:mix: ${signal}, stopping every child\n`);
-    killAllNow();
-    removeTempDirsNow();
-    // The JetStream streams of the systems' namespaces, best effort and bounded: the children are gone already.
-    const namespaces = [...live].flatMap((s) => (s.natsNamespace ? [s.natsNamespace] : []));
-    const done = Promise.all(namespaces.map((ns) => dropNamespaceStreams(ns)));
-    void Promise.race([done, new Promise((r) => setTimeout(r, 5000))]).then(() => process.exit(130));
-  });
-}
-process.once("exit", () => {
-  killAllNow();
-  removeTempDirsNow();
-});
-
-main()
-  .then(async () => {
-    await stopAll();
-    clearTimeout(watchdog);
-  })
-  .catch(async (err: unknown) => {
-    process.stderr.write(`bench:mix failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+// Seeding and starting take longer than in run.ts: two more minutes on top of its bound. On a signal, the
+// JetStream streams of the systems' namespaces go too (the children are gone already).
+runBench("bench:mix", watchdogMs(2) + 120_000, main, () =>
+  Promise.all([...live].flatMap((s) => (s.natsNamespace ? [dropNamespaceStreams(s.natsNamespace)] : []))),
+);

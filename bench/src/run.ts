@@ -13,10 +13,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { ALL_SERVICES } from "@docshelf/config";
-import { isLoopback, killAllNow, natsReachable, stopAll } from "./procs";
+import { isLoopback, natsReachable } from "./procs";
 import {
-  CONNECTIONS, DURATION_S, FLOOR, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, ROOT, RUNS, TARGET, WARMUP_S, WRITE, watchdogMs,
-  measure, median, removeTempDirsNow, startFloor, startReal, stopSystem, type Mode, type ModeResult, type Sample, type System,
+  CONNECTIONS, DURATION_S, FLOOR, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, ROOT, RUNS, TARGET, WARMUP_S, WRITE, watchdogMs, measure, median, startFloor, startReal, stopSystem, type Mode, type ModeResult, type Sample, type System, runBench,
 } from "./systems";
 
 
@@ -250,35 +249,4 @@ async function main(): Promise<void> {
   }
 }
 
-const WATCHDOG_MS = watchdogMs(2);
-const watchdog = setTimeout(() => {
-  process.stderr.write(`bench: still running after ${Math.round(WATCHDOG_MS / 60_000)} minutes, giving up\n`);
-  killAllNow();
-  removeTempDirsNow();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`bench: ${signal}, stopping every child\n`);
-    killAllNow();
-    removeTempDirsNow();
-    process.exit(130);
-  });
-}
-process.once("exit", () => {
-  killAllNow();
-  removeTempDirsNow();
-});
-
-main()
-  .then(async () => {
-    await stopAll();
-    clearTimeout(watchdog);
-  })
-  .catch(async (err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench("bench", watchdogMs(2), main);

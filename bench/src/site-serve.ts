@@ -13,9 +13,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { freePort, http, isRunning, killAllNow, startChild, stopAll, waitUntil, type Child } from "./procs";
+import { freePort, http, isRunning, startChild, waitUntil, type Child } from "./procs";
 import { insertLargeSpace, now, pct, r1, rnd } from "./large-space";
-import { bounded, FLOOR, MAIN, ROOT, START_DEADLINE_MS } from "./systems";
+import { bounded, FLOOR, MAIN, ROOT, START_DEADLINE_MS, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -201,24 +201,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`site-serve: still running after ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
-  killAllNow();
-  process.exit(1);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    process.exit(130);
-  });
-}
-process.once("exit", () => killAllNow());
-
-main()
-  .then(() => clearTimeout(watchdog))
-  .catch(async (err: unknown) => {
-    process.stderr.write(`site-serve failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench("site-serve", WATCHDOG_MS, main);

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { connect, type NatsConnection } from "nats";
 import { ALL_SERVICES } from "@docshelf/config";
-import { cpuTimeMs, freePort, machineBusyMs, http, isRunning, startChild, waitUntil, type Child } from "./procs";
+import { cpuTimeMs, freePort, killAllNow, machineBusyMs, http, isRunning, startChild, stopAll, waitUntil, type Child } from "./procs";
 
 export const ROOT = resolve(__dirname, "../..");
 export const MAIN = join(ROOT, "packages/runtime/dist/main.js");
@@ -368,4 +368,42 @@ export async function measureWith<S extends Sample>(system: System, run: (system
     process.stderr.write(`  warning: ${system.label}: ${sample.non2xx} non-2xx answers, ${sample.errors} errors\n`);
   }
   return sample;
+}
+
+/**
+ * Runs a bench's `main` so that it always cleans up: a watchdog gives up after `watchdogMs`; SIGINT and
+ * SIGTERM kill every child (then `onSignal`, bounded to 5 s, may clean up more, e.g. JetStream streams);
+ * on exit, error or success, every child is stopped and every temp dir removed.
+ */
+export function runBench(name: string, watchdogMs: number, main: () => Promise<void>, onSignal?: () => Promise<unknown>): void {
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`${name}: still running after ${Math.round(watchdogMs / 60_000)} minutes, giving up\n`);
+    killAllNow();
+    removeTempDirsNow();
+    process.exit(1);
+  }, watchdogMs);
+  watchdog.unref();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`${name}: ${signal}, stopping every child\n`);
+      killAllNow();
+      removeTempDirsNow();
+      const more = onSignal ? onSignal() : Promise.resolve();
+      void Promise.race([more, new Promise((r) => setTimeout(r, 5000))]).then(() => process.exit(130));
+    });
+  }
+  process.once("exit", () => {
+    killAllNow();
+    removeTempDirsNow();
+  });
+  main()
+    .then(async () => {
+      await stopAll();
+      clearTimeout(watchdog);
+    })
+    .catch(async (err: unknown) => {
+      process.stderr.write(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      await stopAll();
+      process.exit(1);
+    });
 }
