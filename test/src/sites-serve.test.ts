@@ -314,6 +314,9 @@ describe.each(MODES)("published sites over %s", (mode) => {
         expect((await w.creator.api.get(`${w.sites}/${site.site.id}/publishing/auth`)).status).toBe(200);
         expect((await w.reader.api.get(`${w.sites}/${site.site.id}/publishing/auth`)).status).toBe(403);
         expect((await w.outsider.api.get(`${w.sites}/${site.site.id}/publishing/auth`)).status).toBe(404);
+        const anonymous = await w.owner.api.as(undefined).get(`${w.sites}/${site.site.id}/publishing/auth`);
+        expect(anonymous.status).toBe(401);
+        expectErrorBody(401, anonymous.body);
       });
 
       test.each([
