@@ -1,5 +1,5 @@
 // Roles and the one place that computes a caller's effective role and each resource's permissions.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { UnauthorizedError } from "@docshelf/errors";
 
 import { grantKey, type Grants, type Role, type RoleOrGuest } from "./roles";
@@ -152,7 +152,8 @@ export function callerOf(ctx: { meta: unknown }): Caller {
 
 /** Tokens are stored and looked up only as this hash. They carry 256 random bits, so one SHA-256 is enough. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  // The one-shot form: about half the cost of createHash().update().digest(), on every request.
+  return hash("sha256", token, "hex");
 }
 
 /** What `orgs.memberRole` answers: whether the organization exists and the caller's membership. */
@@ -195,6 +196,12 @@ export class MembershipCache {
     private readonly fetch: (organizationId: string, userId: string) => Promise<Membership>,
     private readonly ttlMs = 10_000,
   ) {}
+
+  /** The cached membership, or undefined when it must be fetched (`get`): lets a hot path skip a promise. */
+  peek(organizationId: string, userId: string): Membership | undefined {
+    const hit = this.entries.get(`${organizationId}\u0000${userId}`);
+    return hit && hit.expires > Date.now() ? hit.value : undefined;
+  }
 
   async get(organizationId: string, userId: string): Promise<Membership> {
     const key = `${organizationId}\u0000${userId}`;

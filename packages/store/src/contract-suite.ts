@@ -107,6 +107,18 @@ export function runStoreContract(name: string, open: () => Promise<Store>, optio
         expect(await c.findOne({ id: newId() })).toBeNull();
       });
 
+      test("a read by id alone and a read by id with other fields agree, and both see an update once it answered", async () => {
+        const c = await fresh();
+        const [a] = await seed(c, [{ name: "a", nested: { n: 1 } }]);
+        expect(await c.findOne({ id: a.id, name: "b" })).toBeNull();
+        expect(await c.findOne({ id: a.id, name: "a" })).toEqual(a);
+        await c.updateOne({ id: a.id }, { $set: { name: "b" } });
+        expect(await c.findOne({ id: a.id })).toEqual({ ...a, name: "b" });
+        expect(await c.findOne({ id: a.id, name: undefined })).toEqual({ ...a, name: "b" });
+        await c.deleteOne({ id: a.id });
+        expect(await c.findOne({ id: a.id })).toBeNull();
+      });
+
       test("inserting a second document with the same id throws a 409 ConflictError", async () => {
         const c = await fresh();
         const [a] = await seed(c, [{ name: "a" }]);
@@ -125,6 +137,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>, optio
         inserted.name = "changed too";
         const read = await c.findOne({ id: input.id });
         read!.name = "changed as well";
+        (read!.tags as string[]).push("z");
         expect(await c.findOne({ id: input.id })).toEqual({ id: input.id, name: "kept", tags: ["x"] });
       });
 

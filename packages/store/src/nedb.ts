@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Datastore from "@seald-io/nedb";
+import { deepCopy } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
@@ -13,6 +14,22 @@ function fromStored<T extends Doc>(stored: Stored | null): T | null {
   if (!stored) return null;
   const { _id, ...rest } = stored;
   return { ...rest, id: _id } as unknown as T;
+}
+
+/** A copy of a document nedb holds in memory, in the contract's shape: callers may change what they get. */
+function copyOut<T extends Doc>(stored: Stored): T {
+  const out: Record<string, unknown> = {};
+  for (const key in stored) if (key !== "_id") out[key] = deepCopy(stored[key]);
+  out.id = stored._id;
+  return out as T;
+}
+
+/** The id of a filter that is exactly `{id: <string>}`: answered from nedb's primary index without a query. */
+function idOnly(filter: Filter): string | undefined {
+  const id = filter.id;
+  if (typeof id !== "string") return undefined;
+  for (const key in filter) if (key !== "id" && filter[key] !== undefined) return undefined;
+  return id;
 }
 
 function toStored(doc: Doc): Stored {
@@ -39,6 +56,11 @@ export function toModifiers<T>(update: Update<T>): Record<string, unknown> {
   return mods;
 }
 
+/** nedb's primary index, which every datastore has (not in its typings). */
+interface PrimaryIndexed {
+  indexes: { _id: { getMatching(value: string): Stored[] } };
+}
+
 class NedbCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
@@ -56,7 +78,19 @@ class NedbCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter): Promise<T | null> {
+    const id = idOnly(filter);
+    if (id !== undefined) return this.byId(id);
     return fromStored<T>((await this.db.findOneAsync(toQuery(filter))) as Stored | null);
+  }
+
+  /**
+   * The most common read (a document by id) skips nedb's query path: its executor queue, the query's
+   * compilation and candidate matching. nedb changes its in-memory documents and indexes synchronously
+   * inside each operation, so a direct read sees every write that has completed, as a queued read would.
+   */
+  private byId(id: string): T | null {
+    const [stored] = (this.db as unknown as PrimaryIndexed).indexes._id.getMatching(id);
+    return stored ? copyOut<T>(stored) : null;
   }
 
   async count(filter: Filter): Promise<number> {

@@ -48,6 +48,17 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, max: number):
   return value;
 }
 
+/** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
+function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo | undefined): RoleOrGuest {
+  return effectiveRole({
+    memberRole: memberRoleOf(membership),
+    collectionLevels: info?.levels ?? [],
+    spaceLevel: space.defaultLevel === "inherit" ? null : space.defaultLevel,
+    teamRoles: grantedRoles(membership, space.grants, ...(info?.grants ?? [])),
+    visibility: space.visibility,
+  });
+}
+
 /** How long a node keeps a space's published URL (sites.urls.changed drops it sooner). */
 const PUBLISHED_URL_TTL_MS = 10_000;
 
@@ -131,7 +142,9 @@ export function contentSchema(): ContentSchema {
         params: { spaceId: idRule, shareKey: { type: "string", optional: true, max: 256 } },
         async handler(ctx: Ctx<{ spaceId: string; shareKey?: string }>) {
           const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-          return presentSpace(space, role, this.publicUrl(), await this.publishedUrlOf(space.id, ctx.params.shareKey));
+          const { shareKey } = ctx.params;
+          const published = shareKey === undefined ? this.cachedPublishedUrl(space.id) : undefined;
+          return presentSpace(space, role, this.publicUrl(), published !== undefined ? published : await this.publishedUrlOf(space.id, shareKey));
         },
       },
     },
@@ -222,10 +235,15 @@ export function contentSchema(): ContentSchema {
        * key are kept PUBLISHED_URL_TTL_MS per node and dropped at once on `sites.urls.changed`; with a
        * key the sites service checks it every time. null without a sites service.
        */
+      cachedPublishedUrl(spaceId: string): PublishedUrl | null | undefined {
+        const hit = this.publishedUrls.get(spaceId);
+        return hit && hit.expires > Date.now() ? hit.value : undefined;
+      },
+
       async publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null> {
         if (shareKey === undefined) {
-          const hit = this.publishedUrls.get(spaceId);
-          if (hit && hit.expires > Date.now()) return hit.value;
+          const hit = this.cachedPublishedUrl(spaceId);
+          if (hit !== undefined) return hit;
         }
         const drops = this.publishedUrlDrops;
         let value: PublishedUrl | null;
@@ -243,15 +261,11 @@ export function contentSchema(): ContentSchema {
         return value;
       },
 
-      async roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest> {
-        const info = space.parent ? await this.collectionInfo(space.parent) : undefined;
-        return effectiveRole({
-          memberRole: memberRoleOf(membership),
-          collectionLevels: info?.levels ?? [],
-          spaceLevel: space.defaultLevel === "inherit" ? null : space.defaultLevel,
-          teamRoles: grantedRoles(membership, space.grants, ...(info?.grants ?? [])),
-          visibility: space.visibility,
-        });
+      roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest | Promise<RoleOrGuest> {
+        if (!space.parent) return roleWith(space, membership, undefined);
+        const hit = this.collectionInfos.get(space.parent);
+        if (hit && hit.expires > Date.now()) return roleWith(space, membership, hit.value);
+        return this.collectionInfo(space.parent).then((info) => roleWith(space, membership, info));
       },
 
       roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest {
@@ -262,8 +276,10 @@ export function contentSchema(): ContentSchema {
         const caller = callerOf(ctx);
         const space = await this.spaces.findOne({ id: spaceId });
         if (!space || (space.deletedAt && !options.deleted)) throw new NotFoundError(`Space ${spaceId} was not found.`);
-        const membership = await this.membership(space.organizationId, caller.id);
-        const role = await this.roleOn(space, membership);
+        // Cached membership and role are used at once: this is the start of nearly every content request.
+        const membership = this.memberships.peek(space.organizationId, caller.id) ?? (await this.membership(space.organizationId, caller.id));
+        const known = this.roleOn(space, membership);
+        const role = known instanceof Promise ? await known : known;
         if (!role) throw new NotFoundError(`Space ${spaceId} was not found.`);
         return { space, role, membership };
       },

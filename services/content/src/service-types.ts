@@ -74,8 +74,11 @@ export interface ContentMethods {
   spaceIdsIn(organizationId: string, collectionIds: string[]): Promise<string[]>;
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
-  roleOn(space: SpaceDoc, membership: Membership): Promise<RoleOrGuest>;
+  /** At once when the space is in no collection (or its collection's levels are cached). */
+  roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest | Promise<RoleOrGuest>;
   publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null>;
+  /** The published URL this node keeps for the space (no share key), undefined when it must be asked. */
+  cachedPublishedUrl(spaceId: string): PublishedUrl | null | undefined;
   /** The role `membership` gives on a collection described by `info` (levels and grants). */
   roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest;
   /** The space as the caller sees it, with the caller's role; 404 when it is missing, deleted (unless `deleted`) or hidden. */
