@@ -27,6 +27,7 @@ describe.each(MODES)("share links over %s", (mode) => {
     expect(res.status).toBe(201);
     expectSchema("createSiteShareLink", 201, res.body);
     expect(res.body).toMatchObject({ object: "share-link", name: "Partners", active: true });
+    expect(res.headers.get("location")).toMatch(new RegExp(`/v1/orgs/[^/]+/sites/${site.id}/share-links/${res.body.id}$`));
     const key = keyOf(res.body);
     expect(key.length).toBeGreaterThanOrEqual(43);
     const other = await w.creator.api.post(`${w.sites}/${site.id}/share-links`, { name: "Others" });

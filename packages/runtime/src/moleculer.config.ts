@@ -51,7 +51,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
 
     // Moleculer's default is no timeout at all: a lost call would hang for minutes.
     requestTimeout: cfg.requestTimeoutMs,
-    // Retries are off by default; only idempotent reads opt in per call.
+    // No call is retried (docs/OPERATIONS.md, "Why GET is not retried yet").
     retryPolicy: { enabled: false, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: (err: Error) => !!(err as Errors.MoleculerRetryableError)?.retryable },
     // Stop calling a node whose calls keep failing for server reasons; 4xx answers never trip it. Only
     // between nodes: in one process every action has a single endpoint, this one, and opening it would

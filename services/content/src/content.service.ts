@@ -251,7 +251,9 @@ export function contentSchema(): ContentSchema {
           value = await this.broker.call<PublishedUrl | null, { spaceId: string; shareKey?: string }>("sites.spacePublishedUrl", shareKey === undefined ? { spaceId } : { spaceId, shareKey });
         } catch (err) {
           if (!isMissingService(err)) throw err;
-          return null;
+          // Without a sites service nothing is published; kept like an answer, so that a system run without
+          // one does not build and throw a not-found error on every read of a space.
+          value = null;
         }
         // An answer fetched across a drop may predate the change: it is used, not kept.
         if (shareKey === undefined && drops === this.publishedUrlDrops) {

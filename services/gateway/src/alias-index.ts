@@ -37,13 +37,19 @@ function aliasKey(fullPath: string): string | undefined {
   return `${head.join("/").toLowerCase()}#${rest.length}`;
 }
 
-/** The bucket a URL's aliases would be in (see aliasKey). */
+/** The bucket a URL's aliases would be in (see aliasKey); found with one scan, as it runs on every request. */
 function urlKey(url: string): string | undefined {
   if (url.charCodeAt(0) !== 47 /* / */) return undefined;
-  const path = url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url;
-  const rest = path.split("/");
-  rest.shift();
-  return `${rest.slice(0, 2).join("/").toLowerCase()}#${rest.length}`;
+  // One trailing slash is allowed and does not count as a segment.
+  const end = url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.length - 1 : url.length;
+  let segments = 1;
+  let headEnd = end;
+  for (let i = 1; i < end; i++) {
+    if (url.charCodeAt(i) !== 47) continue;
+    segments += 1;
+    if (segments === 3) headEnd = i;
+  }
+  return `${url.slice(1, headEnd).toLowerCase()}#${segments}`;
 }
 
 export function buildAliasIndex<A extends AliasLike>(aliases: A[]): AliasIndex<A> {

@@ -45,6 +45,8 @@ export const shareLinkActions: SitesActions = {
       };
       await this.shareLinks.insert(link);
       ctx.meta.$statusCode = 201;
+      // The link's own address (where it is changed and removed): a 201 says where the new resource is.
+      ctx.meta.$location = `${this.publicUrl()}/v1/orgs/${ctx.params.organizationId}/sites/${site.id}/share-links/${link.id}`;
       return presentShareLink(link, site, this.publicUrl(), key);
     },
   },
