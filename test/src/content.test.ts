@@ -37,6 +37,9 @@ describe.each(MODES)("space content over %s", (mode) => {
     spaceId = (await createSpace(owner.api, orgId, { title: "Docs" })).id;
     const applied = await owner.api.post(`/v1/spaces/${spaceId}/content/template`, { id: "getting-started" });
     expect(applied.status).toBe(201);
+    // The Location names the revision the template made, which is now the space's.
+    const space = await owner.api.get(`/v1/spaces/${spaceId}`);
+    expect(new URL(applied.headers.get("location") ?? "").pathname).toBe(`/v1/spaces/${spaceId}/revisions/${space.body.revision}`);
   });
   afterAll(async () => {
     await sys?.stop();

@@ -39,6 +39,8 @@ describe.each(MODES)("identity over %s", (mode) => {
       const user = await createUser(sys.admin);
       const extra = await user.api.post(`/v1/users/${user.id}/tokens`, { label: "to revoke" });
       expect(extra.status).toBe(201);
+      // The Location is where the token is revoked.
+      expect(new URL(extra.headers.get("location") ?? "").pathname).toBe(`/v1/users/${user.id}/tokens/${extra.body.id}`);
       const revocable = user.api.as(extra.body.token);
       expect((await revocable.get("/v1/user")).status).toBe(200); // now cached by the gateway
       const revoked = await user.api.delete(`/v1/users/${user.id}/tokens/${extra.body.id}`);

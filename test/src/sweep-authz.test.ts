@@ -70,6 +70,8 @@ describe("who may call every operation, in one process", () => {
       outcomes.set(res.status, (outcomes.get(res.status) ?? 0) + 1);
       const cell = `${plan.op.id} as ${plan.caller}`;
       if (res.status !== plan.want) differences.push(`${cell}: expected ${plan.want}, got ${res.status} ${JSON.stringify(res.body)?.slice(0, 160) ?? ""}`);
+      // A 201 says where what it created is.
+      else if (res.status === 201 && !res.headers.get("location")) differences.push(`${cell}: 201 without a Location header`);
       else if (res.status >= 400) {
         try {
           expectErrorBody(res.status, res.body);

@@ -124,6 +124,8 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
           if (ctx.params.label) doc.label = ctx.params.label;
           await this.tokens.insert(doc);
           ctx.meta.$statusCode = 201;
+          // Where the token is revoked: the address of what was created.
+          ctx.meta.$location = `${configFor(this.broker).publicUrl}/v1/users/${ctx.params.userId}/tokens/${doc.id}`;
           // The only time the token is ever shown.
           return { id: doc.id, token };
         },

@@ -230,6 +230,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           const invite: LinkInviteDoc = { id: newId(), organizationId: org.id, role: ctx.params.role, createdBy: member.userId, createdAt: new Date().toISOString() };
           await this.linkInvites.insert(invite);
           ctx.meta.$statusCode = 201;
+          ctx.meta.$location = `${this.publicUrl()}/v1/orgs/${org.id}/link-invites/${invite.id}`;
           return presentLinkInvite(invite);
         },
       },

@@ -73,6 +73,7 @@ export const teamActions: OrgsActions = {
       }
       if (userIds.length) await this.membersChanged(org.id);
       ctx.meta.$statusCode = 201;
+      ctx.meta.$location = `${this.publicUrl()}/v1/orgs/${org.id}/teams/${team.id}`;
       return (await this.presentTeams([team], member))[0];
     },
   },

@@ -6,7 +6,7 @@ import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { GroupDoc, SiteDoc } from "./models";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
-import { StructurePresenter } from "./present";
+import { StructurePresenter, siteLocation } from "./present";
 import { groupTitleRule, iconRule, nullable, opt, siteRef, type SiteRef } from "./rules";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { nextPosition } from "./structure";
@@ -77,6 +77,7 @@ export const groupActions: SitesActions = {
         await this.sections.updateOne({ id: sectionId }, { $set: { groupId: group.id, position: i + 1 } });
       }
       ctx.meta.$statusCode = 201;
+      ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/section-groups/${group.id}`;
       return presentGroupOf(this, ctx, site, group.id);
     },
   },
@@ -125,6 +126,8 @@ export const groupActions: SitesActions = {
         await this.sections.updateOne({ id: section.id }, { $set: { groupId: group.id, position: nextPosition(members) } });
       }
       ctx.meta.$statusCode = 201;
+      // The answer is the group, now holding the section.
+      ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/section-groups/${group.id}`;
       return presentGroupOf(this, ctx, site, group.id);
     },
   },

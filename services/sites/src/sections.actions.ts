@@ -5,7 +5,7 @@ import { listPage, listParams } from "@docshelf/list";
 import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SectionDoc, SiteDoc } from "./models";
-import { StructurePresenter } from "./present";
+import { StructurePresenter, siteLocation } from "./present";
 import { conditionRule, descriptionRule, iconRule, nullable, opt, pathRule, sectionTitleRule, shareKeyRule, siteRef, type SiteRef } from "./rules";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
@@ -89,6 +89,7 @@ export const sectionActions: SitesActions = {
       }
       await this.insertSiteSpace(site, ctx.params.spaceId, space.title, section.id);
       ctx.meta.$statusCode = 201;
+      ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/sections/${section.id}`;
       return presentSectionOf(this, ctx, site, section.id);
     },
   },

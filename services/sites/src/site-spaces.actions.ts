@@ -6,7 +6,7 @@ import { op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SiteDoc, SiteSpaceDoc } from "./models";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
-import { StructurePresenter } from "./present";
+import { StructurePresenter, siteLocation } from "./present";
 import { conditionRule, nullable, opt, pathRule, shareKeyRule, siteRef, type SiteRef } from "./rules";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { byPosition, defaultOf } from "./structure";
@@ -67,6 +67,7 @@ export const siteSpaceActions: SitesActions = {
       const space = await this.requireSpace(caller, site.organizationId, ctx.params.spaceId, "spaceId");
       const siteSpace = await this.insertSiteSpace(site, ctx.params.spaceId, space.title, sectionId);
       ctx.meta.$statusCode = 201;
+      ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/site-spaces/${siteSpace.id}`;
       return presentSiteSpaceOf(this, ctx, site, siteSpace.id);
     },
   },

@@ -72,8 +72,10 @@ export const changeActions: ContentPart = {
         const { changes, files } = template.build();
         const fileChanges: Change[] = files.map((f) => ({ type: "insert_file", name: f.name, contentType: f.contentType, size: f.bytes.length, sha256: this.files.put(f.bytes) }));
         const base = await this.loadRevision(space.id, space.revision);
-        await this.commitChanges(space, base, [...fileChanges, ...changes], { move: true });
+        const { revision } = await this.commitChanges(space, base, [...fileChanges, ...changes], { move: true });
         ctx.meta.$statusCode = 201;
+        // The revision the template made.
+        ctx.meta.$location = `${this.publicUrl()}/v1/spaces/${space.id}/revisions/${revision.id}`;
         return null;
       },
     },
@@ -85,8 +87,10 @@ export const changeActions: ContentPart = {
             params: applyParamRules,
             async handler(ctx: Ctx<ApplyParams>) {
               if (!callerOf(ctx).instanceAdmin) throw new ForbiddenError();
+              const applied = await this.applyIncoming(ctx.params);
               ctx.meta.$statusCode = 201;
-              return this.applyIncoming(ctx.params);
+              ctx.meta.$location = `${this.publicUrl()}/v1/spaces/${ctx.params.spaceId}/revisions/${applied.revision}`;
+              return applied;
             },
           },
           /** Test-only (NODE_ENV=test): moves this service's clock forward, then runs the purge job (unless `purge` is false). */
