@@ -22,6 +22,10 @@ if (process.env.BENCH_ABLATE === "broker") {
   }
 }
 
+/** BENCH_ABLATE=features also measures the real system with one of the gateway's configurable features off. */
+const FEATURES_OFF: Array<{ name: string; env: NodeJS.ProcessEnv; what: string }> =
+  process.env.BENCH_ABLATE === "features" ? [{ name: "real-nolimit", env: { RATE_LIMIT_PER_MINUTE: "0" }, what: "the real system without rate limiting" }] : [];
+
 async function ablate(mode: Mode): Promise<string[]> {
   if (mode === "nats") {
     if (!isLoopback(new URL(NATS_URL).hostname)) throw new Error("NATS_URL must point at a loopback address");
@@ -31,6 +35,7 @@ async function ablate(mode: Mode): Promise<string[]> {
   try {
     const real = await startReal(mode);
     systems.push({ system: real.system, what: "the real system", samples: [] });
+    for (const off of FEATURES_OFF) systems.push({ system: (await startReal(mode, off.name, off.env)).system, what: off.what, samples: [] });
     for (const { variant, what } of VARIANTS) {
       systems.push({ system: await startFloor(mode, real.spaceId, real.body, variant, real.system.headers), what, samples: [] });
     }
@@ -62,4 +67,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${rows.join("\n")}\n`);
 }
 
-runBench("ablate", watchdogMs(VARIANTS.length + 1), main);
+runBench("ablate", watchdogMs(VARIANTS.length + FEATURES_OFF.length + 1), main);

@@ -203,7 +203,8 @@ Tools for finding out where the time goes (after \`npm run build\`; none of them
 
 \`\`\`sh
 node bench/dist/ablate.js                 # real vs. floor vs. floor with the project's broker options vs. the real
-                                          # gateway in front of stub services (BENCH_ABLATE=broker: one broker option off at a time)
+                                          # gateway in front of stub services (BENCH_ABLATE=broker: one broker option off at a time;
+                                          # BENCH_ABLATE=features: the real system without rate limiting too)
 node bench/dist/micro.js                  # per-call µs of the pieces (broker call, content.getSpace, nedb findOne, sha256, ...)
 BENCH_CPU_PROF=/tmp/prof BENCH_WRITE=0 node bench/dist/run.js && node bench/dist/profile-summary.js /tmp/prof
 \`\`\`

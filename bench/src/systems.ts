@@ -150,7 +150,8 @@ export async function dropNamespaceStreams(namespace: string): Promise<void> {
  * DATA_DIR and waits until it is ready: `url` is its base URL, `headers` authenticate the instance administrator.
  * `name` goes into the temp dir, the namespace and the label. Stopped with stopSystem, also when this throws.
  */
-export async function startRealSystem(mode: Mode, name = "real"): Promise<System> {
+/** `env` adds to (or overrides) the environment every process of the system gets. */
+export async function startRealSystem(mode: Mode, name = "real", env: NodeJS.ProcessEnv = {}): Promise<System> {
   const dataDir = tempDir(`docshelf-bench-${mode}-`);
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   const port = await freePort();
@@ -169,6 +170,7 @@ export async function startRealSystem(mode: Mode, name = "real"): Promise<System
     // accepts keeps the limiter in the request path (its cost is real) without ever answering 429.
     // BENCH_RATE_LIMIT=0 turns the limiter off instead, to see what it costs.
     RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
+    ...env,
   };
   const system: System = {
     natsNamespace: mode === "nats" ? namespace : undefined,
@@ -204,8 +206,8 @@ export async function startRealSystem(mode: Mode, name = "real"): Promise<System
 }
 
 /** Starts the real system, creates an organization and a space, and captures GET /v1/spaces/{id}. */
-export async function startReal(mode: Mode): Promise<{ system: System; spaceId: string; body: Buffer }> {
-  const system = await startRealSystem(mode);
+export async function startReal(mode: Mode, name = "real", env: NodeJS.ProcessEnv = {}): Promise<{ system: System; spaceId: string; body: Buffer }> {
+  const system = await startRealSystem(mode, name, env);
   try {
     const org = await http("POST", `${system.url}/v1/orgs`, system.headers, { title: "Acme" });
     if (org.status !== 201) throw new Error(`POST /v1/orgs answered ${org.status}: ${org.body.toString()}`);
