@@ -230,16 +230,17 @@ export function contentSchema(): ContentSchema {
         return value;
       },
 
-      /**
-       * Where the space is published (sites decide: `sites.spacePublishedUrl`). Answers without a share
-       * key are kept PUBLISHED_URL_TTL_MS per node and dropped at once on `sites.urls.changed`; with a
-       * key the sites service checks it every time. null without a sites service.
-       */
+      /** The published URL this node keeps for the space (asked without a share key); undefined: not kept. */
       cachedPublishedUrl(spaceId: string): PublishedUrl | null | undefined {
         const hit = this.publishedUrls.get(spaceId);
         return hit && hit.expires > Date.now() ? hit.value : undefined;
       },
 
+      /**
+       * Where the space is published (sites decide: `sites.spacePublishedUrl`). Answers without a share
+       * key are kept PUBLISHED_URL_TTL_MS per node and dropped at once on `sites.urls.changed`; with a
+       * key the sites service checks it every time. null without a sites service.
+       */
       async publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null> {
         if (shareKey === undefined) {
           const hit = this.cachedPublishedUrl(spaceId);
