@@ -204,9 +204,9 @@ export class MembershipCache {
   }
 
   async get(organizationId: string, userId: string): Promise<Membership> {
+    const hit = this.peek(organizationId, userId);
+    if (hit) return hit;
     const key = `${organizationId}\u0000${userId}`;
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
     const drops = this.drops;
     const value = await this.fetch(organizationId, userId);
     if (this.drops !== drops) return value;

@@ -212,9 +212,15 @@ export function contentSchema(): ContentSchema {
         return this.memberships.get(organizationId, userId);
       },
 
-      async collectionInfo(collectionId: string): Promise<CollectionInfo> {
+      /** A collection's levels and grants as this node keeps them (CACHE_TTL_MS); undefined: not kept. */
+      cachedCollectionInfo(collectionId: string): CollectionInfo | undefined {
         const hit = this.collectionInfos.get(collectionId);
-        if (hit && hit.expires > Date.now()) return hit.value;
+        return hit && hit.expires > Date.now() ? hit.value : undefined;
+      },
+
+      async collectionInfo(collectionId: string): Promise<CollectionInfo> {
+        const hit = this.cachedCollectionInfo(collectionId);
+        if (hit) return hit;
         let value: CollectionInfo;
         try {
           value = await this.broker.call<CollectionInfo, { collectionId: string }>("orgs.collectionLevels", { collectionId });
@@ -266,8 +272,8 @@ export function contentSchema(): ContentSchema {
 
       roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest | Promise<RoleOrGuest> {
         if (!space.parent) return roleWith(space, membership, undefined);
-        const hit = this.collectionInfos.get(space.parent);
-        if (hit && hit.expires > Date.now()) return roleWith(space, membership, hit.value);
+        const hit = this.cachedCollectionInfo(space.parent);
+        if (hit) return roleWith(space, membership, hit);
         return this.collectionInfo(space.parent).then((info) => roleWith(space, membership, info));
       },
 

@@ -74,6 +74,7 @@ export interface ContentMethods {
   spaceIdsIn(organizationId: string, collectionIds: string[]): Promise<string[]>;
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
+  cachedCollectionInfo(collectionId: string): CollectionInfo | undefined;
   /** At once when the space is in no collection (or its collection's levels are cached). */
   roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest | Promise<RoleOrGuest>;
   publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null>;
