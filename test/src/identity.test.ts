@@ -1,4 +1,5 @@
 // Users and API tokens through HTTP, in every process mode.
+import http from "node:http";
 import { createUser, expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
@@ -49,6 +50,42 @@ describe.each(MODES)("identity over %s", (mode) => {
       expect(after.status).toBe(401);
       expectErrorBody(401, after.body);
       expect((await user.api.get("/v1/user")).status).toBe(200); // the other token still works
+    });
+
+    test("on one keep-alive connection every request is authenticated by its own header, and a revocation still refuses the next one", async () => {
+      const a = await createUser(sys.admin);
+      const b = await createUser(sys.admin);
+      const extra = await a.api.post(`/v1/users/${a.id}/tokens`, { label: "to revoke" });
+      expect(extra.status).toBe(201);
+      // One socket for every request below: the gateway remembers the connection's last header.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const ports = new Set<number>();
+      const whoAmI = (authorization: string) =>
+        new Promise<{ status: number; id?: string }>((resolve, reject) => {
+          const req = http.get(`${sys.url}/v1/user`, { agent, headers: { authorization } }, (res) => {
+            ports.add(res.socket.localPort ?? 0);
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => (text += chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, id: (JSON.parse(text) as { id?: string }).id }));
+          });
+          req.on("error", reject);
+        });
+      try {
+        expect(await whoAmI(`Bearer ${a.token}`)).toEqual({ status: 200, id: a.id });
+        expect(await whoAmI(`Bearer ${b.token}`)).toEqual({ status: 200, id: b.id });
+        expect(await whoAmI(`Bearer ${a.token}`)).toEqual({ status: 200, id: a.id });
+        expect((await whoAmI(`Bearer ${a.token} and more`)).status).toBe(401);
+        expect(await whoAmI(`Bearer ${extra.body.token}`)).toEqual({ status: 200, id: a.id });
+        const revoked = await a.api.delete(`/v1/users/${a.id}/tokens/${extra.body.id}`);
+        expect(revoked.status).toBe(204);
+        // The same header again, on the same connection: refused, as on any other.
+        expect((await whoAmI(`Bearer ${extra.body.token}`)).status).toBe(401);
+        expect(await whoAmI(`Bearer ${b.token}`)).toEqual({ status: 200, id: b.id });
+        expect(ports.size).toBe(1);
+      } finally {
+        agent.destroy();
+      }
     });
   });
 
