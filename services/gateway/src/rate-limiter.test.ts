@@ -46,6 +46,30 @@ describe("RateLimiter", () => {
     expect(keys[1]).toMatch(/^w\d+\.[0-9a-f]{40}$/);
   });
 
+  test("a clock that steps back counts in its own window, and the current window's counts go on", () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 2, perAddress: 1 });
+    const token = { kind: "token", tokenHash: "cd".repeat(32) } as const;
+    expect(limiter.hit(token, t0)?.headers["X-RateLimit-Remaining"]).toBe("1");
+    expect(limiter.hit(token, t0 + 60_000)?.headers["X-RateLimit-Remaining"]).toBe("1");
+    // Back in the first window: its count, not the second's.
+    const late = limiter.hit(token, t0);
+    expect(late).toMatchObject({ allowed: true, headers: { "X-RateLimit-Remaining": "0" } });
+    expect(late?.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((Math.floor(t0 / 60_000) + 1) * 60)));
+    expect(limiter.hit(token, t0)?.allowed).toBe(false);
+    // And the second window's count went on where it was.
+    expect(limiter.hit(token, t0 + 60_000)?.headers["X-RateLimit-Remaining"]).toBe("0");
+    expect(limiter.hit(token, t0 + 60_000)?.allowed).toBe(false);
+  });
+
+  test("counts survive the limiter forgetting the keys it built (more subjects than it keeps)", () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 2, perAddress: 2 });
+    const first = { kind: "address", address: "10.0.0.1" } as const;
+    expect(limiter.hit(first, t0)?.allowed).toBe(true);
+    for (let i = 0; i < 10_050; i++) limiter.hit({ kind: "token", tokenHash: i.toString(16).padStart(64, "0") }, t0);
+    expect(limiter.hit(first, t0)?.allowed).toBe(true);
+    expect(limiter.hit(first, t0)?.allowed).toBe(false);
+  });
+
   test("a limit of 0 disables counting for that kind", async () => {
     const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 0, perAddress: 5 });
     expect(await limiter.hit({ kind: "token", tokenHash: "h1" }, t0)).toBeNull();

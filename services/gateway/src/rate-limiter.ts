@@ -1,7 +1,7 @@
 // Per-token and per-address request counting over a CounterStore, in one-minute fixed windows.
 import { createHash } from "node:crypto";
 import type { CounterStore } from "./counter-store";
-import { decide, windowAt, type RateDecision } from "./rate-window";
+import { decide, windowAt, type RateDecision, type RateWindow } from "./rate-window";
 
 export const WINDOW_MS = 60_000;
 
@@ -28,7 +28,14 @@ function subjectKey(subject: RateSubject): string {
   return createHash("sha256").update(id).digest("hex").slice(0, 40);
 }
 
+/** At most this many subjects' counter keys are kept for the current window (see RateLimiter.keyOf). */
+const KEYS_KEPT = 10_000;
+
 export class RateLimiter {
+  /** The current window, and each subject's counter key in it. */
+  private window: RateWindow = { index: -1, resetAt: 0 };
+  private readonly keys = new Map<string, string>();
+
   constructor(
     private readonly store: CounterStore,
     private readonly limits: RateLimits,
@@ -39,10 +46,32 @@ export class RateLimiter {
   hit(subject: RateSubject, nowMs = Date.now()): RateDecision | null {
     const limit = subject.kind === "token" ? this.limits.perToken : subject.kind === "reader" ? (this.limits.perReader ?? 0) : this.limits.perAddress;
     if (limit <= 0) return null;
-    const window = windowAt(nowMs, this.windowMs);
-    const key = `w${window.index}.${subjectKey(subject)}`;
+    const index = Math.floor(nowMs / this.windowMs);
+    // A request of an earlier window (a clock that stepped back) is counted there, without touching the keys.
+    const window = index === this.window.index ? this.window : windowAt(nowMs, this.windowMs);
+    if (window.index > this.window.index) {
+      this.window = window;
+      this.keys.clear();
+    }
     // Kept for two windows so a clock a little behind on another gateway still finds it.
-    const count = this.store.increment(key, 2 * this.windowMs);
+    const count = this.store.increment(this.keyOf(subject, window), 2 * this.windowMs);
     return decide(limit, count, window, nowMs);
+  }
+
+  /**
+   * The subject's counter key in `window`. In the current window it is built once per subject and then
+   * reused: the same string each time, which the store's map finds without hashing it again.
+   */
+  private keyOf(subject: RateSubject, window: RateWindow): string {
+    if (window !== this.window) return `w${window.index}.${subjectKey(subject)}`;
+    // A token hash is 64 hex digits and the other kinds carry a colon, so no two subjects share an id.
+    const id = subject.kind === "token" ? subject.tokenHash : `${subject.kind}:${subject.address}`;
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
+      key = `w${window.index}.${subjectKey(subject)}`;
+      this.keys.set(id, key);
+    }
+    return key;
   }
 }
