@@ -68,6 +68,13 @@ interface Summary {
   ratio: number;
   /** median(floor CPU µs/req) / median(real CPU µs/req): what the ratio would be if both were CPU-bound, less noisy. */
   cpuRatio: number;
+  /**
+   * Each run's real req/s over the same run's floor req/s (the two are measured one right after the other), the
+   * median of those and their range: a drift of the machine's speed between runs cancels out within a pair.
+   */
+  pairRatio: number;
+  pairMin: number;
+  pairMax: number;
   realCpu: number;
   floorCpu: number;
 }
@@ -76,6 +83,7 @@ function summarize(r: ModeResult): Summary | undefined {
   if (!r.real.length || !r.floor.length) return undefined;
   const realRps = median(r.real.map((s) => s.rps));
   const floorRps = median(r.floor.map((s) => s.rps));
+  const pairs = r.real.flatMap((s, i) => (r.floor[i] && r.floor[i].rps > 0 ? [s.rps / r.floor[i].rps] : []));
   return {
     realRps,
     floorRps,
@@ -85,24 +93,27 @@ function summarize(r: ModeResult): Summary | undefined {
     realCpu: median(r.real.map((s) => s.cpuUsPerReq)),
     floorCpu: median(r.floor.map((s) => s.cpuUsPerReq)),
     cpuRatio: median(r.floor.map((s) => s.cpuUsPerReq)) / median(r.real.map((s) => s.cpuUsPerReq)),
+    pairRatio: median(pairs),
+    pairMin: Math.min(...pairs),
+    pairMax: Math.max(...pairs),
   };
 }
 
 function resultsTable(results: ModeResult[], date: string): string {
   const rows = [
-    "| date | mode | real req/s | real p99 ms | real CPU µs/req | floor req/s | floor p99 ms | floor CPU µs/req | ratio real/floor req/s | target | met | ratio by CPU µs/req |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
+    "| date | mode | real req/s | real p99 ms | real CPU µs/req | floor req/s | floor p99 ms | floor CPU µs/req | ratio real/floor req/s | target | met | ratio by CPU µs/req | median of each run's ratio (range) |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
   ];
   for (const r of results) {
     const s = summarize(r);
     if (!s) {
-      rows.push(`| ${date} | ${r.mode} | – | – | – | – | – | – | – | ≥ ${TARGET.toFixed(2)} | skipped: ${r.skipped ?? "no samples"} | – |`);
+      rows.push(`| ${date} | ${r.mode} | – | – | – | – | – | – | – | ≥ ${TARGET.toFixed(2)} | skipped: ${r.skipped ?? "no samples"} | – | – |`);
       continue;
     }
     const failed = [...r.real, ...r.floor].reduce((n, x) => n + x.non2xx + x.errors, 0);
     const verdict = failed ? `**invalid: ${failed} non-2xx answers or errors**` : s.ratio >= TARGET ? "yes" : "**no**";
     rows.push(
-      `| ${date} | ${r.mode} | ${s.realRps.toFixed(0)} | ${s.realP99} | ${s.realCpu} | ${s.floorRps.toFixed(0)} | ${s.floorP99} | ${s.floorCpu} | ${s.ratio.toFixed(2)} | ≥ ${TARGET.toFixed(2)} | ${verdict} | ${s.cpuRatio.toFixed(2)} |`,
+      `| ${date} | ${r.mode} | ${s.realRps.toFixed(0)} | ${s.realP99} | ${s.realCpu} | ${s.floorRps.toFixed(0)} | ${s.floorP99} | ${s.floorCpu} | ${s.ratio.toFixed(2)} | ≥ ${TARGET.toFixed(2)} | ${verdict} | ${s.cpuRatio.toFixed(2)} | ${s.pairRatio.toFixed(2)} (${s.pairMin.toFixed(2)}–${s.pairMax.toFixed(2)}) |`,
     );
   }
   return rows.join("\n");
@@ -206,6 +217,8 @@ node bench/dist/ablate.js                 # real vs. floor vs. floor with the pr
                                           # gateway in front of stub services (BENCH_ABLATE=broker: one broker option off at a time;
                                           # BENCH_ABLATE=features: the real system without rate limiting too)
 node bench/dist/micro.js                  # per-call µs of the pieces (broker call, content.getSpace, nedb findOne, sha256, ...)
+node bench/dist/inproc.js                 # the real gateway's and the floor's request handlers in one process, through
+                                          # sockets that drop what is written: the JavaScript of a request without the kernel
 BENCH_CPU_PROF=/tmp/prof BENCH_WRITE=0 node bench/dist/run.js && node bench/dist/profile-summary.js /tmp/prof
 \`\`\`
 
@@ -214,7 +227,8 @@ BENCH_CPU_PROF=/tmp/prof BENCH_WRITE=0 node bench/dist/run.js && node bench/dist
 Medians over the runs. \`CPU µs/req\` is the CPU time (user + system, from /proc) of all the system's processes
 divided by the answered requests: it depends much less than req/s on what else the machine is doing, so
 \`ratio by CPU µs/req\` = floor CPU µs/req ÷ real CPU µs/req is a steadier estimate of the same ratio (it leaves out
-nats-server's own CPU, which the real system's extra NATS traffic also costs). Before each run the benchmark waits up to
+nats-server's own CPU, which the real system's extra NATS traffic also costs). The last column pairs each real run with
+the floor run next to it; the verdict stays with the ratio of the medians. Before each run the benchmark waits up to
 ${QUIET_WAIT_S} s (\`BENCH_QUIET_WAIT\`) for the machine's other processes to use less than ${QUIET_CPU_PCT}% of a core.
 
 ${resultsTable(results, date)}
