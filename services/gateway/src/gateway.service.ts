@@ -76,9 +76,9 @@ type RememberingSocket = Socket & { [LAST_BEARER]?: { header: string; tokenHash:
  * The hash of the request's bearer token, or undefined without a well-formed one. A keep-alive client
  * sends the same header on every request of its connection, so the connection keeps its last header and
  * hash, and hashes again only when the header changes: SHA-256 was about 8 % of a cached request's CPU
- * (bench/src/inproc.ts). Nothing else is remembered there: whether the token is valid is asked of the token cache every time,
- * so a revocation still refuses the very next request. The header lives as long as the connection that
- * sent it, and no table of tokens is kept.
+ * (bench/src/inproc.ts). Nothing else is remembered there: whether the token is valid is asked of the
+ * token cache every time, so a revocation still refuses the very next request. The header lives as long
+ * as the connection that sent it, and no table of tokens is kept.
  */
 function bearerTokenHash(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;

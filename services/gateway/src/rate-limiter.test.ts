@@ -70,6 +70,13 @@ describe("RateLimiter", () => {
     expect(limiter.hit(first, t0)?.allowed).toBe(false);
   });
 
+  test("a token is never counted with an address, whatever its hash looks like", () => {
+    const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 1, perAddress: 1 });
+    expect(limiter.hit({ kind: "address", address: "10.0.0.2" }, t0)?.allowed).toBe(true);
+    expect(limiter.hit({ kind: "token", tokenHash: "address:10.0.0.2" }, t0)?.allowed).toBe(true);
+    expect(limiter.hit({ kind: "token", tokenHash: "address:10.0.0.2" }, t0)?.allowed).toBe(false);
+  });
+
   test("a limit of 0 disables counting for that kind", async () => {
     const limiter = new RateLimiter(new MemoryCounterStore(), { perToken: 0, perAddress: 5 });
     expect(await limiter.hit({ kind: "token", tokenHash: "h1" }, t0)).toBeNull();

@@ -32,9 +32,10 @@ function subjectKey(subject: RateSubject): string {
 const KEYS_KEPT = 10_000;
 
 export class RateLimiter {
-  /** The current window, and each subject's counter key in it. */
+  /** The current window, and each subject's counter key in it: tokens by hash, addresses by kind and address. */
   private window: RateWindow = { index: -1, resetAt: 0 };
-  private readonly keys = new Map<string, string>();
+  private readonly tokenKeys = new Map<string, string>();
+  private readonly addressKeys = new Map<string, string>();
 
   constructor(
     private readonly store: CounterStore,
@@ -51,7 +52,8 @@ export class RateLimiter {
     const window = index === this.window.index ? this.window : windowAt(nowMs, this.windowMs);
     if (window.index > this.window.index) {
       this.window = window;
-      this.keys.clear();
+      this.tokenKeys.clear();
+      this.addressKeys.clear();
     }
     // Kept for two windows so a clock a little behind on another gateway still finds it.
     const count = this.store.increment(this.keyOf(subject, window), 2 * this.windowMs);
@@ -64,13 +66,13 @@ export class RateLimiter {
    */
   private keyOf(subject: RateSubject, window: RateWindow): string {
     if (window !== this.window) return `w${window.index}.${subjectKey(subject)}`;
-    // A token hash is 64 hex digits and the other kinds carry a colon, so no two subjects share an id.
+    const keys = subject.kind === "token" ? this.tokenKeys : this.addressKeys;
     const id = subject.kind === "token" ? subject.tokenHash : `${subject.kind}:${subject.address}`;
-    let key = this.keys.get(id);
+    let key = keys.get(id);
     if (key === undefined) {
-      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
+      if (keys.size >= KEYS_KEPT) keys.clear();
       key = `w${window.index}.${subjectKey(subject)}`;
-      this.keys.set(id, key);
+      keys.set(id, key);
     }
     return key;
   }
