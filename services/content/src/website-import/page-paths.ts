@@ -1,4 +1,5 @@
 // Page paths (slugs) derived from URL paths, kept unique, and relative links between them.
+import { slugifyHeading } from "@docshelf/slugs";
 
 const PAGE_EXTENSION = /\.(?:html?|xhtml|php|aspx?|jsp|md)$/i;
 
@@ -9,12 +10,8 @@ function slugifySegment(segment: string): string {
   } catch {
     // keep the raw segment when it is not valid percent-encoding
   }
-  return decoded
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
+  // The same rule as heading anchors: lower-case letters and digits of any script, joined by dashes.
+  return slugifyHeading(decoded);
 }
 
 /** "/Docs/Getting_Started.html" → "docs/getting-started"; "/" and "/index.html" → "index". */
