@@ -12,7 +12,6 @@ type Ref = { collectionId: string };
 type ListParams = Ref & { page?: string; limit?: number };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
 
-
 /** The collection when the caller administers it: 404 hidden, 403 short of admin. */
 async function loadForAdmin(service: OrgsService, ctx: Ctx<Ref>) {
   const loaded = await service.loadCollection(ctx.params.collectionId, callerOf(ctx));

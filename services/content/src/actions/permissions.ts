@@ -12,7 +12,6 @@ type ContentService = Service<Record<string, unknown>> & ContentMethods & Conten
 type Ref = { spaceId: string };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
 
-
 async function setGrant(service: ContentService, ctx: Ctx<Ref>, role: RoleOrGuest, principals: Array<[Principal, string]>, check?: () => Promise<void>): Promise<null> {
   const { space, role: callerRole } = await service.loadSpace(ctx, ctx.params.spaceId);
   service.requireRole(callerRole, "admin", "Changing who may access a space");
