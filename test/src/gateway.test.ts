@@ -50,4 +50,18 @@ describe.each(MODES)("gateway over %s", (mode) => {
     const odd = await sys.admin.request("GET", "/v1/user", undefined, { "x-request-id": "bad id with spaces" });
     expect(odd.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  test("every answer gets its own request id, errors included, and X-Correlation-ID is not taken for one", async () => {
+    const ids = new Set<string | null>();
+    for (const [token, path] of [["admin", "/v1/user"], ["admin", "/v1/user"], ["admin", "/v1/no/such/route"], ["none", "/v1/user"]] as const) {
+      const res = await fetch(`${sys.url}${path}`, token === "admin" ? { headers: { authorization: `Bearer ${sys.adminToken}` } } : {});
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(res.headers.get("x-request-id"));
+    }
+    expect(ids.size).toBe(4);
+    const correlated = await sys.admin.request("GET", "/v1/user", undefined, { "x-correlation-id": "corr-1" });
+    expect(correlated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const both = await sys.admin.request("GET", "/v1/user", undefined, { "x-correlation-id": "corr-2", "x-request-id": "req-2" });
+    expect(both.headers.get("x-request-id")).toBe("req-2");
+  });
 });

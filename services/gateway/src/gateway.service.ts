@@ -58,10 +58,13 @@ interface GatewayMethods {
 const COUNTER_ERROR_LOG_EVERY_MS = 10_000;
 
 
-/** Keeps a caller-supplied request id only when it is short and plain; otherwise makes one. */
+/**
+ * A published-site request's id, settled before moleculer-web sees the request: a caller-supplied one
+ * only when it is short and plain, otherwise a new one. Left in the request's headers, so a request the
+ * sites pass on to the API keeps it (rootCallOptions).
+ */
 function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers["x-request-id"];
-  delete req.headers["x-correlation-id"];
   const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
   req.headers["x-request-id"] = id;
   res.setHeader("X-Request-ID", id);
@@ -93,9 +96,16 @@ function bearerTokenHash(req: IncomingMessage): string | undefined {
   return tokenHash;
 }
 
-/** moleculer-web makes the root context before route middlewares run: the id is settled here, so ctx.requestID is it. */
-function rootCallOptions(options: { requestID?: string }, req: IncomingMessage, res: ServerResponse): void {
-  options.requestID = settleRequestId(req, res);
+/**
+ * moleculer-web makes the root context before route middlewares run, with the caller's X-Request-ID (or
+ * X-Correlation-ID) as its request id, and its entry action sends ctx.requestID back as X-Request-ID. A
+ * plain id is kept; otherwise the option is dropped and the context's own id (Moleculer makes one for
+ * every context) is the request id, so no second id is made and the header is set once.
+ */
+function rootCallOptions(options: { requestID?: string }, req: IncomingMessage): void {
+  const given = req.headers["x-request-id"];
+  if (typeof given === "string" && REQUEST_ID.test(given)) options.requestID = given;
+  else delete options.requestID;
 }
 
 
