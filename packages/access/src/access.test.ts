@@ -261,6 +261,22 @@ describe("MembershipCache", () => {
     expect(await fresh).toEqual(member(null));
   });
 
+  test("holds at most 50,000 memberships, counting what a drop removed", async () => {
+    const fetch = jest.fn(async () => member("read"));
+    const cache = new MembershipCache(fetch);
+    for (let i = 0; i < 25_000; i++) await cache.get("o1", `u${i}`);
+    for (let i = 0; i < 25_000; i++) await cache.get("o2", `u${i}`);
+    cache.dropOrganization("o1");
+    // 25,000 left: o3's 25,000 fill it up without emptying it.
+    for (let i = 0; i < 25_000; i++) await cache.get("o3", `u${i}`);
+    expect(cache.peek("o2", "u0")).toEqual(member("read"));
+    expect(fetch).toHaveBeenCalledTimes(75_000);
+    // The next new one finds it full: it starts again from that one.
+    await cache.get("o4", "u0");
+    expect(cache.peek("o2", "u0")).toBeUndefined();
+    expect(cache.peek("o4", "u0")).toEqual(member("read"));
+  });
+
   test("a failed fetch is not cached", async () => {
     const fetch = jest.fn().mockRejectedValueOnce(new Error("orgs unavailable")).mockResolvedValue(member("edit"));
     const cache = new MembershipCache(fetch);

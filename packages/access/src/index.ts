@@ -188,7 +188,12 @@ export function memberRoleOf(membership: Membership): RoleOrGuest | undefined {
  * service every time. Entries live `ttlMs`; `orgs.members.changed` events drop an organization's at once.
  */
 export class MembershipCache {
-  private readonly entries = new Map<string, { value: Membership; expires: number }>();
+  /**
+   * By organization, then user: the two ids are looked up as they come (strings whose hash V8 keeps),
+   * where one joined key would be a new string to hash on every read; and an organization's entries go at once.
+   */
+  private readonly entries = new Map<string, Map<string, { value: Membership; expires: number }>>();
+  private size = 0;
   /** Counts drops, so that an answer fetched across a drop (it may predate the change) is not cached. */
   private drops = 0;
 
@@ -199,25 +204,32 @@ export class MembershipCache {
 
   /** The cached membership, or undefined when it must be fetched (`get`): lets a hot path skip a promise. */
   peek(organizationId: string, userId: string): Membership | undefined {
-    const hit = this.entries.get(`${organizationId}\u0000${userId}`);
+    const hit = this.entries.get(organizationId)?.get(userId);
     return hit && hit.expires > Date.now() ? hit.value : undefined;
   }
 
   async get(organizationId: string, userId: string): Promise<Membership> {
     const hit = this.peek(organizationId, userId);
     if (hit) return hit;
-    const key = `${organizationId}\u0000${userId}`;
     const drops = this.drops;
     const value = await this.fetch(organizationId, userId);
     if (this.drops !== drops) return value;
-    if (this.entries.size > 50_000) this.entries.clear();
-    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+    if (this.size >= 50_000) {
+      this.entries.clear();
+      this.size = 0;
+    }
+    let users = this.entries.get(organizationId);
+    if (!users) this.entries.set(organizationId, (users = new Map()));
+    if (!users.has(userId)) this.size += 1;
+    users.set(userId, { value, expires: Date.now() + this.ttlMs });
     return value;
   }
 
   dropOrganization(organizationId: string): void {
     this.drops += 1;
-    const prefix = `${organizationId}\u0000`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    const users = this.entries.get(organizationId);
+    if (!users) return;
+    this.size -= users.size;
+    this.entries.delete(organizationId);
   }
 }

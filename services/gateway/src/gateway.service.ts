@@ -105,7 +105,7 @@ function bearerTokenHash(req: IncomingMessage): string | undefined {
 function rootCallOptions(options: { requestID?: string }, req: IncomingMessage): void {
   const given = req.headers["x-request-id"];
   if (typeof given === "string" && REQUEST_ID.test(given)) options.requestID = given;
-  else delete options.requestID;
+  else options.requestID = undefined;
 }
 
 
