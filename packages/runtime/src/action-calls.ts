@@ -88,7 +88,8 @@ export function actionCalls(level: string): Middleware {
       const options = ctx.options as CallOptions;
       if (options.timeout == null) options.timeout = action.timeout ?? broker.options.requestTimeout ?? 0;
       const timeout = options.timeout;
-      const started = logged ? Date.now() : 0;
+      // One clock read serves the failure log and the deadline.
+      const started = logged || timeout > 0 ? Date.now() : 0;
       if (!(timeout > 0)) {
         const answer = handler(ctx);
         return debug ? answer.then((value) => done(ctx, started, value), (err: unknown) => failed(ctx, started, err)) : answer.catch((err: unknown) => failed(ctx, started, err));
@@ -113,7 +114,7 @@ export function actionCalls(level: string): Middleware {
             settle(() => failed(ctx, started, err));
           },
         };
-        const bucket = wheel.add(pending, Date.now() + timeout);
+        const bucket = wheel.add(pending, started + timeout);
         answer.then(
           (value) => {
             bucket.delete(pending);
