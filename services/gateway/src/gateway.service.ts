@@ -71,6 +71,9 @@ function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** moleculer-web's own request handler, which the gateway's runs after looking for a published site. */
+const apiHandler = (ApiGateway.methods as { httpHandler(this: unknown, ...args: unknown[]): Promise<void> }).httpHandler;
+
 /** The last Authorization header a connection sent and its token's hash (see bearerTokenHash). */
 const LAST_BEARER = Symbol("docshelf.lastBearer");
 type RememberingSocket = Socket & { [LAST_BEARER]?: { header: string; tokenHash: string } };
@@ -269,13 +272,12 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
       /** A published site's page (under /sites/, or on a site's own hostname) is served here; anything else goes to moleculer-web. */
       httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
-        const api = () => (ApiGateway.methods as { httpHandler(this: unknown, ...args: unknown[]): Promise<void> }).httpHandler.call(this, req, res, next);
         const params = this.published.target(req);
-        if (!params) return api();
+        if (!params) return apiHandler.call(this, req, res, next);
         const requestID = settleRequestId(req, res);
         if (!this.admitReader(req, res)) return undefined;
         return this.published.serve(this.broker, req, res, params, requestID).then(
-          (served) => (served ? undefined : api()),
+          (served) => (served ? undefined : apiHandler.call(this, req, res, next)),
           (err: unknown) => this.renderError(req, res, err),
         );
       },

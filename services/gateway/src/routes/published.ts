@@ -51,6 +51,15 @@ function errorPage(status: number): string {
 
 export function publishedSites(publicUrl: string, timeoutMs: number): PublishedSites {
   const ownHost = new URL(publicUrl).hostname.toLowerCase();
+  /** The last Host header seen and what it said: clients send the same one request after request. */
+  let last = { header: "", host: "", foreign: false };
+  const hostOf = (header: string) => {
+    if (header !== last.header) {
+      const host = header.toLowerCase().replace(/:\d+$/, "");
+      last = { header, host, foreign: host !== ownHost && SITE_HOSTNAME.test(host) };
+    }
+    return last;
+  };
   return {
     target(req) {
       if (req.method !== "GET" && req.method !== "HEAD") return null;
@@ -58,8 +67,7 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       const raw = req.url ?? "/";
       const at = raw.indexOf("?");
       const path = at < 0 ? raw : raw.slice(0, at);
-      const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
-      const foreignHost = host !== ownHost && SITE_HOSTNAME.test(host);
+      const { host, foreign: foreignHost } = hostOf(req.headers.host ?? "");
       const underSites = path === "/sites" || path.startsWith("/sites/");
       if (!foreignHost && !underSites) return null;
       const params: ServeParams = { path, query: query(new URLSearchParams(at < 0 ? "" : raw.slice(at + 1))) };
