@@ -102,7 +102,7 @@ function bearerTokenHash(req: IncomingMessage): string | undefined {
 /**
  * moleculer-web makes the root context before route middlewares run, with the caller's X-Request-ID (or
  * X-Correlation-ID) as its request id, and its entry action sends ctx.requestID back as X-Request-ID. A
- * plain id is kept; otherwise the option is dropped and the context's own id (Moleculer makes one for
+ * plain id is kept; otherwise the option is cleared and the context's own id (Moleculer makes one for
  * every context) is the request id, so no second id is made and the header is set once.
  */
 function rootCallOptions(options: { requestID?: string }, req: IncomingMessage): void {
