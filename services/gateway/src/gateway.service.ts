@@ -58,14 +58,19 @@ interface GatewayMethods {
 const COUNTER_ERROR_LOG_EVERY_MS = 10_000;
 
 
+/** The caller's X-Request-ID when it is short and plain (REQUEST_ID); undefined otherwise. */
+function plainRequestId(req: IncomingMessage): string | undefined {
+  const given = req.headers["x-request-id"];
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : undefined;
+}
+
 /**
  * A published-site request's id, settled before moleculer-web sees the request: a caller-supplied one
  * only when it is short and plain, otherwise a new one. Left in the request's headers, so a request the
  * sites pass on to the API keeps it (rootCallOptions).
  */
 function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers["x-request-id"];
-  const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+  const id = plainRequestId(req) ?? randomUUID();
   req.headers["x-request-id"] = id;
   res.setHeader("X-Request-ID", id);
   return id;
@@ -106,9 +111,7 @@ function bearerTokenHash(req: IncomingMessage): string | undefined {
  * every context) is the request id, so no second id is made and the header is set once.
  */
 function rootCallOptions(options: { requestID?: string }, req: IncomingMessage): void {
-  const given = req.headers["x-request-id"];
-  if (typeof given === "string" && REQUEST_ID.test(given)) options.requestID = given;
-  else options.requestID = undefined;
+  options.requestID = plainRequestId(req);
 }
 
 
