@@ -27,7 +27,6 @@
 // BENCH_MODES (embedded,nats), NATS_URL (loopback only), BENCH_QUIET_WAIT (15 s), BENCH_CPU_PROF (a directory:
 // children run with --cpu-prof into it), BENCH_WRITE (0: do not write BENCHMARKS.md), BENCH_REVISION (label of the
 // code measured).
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -36,7 +35,7 @@ import { ALL_SERVICES } from "@docshelf/config";
 import type { MixFloorRoute } from "./mix-floor";
 import { freePort, http, isLoopback, natsReachable, startChild, waitUntil, type HttpAnswer } from "./procs";
 import {
-  CONNECTIONS, DURATION_S, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, RATE_LIMIT, ROOT, START_DEADLINE_MS, WARMUP_S, WRITE, bounded, dropNamespaceStreams, measureWith, median, nodeArgs, percentile, rand, sampleOf, startRealSystem, stopSystem, tempDir, watchdogMs, type Mode, type Sample, type System, runBench,
+  CONNECTIONS, DURATION_S, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, RATE_LIMIT, ROOT, START_DEADLINE_MS, WARMUP_S, WRITE, bounded, dropNamespaceStreams, measureWith, median, nodeArgs, percentile, rand, sampleOf, startRealSystem, stopSystem, tempDir, watchdogMs, type Mode, type Sample, type System, runBench, revision,
 } from "./systems";
 
 const RUNS = bounded("BENCH_RUNS", 3, 1, 20);
@@ -446,19 +445,6 @@ function routesTable(results: MixModeResult[]): string {
     rows.push(`| ${entry.name} | ${entry.service} | ${entry.weight} | ${cells.join(" | ")} |`);
   });
   return rows.join("\n");
-}
-
-/** Which code was measured: BENCH_REVISION, else the git commit of ROOT (read-only git), marked when the tree has changes. */
-function revision(): string {
-  if (process.env.BENCH_REVISION) return process.env.BENCH_REVISION;
-  try {
-    const opts = { cwd: ROOT, encoding: "utf8" as const, stdio: ["ignore", "pipe", "ignore"] as ["ignore", "pipe", "ignore"], timeout: 5000 };
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], opts).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], opts).trim() !== "";
-    return dirty ? `${commit} with uncommitted changes` : commit;
-  } catch {
-    return "unknown";
-  }
 }
 
 const MIX_START = "<!-- mix:start -->";

@@ -8,14 +8,13 @@
 // BENCH_CONNECTIONS (10), BENCH_MODES (embedded,nats), NATS_URL (nats://127.0.0.1:4222, loopback only),
 // BENCH_CPU_PROF (a directory: children run with --cpu-prof into it), BENCH_WRITE (0: do not write BENCHMARKS.md),
 // BENCH_QUIET_WAIT (15 s: how long to wait before each run for the rest of the machine to go quiet), BENCH_REVISION.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { ALL_SERVICES } from "@docshelf/config";
 import { isLoopback, natsReachable } from "./procs";
 import {
-  CONNECTIONS, DURATION_S, FLOOR, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, ROOT, RUNS, TARGET, WARMUP_S, WRITE, watchdogMs, measure, median, startFloor, startReal, stopSystem, type Mode, type ModeResult, type Sample, type System, runBench,
+  CONNECTIONS, DURATION_S, FLOOR, MAIN, MODES, NATS_URL, QUIET_CPU_PCT, QUIET_WAIT_S, ROOT, RUNS, TARGET, WARMUP_S, WRITE, watchdogMs, measure, median, startFloor, startReal, stopSystem, type Mode, type ModeResult, type Sample, type System, runBench, revision,
 } from "./systems";
 
 
@@ -147,19 +146,6 @@ function keptNotes(file: string): string {
   const end = text.indexOf(NOTES_END);
   if (start < 0 || end < start) return "";
   return text.slice(start + NOTES_START.length, end).trim();
-}
-
-/** Which code was measured: BENCH_REVISION, else the git commit of ROOT (read-only git), marked when the tree has changes. */
-function revision(): string {
-  if (process.env.BENCH_REVISION) return process.env.BENCH_REVISION;
-  try {
-    const opts = { cwd: ROOT, encoding: "utf8" as const, stdio: ["ignore", "pipe", "ignore"] as ["ignore", "pipe", "ignore"], timeout: 5000 };
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], opts).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], opts).trim() !== "";
-    return dirty ? `${commit} with uncommitted changes` : commit;
-  } catch {
-    return "unknown";
-  }
 }
 
 function report(results: ModeResult[], started: Date, notes: string): string {

@@ -1,4 +1,5 @@
 // What the benchmark starts and how it measures: the real system, the floor, one autocannon run.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +14,23 @@ export const MAIN = join(ROOT, "packages/runtime/dist/main.js");
 export const FLOOR = join(__dirname, "floor.js");
 export const TARGET = 0.6;
 export const START_DEADLINE_MS = 60_000;
+
+/**
+ * Which code was measured: BENCH_REVISION, else the git commit of ROOT (read-only git), marked when the tree has
+ * changes. BENCHMARKS.md is left out of that check: a benchmark writes it, and an earlier run's results are not a
+ * change to the code being measured.
+ */
+export function revision(): string {
+  if (process.env.BENCH_REVISION) return process.env.BENCH_REVISION;
+  try {
+    const opts = { cwd: ROOT, encoding: "utf8" as const, stdio: ["ignore", "pipe", "ignore"] as ["ignore", "pipe", "ignore"], timeout: 5000 };
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], opts).trim();
+    const changes = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)BENCHMARKS.md"], opts);
+    return changes.trim() !== "" ? `${commit} with uncommitted changes` : commit;
+  } catch {
+    return "unknown";
+  }
+}
 
 export function bounded(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
