@@ -41,9 +41,9 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
   const domains = (orgId: string) => `/v1/orgs/${orgId}/domains`;
 
   /** Opens the start URL, answers its AuthnRequest with a signed response for `email`, posts it to the ACS. */
-  async function signIn(side: { idp: TestIdp; provider: Provider }, email: string) {
-    const start = new URL(side.provider.service.startURL);
-    const redirect = await fetch(sys.url + start.pathname, { redirect: "manual" });
+  async function signIn(side: { idp: TestIdp; provider: Provider }, email: string, startURL = side.provider.service.startURL) {
+    const start = new URL(startURL);
+    const redirect = await fetch(sys.url + start.pathname + start.search, { redirect: "manual" });
     expect(redirect.status).toBe(302);
     const request = readAuthnRequest(redirect.headers.get("location") ?? "");
     const xml = responseXml(side.idp, { inResponseTo: request.id, acsURL: side.provider.service.acsURL, audience: side.provider.service.entityID, email });
@@ -302,13 +302,28 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
       const id = (await (signed.api as ApiClient).get("/v1/user")).body.id;
       const pendingIn = async (side: Side) => (await side.admin.api.get(`/v1/orgs/${side.orgId}/invites`)).body.items.map((i: { email: string }) => i.email);
       await until(async () => !(await pendingIn(b)).includes(viaSso), "B's invitation to convert");
-      expect((await b.admin.api.get(`/v1/orgs/${b.orgId}/members/${id}`)).status).toBe(200);
+      expect((await b.admin.api.get(`/v1/orgs/${b.orgId}/members/${id}`)).body).toMatchObject({ role: "edit", sso: true }); // the invitation's role, not the provider's
       // A's invitation of the same address is not B's SSO's to convert.
       expect(await pendingIn(a)).toContain(viaSso);
       expect((await a.admin.api.get(`/v1/orgs/${a.orgId}/members/${id}`)).status).toBe(404);
       const hired = await createUser(sys.admin, { email: viaAdmin });
       await until(async () => (await b.admin.api.get(`/v1/orgs/${b.orgId}/members/${hired.id}`)).status === 200, "the instance admin's account to convert B's invitation");
       expect((await b.admin.api.get(`/v1/orgs/${b.orgId}/members/${hired.id}`)).body.role).toBe("comment");
+    });
+
+    test("an account A's IdP made becomes B's member through B's own SSO once its owner links it: B's invitation applies", async () => {
+      const email = `linker-${rand()}@${a.domain}`;
+      expect((await b.admin.api.post(`/v1/orgs/${b.orgId}/invites`, { emails: [{ email, role: "review" }] })).status).toBe(200);
+      const api = (await signIn(a, email)).api as ApiClient;
+      const id = (await api.get("/v1/user")).body.id;
+      // B's IdP alone may not sign in an account it did not make...
+      expect((await signIn(b, email)).status).toBe(403);
+      // ...until the owner asks to link it.
+      const link = await api.post(`/v1/orgs/${b.orgId}/saml/${b.provider.id}/link`);
+      expect(link.status).toBe(200);
+      expect((await signIn(b, email, link.body.url)).status).toBe(200);
+      expect((await b.admin.api.get(`/v1/orgs/${b.orgId}/members/${id}`)).body).toMatchObject({ role: "review", sso: true });
+      expect((await b.admin.api.get(`/v1/orgs/${b.orgId}/invites`)).body.items.map((i: { email: string }) => i.email)).not.toContain(email);
     });
 
     test("listing pending invitations takes an admin of the organization", async () => {

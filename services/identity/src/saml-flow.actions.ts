@@ -171,6 +171,7 @@ export const samlFlowActions: IdentityActions = {
       const joined = await ctx.call<{ member: boolean }, Record<string, unknown>>("orgs.joinBySso", {
         organizationId: provider.organizationId,
         userId: user.id,
+        email: user.email,
         role: provider.defaultRole,
         ...(provider.defaultTeam ? { teamId: provider.defaultTeam } : {}),
       });
