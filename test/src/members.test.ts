@@ -246,7 +246,7 @@ describe.each(MODES)("members over %s", (mode) => {
     expect((await users[0].api.post(`/v1/orgs/${orgId}/ping`)).body).toEqual({ serviceVisitorClaims: claims });
   });
 
-  test("SSO: an admin marks a member as SSO, or adds a user as an SSO member with the default role", async () => {
+  test("SSO: an admin marks a member as SSO; a user who is no member and never came through its SSO is unknown (404)", async () => {
     const { orgId, users } = await orgWith(["edit"]);
     const marked = await owner.api.post(`/v1/orgs/${orgId}/members/${users[0].id}/sso`);
     expect(marked.status).toBe(200);
@@ -254,9 +254,9 @@ describe.each(MODES)("members over %s", (mode) => {
     expect(marked.body).toMatchObject({ id: users[0].id, sso: true, role: "edit" });
     const newcomer = await createUser(sys.admin);
     const added = await owner.api.post(`/v1/orgs/${orgId}/members/${newcomer.id}/sso`);
-    expect(added.status).toBe(200);
-    expect(added.body).toMatchObject({ id: newcomer.id, sso: true, role: "read" });
-    expect((await newcomer.api.get(`/v1/orgs/${orgId}`)).status).toBe(200);
+    expect(added.status).toBe(404);
+    expectErrorBody(404, added.body);
+    expect((await newcomer.api.get(`/v1/orgs/${orgId}`)).status).toBe(404);
     const unknown = await owner.api.post(`/v1/orgs/${orgId}/members/nobody0000/sso`);
     expect(unknown.status).toBe(404);
     const denied = await users[0].api.post(`/v1/orgs/${orgId}/members/${users[0].id}/sso`);

@@ -71,6 +71,8 @@ describe.each(MODES)("SAML single sign-on over %s", (mode) => {
     const created = await createProvider(owner.api, orgId, idp, { defaultTeam: teamId, defaultRole: "edit" });
     expect(created.status).toBe(201);
     provider = created.body;
+    // First sign-ins create accounts only in a domain the organization verified (isolation-identity.test.ts).
+    expect((await sys.admin.post(`/v1/orgs/${orgId}/domains/example.com/approve`, {})).status).toBe(200);
   });
   afterAll(async () => {
     await sys?.stop();

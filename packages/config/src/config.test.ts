@@ -43,7 +43,18 @@ describe("defaults", () => {
       zipkinUrl: "http://localhost:9411",
       healthPort: 0,
       openapi: { fetchTimeoutMs: 10000, maxBytes: 5242880, refreshIntervalMs: 21600000, sweepIntervalMs: 60000, fetchAllowPrivate: [] },
+      maxTokensPerUser: 100,
+      ssoDomains: { dnsServers: [], dnsTimeoutMs: 5000 },
     });
+  });
+
+  test("MAX_TOKENS_PER_USER and the SSO_DNS_* variables are read, and a bad value names its variable", () => {
+    const cfg = loadConfig({ MAX_TOKENS_PER_USER: "3", SSO_DNS_SERVERS: "127.0.0.1:5353, 10.0.0.2, [::1]:53, ::1", SSO_DNS_TIMEOUT_MS: "250" });
+    expect(cfg.maxTokensPerUser).toBe(3);
+    expect(cfg.ssoDomains).toEqual({ dnsServers: ["127.0.0.1:5353", "10.0.0.2", "[::1]:53", "::1"], dnsTimeoutMs: 250 });
+    for (const [name, value] of [["MAX_TOKENS_PER_USER", "0"], ["SSO_DNS_SERVERS", "dns.example.com"], ["SSO_DNS_SERVERS", "999.1.1.1:53"], ["SSO_DNS_TIMEOUT_MS", "5s"]]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
   });
 
   test("the OPENAPI_* variables are read, and a bad value names its variable", () => {

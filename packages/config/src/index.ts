@@ -60,6 +60,17 @@ export interface Config {
   healthPort: number;
   /** The openapi service's fetching and refreshing of API-description specs. */
   openapi: OpenAPIConfig;
+  /** Most API tokens one user may hold at a time. */
+  maxTokensPerUser: number;
+  /** How SSO email domains are verified by DNS. */
+  ssoDomains: SsoDomainsConfig;
+}
+
+export interface SsoDomainsConfig {
+  /** DNS servers (`IP` or `IP:port`) that verification asks; empty uses the system's resolvers. */
+  dnsServers: string[];
+  /** How long one verification waits for DNS answers. */
+  dnsTimeoutMs: number;
 }
 
 export interface OpenAPIConfig {
@@ -122,6 +133,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: "OPENAPI_MAX_BYTES", default: "5242880", why: "Largest OpenAPI spec accepted (5 MiB), fetched or sent as source.text; also bounded by JSON_BODY_LIMIT_BYTES." },
   { name: "OPENAPI_REFRESH_INTERVAL_MS", default: "21600000", why: "How often a URL spec is fetched again (6 h); a new version only when its content changed." },
   { name: "OPENAPI_SWEEP_INTERVAL_MS", default: "60000", why: "How often the openapi service looks for specs to process or refresh (never less often than the refresh interval)." },
+  { name: "MAX_TOKENS_PER_USER", default: "100", why: "Most API tokens one user holds at a time (SSO sign-ins included); creating one more answers 400." },
+  { name: "SSO_DNS_SERVERS", default: "", why: "Comma-separated DNS servers (IP or IP:port) that SSO domain verification asks for TXT records; empty uses the system's resolvers." },
+  { name: "SSO_DNS_TIMEOUT_MS", default: "5000", why: "How long an SSO domain verification waits for DNS before answering that the record was not found." },
   { name: "OPENAPI_FETCH_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs (127.0.0.1:8081, [::1]:8081) a spec fetch may reach although private. Never set it in production." },
 ];
 
@@ -168,6 +182,18 @@ function targetList(env: NodeJS.ProcessEnv, name: string): string[] {
     if (!TARGET.test(entry)) throw new ConfigError(`${name} must list IP:port pairs such as 127.0.0.1:8081, got "${entry}"`);
   }
   return entries.map((e) => e.toLowerCase());
+}
+
+const DNS_SERVER = /^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-f:.]+\]:\d{1,5}|[0-9a-f:]+)$/i;
+
+/** DNS servers as node's resolver takes them: `IP`, `IP:port` or `[IPv6]:port`. */
+function dnsServerList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] || "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const address = entry.startsWith("[") ? entry.slice(1, entry.indexOf("]")) : entry.includes(".") ? entry.split(":")[0] : entry;
+    if (!DNS_SERVER.test(entry) || !isIP(address)) throw new ConfigError(`${name} must list DNS servers as IP or IP:port separated by commas, got "${entry}"`);
+  }
+  return entries;
 }
 
 /** An absolute http(s) URL; the message never repeats the value, which may carry credentials. */
@@ -252,6 +278,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshIntervalMs: integer(env, "OPENAPI_REFRESH_INTERVAL_MS", "21600000", 1, 2592000000),
       sweepIntervalMs: integer(env, "OPENAPI_SWEEP_INTERVAL_MS", "60000", 1, 2592000000),
       fetchAllowPrivate: targetList(env, "OPENAPI_FETCH_ALLOW_PRIVATE"),
+    }),
+    maxTokensPerUser: integer(env, "MAX_TOKENS_PER_USER", "100", 1, 100000),
+    ssoDomains: Object.freeze({
+      dnsServers: dnsServerList(env, "SSO_DNS_SERVERS"),
+      dnsTimeoutMs: integer(env, "SSO_DNS_TIMEOUT_MS", "5000", 100, 60000),
     }),
   });
 }

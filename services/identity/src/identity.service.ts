@@ -2,13 +2,14 @@
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { callerOf, hashToken, type Caller } from "@docshelf/access";
-import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, op, storeMixin } from "@docshelf/store";
 import { urlRule } from "@docshelf/validation";
 import { collections, type TokenDoc, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
+import { ssoDomainActions } from "./sso-domains.actions";
 import type { Vars } from "./service-types";
 import { newToken } from "./tokens";
 interface Methods {
@@ -19,6 +20,15 @@ interface Methods {
 }
 
 type Ctx<P> = Context<P, Record<string, unknown>>;
+
+/** Start-up refuses: ADMIN_EMAIL names an ordinary account, which would otherwise become administrator. */
+export class AdminEmailTakenError extends Error {}
+
+function adminEmailTaken(email: string): AdminEmailTakenError {
+  return new AdminEmailTakenError(
+    `ADMIN_EMAIL (${email}) belongs to an existing account that is not an instance administrator; start-up never promotes an account. Set ADMIN_EMAIL to an address no account uses.`,
+  );
+}
 
 export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
@@ -99,7 +109,8 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
             if (err instanceof ConflictError) throw new ConflictError(`A user with the email ${user.email} already exists.`);
             throw err;
           }
-          ctx.emit("identity.user.created", { id: user.id, email: user.email });
+          // An instance administrator vouches for the email: pending invitations of every organization convert.
+          ctx.emit("identity.user.created", { id: user.id, email: user.email, via: "instance-admin" });
           ctx.meta.$statusCode = 201;
           return this.present(user, caller);
         },
@@ -114,6 +125,10 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
           const caller = callerOf(ctx);
           this.assertSelfOrAdmin(caller, ctx.params.userId);
           await this.loadUser(ctx.params.userId);
+          const max = configFor(this.broker).maxTokensPerUser;
+          if ((await this.tokens.count({ userId: ctx.params.userId })) >= max) {
+            throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before creating another.`);
+          }
           const token = newToken();
           const doc: TokenDoc = {
             id: newId(),
@@ -153,6 +168,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
 
       ...samlProviderActions,
       ...samlFlowActions,
+      ...ssoDomainActions,
     },
 
     methods: {
@@ -173,10 +189,14 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
         }
       },
 
-      /** Idempotent: the admin user and its token exist after this, however often it runs. */
+      /**
+       * Idempotent: the admin user and its token exist after this, however often it runs. The
+       * administrator is a dedicated account: an existing account that is not one is never promoted.
+       */
       async ensureAdmin(token: string, email: string) {
         const now = new Date().toISOString();
         let admin = await this.users.findOne({ email });
+        if (admin && !admin.instanceAdmin) throw adminEmailTaken(email);
         if (!admin) {
           const doc: UserDoc = { id: newId(), email, displayName: "Administrator", instanceAdmin: true, createdAt: now, updatedAt: now };
           try {
@@ -187,7 +207,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
           }
         }
         if (!admin) throw new Error("could not create the instance administrator");
-        if (!admin.instanceAdmin) await this.users.updateOne({ id: admin.id }, { $set: { instanceAdmin: true, updatedAt: now } });
+        if (!admin.instanceAdmin) throw adminEmailTaken(email); // another process's account got the email first
         const hash = hashToken(token);
         const existing = await this.tokens.findOne({ hash });
         if (existing && existing.userId === admin.id) return;

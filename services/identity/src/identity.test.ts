@@ -54,6 +54,23 @@ describe("identity", () => {
     await second.stop();
   });
 
+  test("ADMIN_EMAIL naming an ordinary account refuses start-up instead of promoting it", async () => {
+    const first = await startIdentity(dir);
+    const svc = first.getLocalService("identity") as unknown as { users: { insert(d: object): Promise<unknown>; findOne(f: object): Promise<{ instanceAdmin: boolean } | null> } };
+    const now = new Date().toISOString();
+    await svc.users.insert({ id: "ordinary", email: "someone@corp.test", displayName: "Someone", instanceAdmin: false, createdAt: now, updatedAt: now });
+    await first.stop();
+    const broker = new ServiceBroker({ logger: false });
+    bindConfig(broker, loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, ADMIN_EMAIL: "Someone@corp.test" }));
+    broker.createService(identitySchema() as unknown as ServiceSchema);
+    await expect(broker.start()).rejects.toThrow(/ADMIN_EMAIL \(someone@corp\.test\) belongs to an existing account/);
+    await broker.stop();
+    const again = await startIdentity(dir);
+    const check = again.getLocalService("identity") as unknown as typeof svc;
+    expect((await check.users.findOne({ id: "ordinary" }))?.instanceAdmin).toBe(false);
+    await again.stop();
+  });
+
   test("tokens are stored only as hashes", async () => {
     const broker = await startIdentity(dir);
     const svc = broker.getLocalService("identity") as unknown as { tokens: { find(f: object): Promise<Array<Record<string, unknown>>> } };

@@ -73,7 +73,24 @@ export interface SamlConsumedDoc {
   expiresAt: number;
 }
 
-type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets";
+/**
+ * An email domain an organization claims for SSO, `id` `<organizationId>:<domain>`. Several
+ * organizations may claim a domain; `verified` (the domain itself, under a unique index) is set on
+ * the one claim that proved it, so a domain is verified for one organization at a time.
+ */
+export interface SsoDomainDoc {
+  id: string;
+  organizationId: string;
+  domain: string;
+  /** The value the TXT record must hold; not a secret (it is published in DNS). */
+  challenge: string;
+  verified?: string;
+  verifiedAt?: string;
+  verifiedBy?: "dns" | "instance-admin";
+  createdAt: string;
+}
+
+type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains";
 
 export const collections: Record<Names, CollectionSpec> = {
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },
@@ -83,4 +100,5 @@ export const collections: Record<Names, CollectionSpec> = {
   samlConsumed: { name: "saml_consumed", indexes: [{ fields: ["expiresAt"] }] },
   samlLinks: { name: "saml_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },
   samlLinkTickets: { name: "saml_link_tickets", indexes: [{ fields: ["expiresAt"] }] },
+  ssoDomains: { name: "sso_domains", indexes: [{ fields: ["organizationId"] }, { fields: ["verified"], unique: true, sparse: true }] },
 };

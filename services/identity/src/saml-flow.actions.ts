@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { generateServiceProviderMetadata, type Profile } from "@node-saml/node-saml";
 import { callerOf, hashToken } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
-import { ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SamlProviderDoc, SamlRequestDoc, UserDoc } from "./models";
@@ -11,7 +11,8 @@ import { decideAccount } from "./saml-accounts";
 import { checkResponse, SamlRefusal, type ResponseFacts } from "./saml-checks";
 import { isConfigured, REQUEST_TTL_MS, samlFor, serviceUrls } from "./saml-config";
 import { consumeOnce, requestCache } from "./saml-store";
-import { tokenPage } from "./sso-page";
+import { domainVerifiedFor } from "./sso-domains.actions";
+import { refusalPage, tokenPage } from "./sso-page";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 import { newToken } from "./tokens";
 
@@ -34,6 +35,9 @@ async function redeemLinkTicket(service: IdentityService, providerId: string, ti
   if (!doc || !redeemed) throw new ForbiddenError("The link ticket is unknown, used or expired; ask for a new one.");
   return doc.userId;
 }
+
+/** A sign-in refused with a page for the person in the browser rather than a JSON error. */
+class PageRefusal extends Error {}
 
 function refused(reason: string): ForbiddenError {
   return new ForbiddenError(`The SAML response was refused: ${reason}`);
@@ -82,10 +86,18 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
   const now = new Date().toISOString();
   let user: UserDoc;
   if (decision.kind === "create") {
+    // An organization's IdP creates accounts only in email domains that organization verified.
+    const domain = facts.email.slice(facts.email.lastIndexOf("@") + 1);
+    if (!(await domainVerifiedFor(service, provider.organizationId, domain))) {
+      throw new PageRefusal(
+        `No account was created for ${facts.email}: this organization has not verified the email domain ${domain}, so its identity provider may not create accounts in it.`,
+      );
+    }
     user = { id: newId(), email: facts.email, displayName: facts.displayName, instanceAdmin: false, createdAt: now, updatedAt: now };
     // Two first sign-ins at once: the email is unique, so the second fails here and may retry.
     await service.users.insert(user);
-    ctx.emit("identity.user.created", { id: user.id, email: user.email });
+    // Vouched for by this organization's SSO only: orgs converts this organization's invitations, no other's.
+    ctx.emit("identity.user.created", { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
   } else {
     const found = decision.userId === existing?.id ? existing : linking;
     if (!found) throw refused("the account is gone.");
@@ -99,6 +111,25 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
     await service.samlLinks.insert({ id: linkId, providerId: provider.id, userId: user.id, createdAt: now });
   }
   return user;
+}
+
+/**
+ * Each sign-in mints a token, and a user holds at most MAX_TOKENS_PER_USER: at the limit the oldest
+ * tokens earlier SSO sign-ins minted are revoked; tokens made through the API are never touched (400).
+ */
+async function makeRoomForSsoToken(service: IdentityService, userId: string): Promise<void> {
+  const max = configFor(service.broker).maxTokensPerUser;
+  const held = await service.tokens.count({ userId });
+  if (held < max) return;
+  const all = await service.tokens.find({ userId }, { sort: [["createdAt", 1]] });
+  const oldest = all.filter((t) => t.label?.startsWith("SSO: ")).slice(0, held - max + 1);
+  if (held - oldest.length >= max) {
+    throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before signing in again.`);
+  }
+  for (const token of oldest) {
+    await service.tokens.deleteOne({ id: token.id });
+    await service.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
+  }
 }
 
 export const samlFlowActions: IdentityActions = {
@@ -127,14 +158,25 @@ export const samlFlowActions: IdentityActions = {
     async handler(this: IdentityService, ctx: Ctx<ProviderRef & { SAMLResponse: string }>) {
       const provider = await usableProvider(this, ctx.params.samlProviderId);
       const { facts, request } = await acceptResponse(this, provider, ctx.params.SAMLResponse);
-      const user = await resolveAccount(this, ctx, provider, facts, request);
+      let user: UserDoc;
+      try {
+        user = await resolveAccount(this, ctx, provider, facts, request);
+      } catch (err) {
+        if (!(err instanceof PageRefusal)) throw err;
+        ctx.meta.$statusCode = 403;
+        ctx.meta.$responseType = "text/html; charset=utf-8";
+        ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
+        return refusalPage({ title: "Sign-in refused", reason: err.message, advice: "Ask an administrator of the organization to verify the domain (GET /v1/orgs/{organizationId}/domains), or sign in with an account that already exists and is linked to this provider." });
+      }
       const joined = await ctx.call<{ member: boolean }, Record<string, unknown>>("orgs.joinBySso", {
         organizationId: provider.organizationId,
         userId: user.id,
+        email: user.email,
         role: provider.defaultRole,
         ...(provider.defaultTeam ? { teamId: provider.defaultTeam } : {}),
       });
       if (!joined.member) throw new ForbiddenError("Your membership of this organization is disabled.");
+      await makeRoomForSsoToken(this, user.id);
       const token = newToken();
       const tokenId = newId();
       await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });

@@ -3,7 +3,7 @@ import { atLeast, callerOf, ROLES, type Membership, type RoleOrGuest } from "@do
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
-import { newId } from "@docshelf/store";
+import { newId, op } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
 import type { SamlProviderDoc } from "./models";
 import { normalizeCertificate } from "./saml-config";
@@ -31,7 +31,7 @@ const fields = {
 } as const;
 
 /** 404 unless the caller is a member of the organization, 403 when `admin` is asked and they are not one. */
-async function requireMember(ctx: Ctx<OrgRef>, admin: boolean): Promise<void> {
+export async function requireMember(ctx: Ctx<OrgRef>, admin: boolean): Promise<void> {
   const caller = callerOf(ctx);
   const membership = await ctx.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId: ctx.params.organizationId, userId: caller.id });
   if (!membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
@@ -134,6 +134,18 @@ export const samlProviderActions: IdentityActions = {
       await this.samlProviders.deleteOne({ id: ctx.params.samlProviderId, organizationId: ctx.params.organizationId });
       ctx.meta.$statusCode = 204;
       return null;
+    },
+  },
+
+  /** Internal: whether the user ever signed in through (or linked their account to) one of the organization's SAML providers. */
+  ssoLinkedTo: {
+    visibility: "public",
+    params: { organizationId: idRule, userId: idRule },
+    async handler(this: IdentityService, ctx: Ctx<OrgRef & { userId: string }>): Promise<boolean> {
+      const links = await this.samlLinks.find({ userId: ctx.params.userId }, { limit: 1000 });
+      if (!links.length) return false;
+      const providers = await this.samlProviders.count({ organizationId: ctx.params.organizationId, id: op.in(links.map((l) => l.providerId)) });
+      return providers > 0;
     },
   },
 

@@ -1,7 +1,7 @@
 // The identity service's shape as its action modules see it: its collections and shared methods.
 import type { Context, Service } from "moleculer";
 import type { Collection } from "@docshelf/store";
-import type { SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, TokenDoc, UserDoc } from "./models";
+import type { SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
 
 export interface Vars {
   users: Collection<UserDoc>;
@@ -11,6 +11,7 @@ export interface Vars {
   samlConsumed: Collection<SamlConsumedDoc>;
   samlLinks: Collection<SamlLinkDoc>;
   samlLinkTickets: Collection<SamlLinkTicketDoc>;
+  ssoDomains: Collection<SsoDomainDoc>;
 }
 
 export type IdentityService = Service<Record<string, unknown>> & Vars;

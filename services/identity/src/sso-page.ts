@@ -15,3 +15,17 @@ export function tokenPage(fields: { organizationId: string; email: string; token
 </html>
 `;
 }
+
+/** The page a sign-in that may not create an account answers with (status 403): why, and what to do. */
+export function refusalPage(fields: { title: string; reason: string; advice: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escape(fields.title)}</title></head>
+<body>
+<h1>${escape(fields.title)}</h1>
+<p id="reason">${escape(fields.reason)}</p>
+<p>${escape(fields.advice)}</p>
+</body>
+</html>
+`;
+}

@@ -132,8 +132,10 @@ export const memberActions: OrgsActions = {
         member = await this.members.updateOne({ id: target.id }, { $set: { sso: true } });
         await this.membersChanged(org.id);
       } else {
-        const users = await ctx.call<Record<string, unknown>, { ids: string[] }>("identity.getMany", { ids: [ctx.params.userId] });
-        if (!users[ctx.params.userId]) throw new NotFoundError(`User ${ctx.params.userId} was not found.`);
+        // Only someone who came through this organization's SSO (and left or was removed since) is
+        // enrolled anew: any other user id is as unknown here as a missing one, whoever it names.
+        const linked = await ctx.call<boolean, MemberRef>("identity.ssoLinkedTo", { organizationId: org.id, userId: ctx.params.userId });
+        if (!linked) throw notAMember(ctx.params.userId);
         member = await this.addMember(org.id, ctx.params.userId, org.defaultRole, true);
       }
       if (!member) throw notAMember(ctx.params.userId);

@@ -5,7 +5,7 @@ import { configFor } from "@docshelf/config";
 import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, ROLES, type Principal, type Caller, type Membership, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, isMissingService, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
-import { newId, op, storeMixin } from "@docshelf/store";
+import { newId, op, storeMixin, type Filter } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
 import { chainGrants, chainLevels } from "./collection-tree";
 import { collectionPermissionActions } from "./collection-permissions.actions";
@@ -217,6 +217,18 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         },
       },
 
+      /** Not in GitBook's API: the pending email invitations, whose ids the invitees accept with. */
+      listInvites: {
+        params: { organizationId: idRule, ...listParams },
+        async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
+          const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+          this.requireAdmin(member);
+          return listPage(this.invites, { organizationId: org.id }, { page: ctx.params.page, limit: ctx.params.limit, sort: [["createdAt", 1]] }, async (docs) =>
+            docs.map((i) => ({ object: "invite", id: i.id, email: i.email, role: i.role, sso: i.sso, createdAt: i.createdAt })),
+          );
+        },
+      },
+
       createLinkInvite: {
         params: { organizationId: idRule, role, space: { ...idRule, optional: true }, collection: { ...idRule, optional: true } },
         async handler(ctx: Ctx<LinkInviteParams>) {
@@ -250,6 +262,8 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
        * GitBook's joinOrganizationWithInvite: whoever holds an invite link (its id is the capability)
        * joins with the link's role while the organization has invite links on. A member keeps the role
        * they have: a link never changes an existing membership. Missing, deleted or switched off: 404.
+       * The id of a pending email invitation works the same for the signed-in user with that email
+       * (and no one else): it becomes a membership with the invitation's role.
        */
       joinWithLinkInvite: {
         params: { organizationId: idRule, inviteId: idRule },
@@ -259,7 +273,12 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
             this.orgs.findOne({ id: ctx.params.organizationId }),
             this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId }),
           ]);
-          if (!org || !invite || !org.inviteLinks) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
+          if (!org) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
+          if (!invite) {
+            await this.acceptEmailInvite(org.id, ctx.params.inviteId, caller);
+            return {};
+          }
+          if (!org.inviteLinks) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
           const existing = await this.members.findOne({ id: memberId(org.id, caller.id) });
           if (!existing) await this.addMember(org.id, caller.id, invite.role, false);
           return {};
@@ -308,10 +327,21 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
     },
 
     events: {
-      // A pending invitation becomes a membership as soon as a user with that email exists.
+      /**
+       * A new account converts pending invitations only where its email was vouched for: all of them
+       * when an instance administrator created it, those of one organization when that organization's
+       * own SSO did. Anything else (another organization's IdP) converts none: the invitee accepts
+       * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
+       */
       "identity.user.created": {
-        async handler(ctx: Context<{ id: string; email: string }>) {
-          const invites = await this.invites.find({ email: ctx.params.email.toLowerCase() });
+        async handler(ctx: Context<{ id: string; email: string; via?: "instance-admin" | "sso"; organizationId?: string }>) {
+          const { via, organizationId } = ctx.params;
+          const email = ctx.params.email.toLowerCase();
+          let filter: Filter;
+          if (via === "instance-admin") filter = { email };
+          else if (via === "sso" && organizationId) filter = { email, organizationId };
+          else return;
+          const invites = await this.invites.find(filter);
           for (const invite of invites) {
             await this.addMember(invite.organizationId, ctx.params.id, invite.role, invite.sso);
             await this.invites.deleteOne({ id: invite.id });
@@ -332,6 +362,17 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         ]);
         if (!org || !member || member.disabled || !ssoAdmits(org, member)) throw new NotFoundError(`Organization ${organizationId} was not found.`);
         return { org, member };
+      },
+
+      async acceptEmailInvite(organizationId: string, inviteId: string, caller: Caller) {
+        const invite = await this.invites.findOne({ id: inviteId, organizationId });
+        const users = invite ? await this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [caller.id] }) : {};
+        const email = users[caller.id]?.email?.toLowerCase();
+        // Someone else's invitation is as unknown as a missing one.
+        if (!invite || !email || invite.email !== email) throw new NotFoundError(`Invite ${inviteId} was not found.`);
+        const existing = await this.members.findOne({ id: memberId(organizationId, caller.id) });
+        if (!existing) await this.addMember(organizationId, caller.id, invite.role, invite.sso);
+        await this.invites.deleteOne({ id: invite.id });
       },
 
       requireAdmin(member: MemberDoc) {

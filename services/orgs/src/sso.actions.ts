@@ -12,6 +12,8 @@ interface JoinParams {
   userId: string;
   role: RoleOrGuest;
   teamId?: string;
+  /** The email the organization's IdP vouched for. */
+  email?: string;
 }
 
 export const ssoActions: OrgsActions = {
@@ -29,6 +31,7 @@ export const ssoActions: OrgsActions = {
   /**
    * Internal: makes the user an SSO member after a SAML sign-in. A new member gets `role`; an
    * existing one keeps their role. `teamId` (a team of the organization) gains the user as a member.
+   * A pending invitation of this organization for `email` becomes the membership (with its role).
    * Answers `{member: false}` when the organization is gone or the membership is disabled.
    */
   joinBySso: {
@@ -38,14 +41,18 @@ export const ssoActions: OrgsActions = {
       userId: idRule,
       role: { type: "enum", values: [...ROLES], nullable: true },
       teamId: { ...idRule, optional: true },
+      email: { type: "email", optional: true, max: 254 },
     },
     async handler(this: OrgsService, ctx: Ctx<JoinParams>): Promise<{ member: boolean; role: RoleOrGuest }> {
-      const { organizationId, userId, role, teamId } = ctx.params;
+      const { organizationId, userId, role, teamId, email } = ctx.params;
       const org = await this.orgs.findOne({ id: organizationId });
       if (!org) return { member: false, role: null };
       let member = await this.members.findOne({ id: memberId(organizationId, userId) });
       if (!member) {
-        member = await this.addMember(organizationId, userId, role, true);
+        // This organization's own SSO vouched for the email: its pending invitation (and role) applies.
+        const invite = email ? await this.invites.findOne({ organizationId, email: email.toLowerCase() }) : null;
+        member = await this.addMember(organizationId, userId, invite ? invite.role : role, true);
+        if (invite) await this.invites.deleteOne({ id: invite.id });
       } else if (!member.sso) {
         member = (await this.members.updateOne({ id: member.id }, { $set: { sso: true } })) ?? member;
         await this.membersChanged(organizationId);

@@ -13,6 +13,13 @@ export const identityRoutes: Record<string, string> = {
   "DELETE /orgs/:organizationId/saml/:samlProviderId": "identity.deleteSamlProvider",
   "POST /orgs/:organizationId/saml/:samlProviderId/link": "identity.createSamlLink",
   "GET /orgs/:organizationId/sso": "identity.listSsoLogins",
+  // Not in GitBook's API: the email domains an organization verifies for SSO (docs/SECURITY.md).
+  "GET /orgs/:organizationId/domains": "identity.listSsoDomains",
+  "POST /orgs/:organizationId/domains": "identity.createSsoDomain",
+  "GET /orgs/:organizationId/domains/:domain": "identity.getSsoDomain",
+  "DELETE /orgs/:organizationId/domains/:domain": "identity.deleteSsoDomain",
+  "POST /orgs/:organizationId/domains/:domain/verify": "identity.verifySsoDomain",
+  "POST /orgs/:organizationId/domains/:domain/approve": "identity.approveSsoDomain",
 };
 
 /**

@@ -5,6 +5,7 @@ export const orgsRoutes: Record<string, string> = {
   "GET /orgs/:organizationId": "orgs.get",
   "PATCH /orgs/:organizationId": "orgs.update",
   "POST /orgs/:organizationId/invites": "orgs.invite",
+  "GET /orgs/:organizationId/invites": "orgs.listInvites",
   "POST /orgs/:organizationId/link-invites": "orgs.createLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
   "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
