@@ -36,6 +36,8 @@ export interface Config {
   rateLimitAnonPerMinute: number;
   /** Published-site page requests per minute per client address (0: no limit). */
   siteRateLimitPerMinute: number;
+  /** Domains under PUBLIC_URL's host whose subdomains sites may still claim as hostnames (lower case). */
+  siteHostnameSuffixes: string[];
   /** Proxies (addresses or CIDRs) whose X-Forwarded-For the gateway believes; empty believes none. */
   trustedProxies: string[];
   /** How long an Idempotency-Key's first answer is kept for replays. */
@@ -107,6 +109,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per API token, across every gateway; over it answers 429. 0 disables." },
   { name: "RATE_LIMIT_ANON_PER_MINUTE", default: "60", why: "Requests per minute per client address without a valid token; over it answers 429. 0 disables." },
   { name: "SITE_RATE_LIMIT_PER_MINUTE", default: "1200", why: "Published-site requests (pages, stylesheet, search, sitemap) per minute per client address, across every gateway; over it answers a 429 page. 0 disables." },
+  { name: "SITE_HOSTNAME_SUFFIXES", default: "", why: "Comma-separated domains under PUBLIC_URL's host (e.g. sites.docs.example.com) whose subdomains a site may claim as its hostname; every other subdomain of PUBLIC_URL's host, the host itself, IP literals and localhost are refused." },
   { name: "TRUSTED_PROXIES", default: "", why: "Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed; empty believes none." },
   { name: "IDEMPOTENCY_TTL_SECONDS", default: "86400", why: "How long an Idempotency-Key's first answer is replayed to retries." },
   { name: "JSON_MAX_DEPTH", default: "32", why: "Deepest nesting of a JSON body; deeper answers 400." },
@@ -168,6 +171,17 @@ function targetList(env: NodeJS.ProcessEnv, name: string): string[] {
     if (!TARGET.test(entry)) throw new ConfigError(`${name} must list IP:port pairs such as 127.0.0.1:8081, got "${entry}"`);
   }
   return entries.map((e) => e.toLowerCase());
+}
+
+const DOMAIN = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.])+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Dotted domain names, lower-cased; a leading dot is dropped. */
+function domainList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] || "").split(",").map((s) => s.trim().toLowerCase().replace(/^[.]/, "")).filter(Boolean);
+  for (const entry of entries) {
+    if (!DOMAIN.test(entry)) throw new ConfigError(`${name} must list dotted domain names separated by commas, got "${entry}"`);
+  }
+  return entries;
 }
 
 /** An absolute http(s) URL; the message never repeats the value, which may carry credentials. */
@@ -235,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000),
     rateLimitAnonPerMinute: integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000),
     siteRateLimitPerMinute: integer(env, "SITE_RATE_LIMIT_PER_MINUTE", "1200", 0, 10000000),
+    siteHostnameSuffixes: domainList(env, "SITE_HOSTNAME_SUFFIXES"),
     trustedProxies: addressList(env, "TRUSTED_PROXIES"),
     idempotencyTtlSeconds: integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000),
     jsonMaxDepth: integer(env, "JSON_MAX_DEPTH", "32", 1, 1000),
