@@ -30,7 +30,7 @@ export interface Config {
   authCacheTtlMs: number;
   /** Largest JSON request body the gateway accepts, in bytes. */
   jsonBodyLimitBytes: number;
-  /** Requests per minute per API token (0: no limit). Counted across every gateway. */
+  /** Requests per minute per user, all their API tokens together (0: no limit). Counted across every gateway. */
   rateLimitPerMinute: number;
   /** Requests per minute per client address for requests without a valid token (0: no limit). */
   rateLimitAnonPerMinute: number;
@@ -106,7 +106,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
   { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
   { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
-  { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per API token, across every gateway; over it answers 429. 0 disables." },
+  { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per user (all their API tokens share one budget), across every gateway; over it answers 429. 0 disables." },
   { name: "RATE_LIMIT_ANON_PER_MINUTE", default: "60", why: "Requests per minute per client address without a valid token; over it answers 429. 0 disables." },
   { name: "SITE_RATE_LIMIT_PER_MINUTE", default: "1200", why: "Published-site requests (pages, stylesheet, search, sitemap) per minute per client address, across every gateway; over it answers a 429 page. 0 disables." },
   { name: "SITE_HOSTNAME_SUFFIXES", default: "", why: "Comma-separated domains under PUBLIC_URL's host (e.g. sites.docs.example.com) whose subdomains a site may claim as its hostname; every other subdomain of PUBLIC_URL's host, the host itself, IP literals and localhost are refused." },

@@ -63,7 +63,8 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
   const hostOf = (header: string) => {
     if (header !== last.header) {
       const host = header.toLowerCase().replace(/:\d+$/, "");
-      last = { header, host, foreign: host !== ownHost && SITE_HOSTNAME.test(host) };
+      // An IP literal (a last label of digits) is never a site's: sites cannot claim one (sites' site-names.ts).
+      last = { header, host, foreign: host !== ownHost && SITE_HOSTNAME.test(host) && !/[.][0-9]+$/.test(host) };
     }
     return last;
   };
