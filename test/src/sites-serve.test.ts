@@ -178,7 +178,7 @@ describe.each(MODES)("published sites over %s", (mode) => {
       expect(taken.body.error.message).toContain("basename");
     });
 
-    test("a site with a hostname answers on that Host at every path; other hosts still reach the API", async () => {
+    test("a site with a hostname answers on that Host at every path but the API's; other hosts still reach the API", async () => {
       const hostname = `${unique("docs")}.example.test`;
       expect((await w.owner.api.patch(`${w.sites}/${docs.site.id}`, { hostname })).status).toBe(200);
       const root = await get("/", { Host: hostname });
@@ -188,7 +188,10 @@ describe.each(MODES)("published sites over %s", (mode) => {
       expect(doc.querySelector('a[rel="next"]')?.getAttribute("href")).toBe("/guide");
       expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`https://${hostname}/`);
       expect(html(await get("/guide/advanced", { Host: `${hostname}:443` })).querySelector("article h1")?.text).toBe("Advanced");
-      expect((await get("/v1/user", { Host: hostname })).status).toBe(404);
+      // Except the instance's own paths: /v1 (and /sso, /health, /ready, /metrics) stay the API's on any Host.
+      const own = await get("/v1/user", { Host: hostname });
+      expect(own.status).toBe(401);
+      expectErrorBody(401, JSON.parse(own.text));
       // A hostname no site has is the API as usual.
       const api = await get("/v1/user", { Host: `${unique("other")}.example.test` });
       expect(api.status).toBe(401);

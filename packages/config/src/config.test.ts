@@ -31,6 +31,7 @@ describe("defaults", () => {
       rateLimitPerMinute: 600,
       rateLimitAnonPerMinute: 60,
       siteRateLimitPerMinute: 1200,
+      siteHostnameSuffixes: [],
       trustedProxies: [],
       idempotencyTtlSeconds: 86400,
       jsonMaxDepth: 32,
@@ -65,6 +66,13 @@ describe("defaults", () => {
     });
     for (const [name, value] of [["OPENAPI_FETCH_TIMEOUT_MS", "soon"], ["OPENAPI_MAX_BYTES", "-1"], ["OPENAPI_REFRESH_INTERVAL_MS", "1.5"], ["OPENAPI_FETCH_ALLOW_PRIVATE", "localhost:80"], ["OPENAPI_FETCH_ALLOW_PRIVATE", "127.0.0.1"]]) {
       expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
+  });
+
+  test("SITE_HOSTNAME_SUFFIXES takes dotted domains, lower-cased, and refuses anything else", () => {
+    expect(loadConfig({ SITE_HOSTNAME_SUFFIXES: "Sites.Example.com, .docs.example.org" }).siteHostnameSuffixes).toEqual(["sites.example.com", "docs.example.org"]);
+    for (const value of ["localhost", "a b.example.com", "*.example.com", "example.com/x"]) {
+      expect(() => loadConfig({ SITE_HOSTNAME_SUFFIXES: value })).toThrow("SITE_HOSTNAME_SUFFIXES");
     }
   });
 

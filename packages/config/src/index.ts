@@ -30,12 +30,14 @@ export interface Config {
   authCacheTtlMs: number;
   /** Largest JSON request body the gateway accepts, in bytes. */
   jsonBodyLimitBytes: number;
-  /** Requests per minute per API token (0: no limit). Counted across every gateway. */
+  /** Requests per minute per user, all their API tokens together (0: no limit). Counted across every gateway. */
   rateLimitPerMinute: number;
   /** Requests per minute per client address for requests without a valid token (0: no limit). */
   rateLimitAnonPerMinute: number;
   /** Published-site page requests per minute per client address (0: no limit). */
   siteRateLimitPerMinute: number;
+  /** Domains under PUBLIC_URL's host whose subdomains sites may still claim as hostnames (lower case). */
+  siteHostnameSuffixes: string[];
   /** Proxies (addresses or CIDRs) whose X-Forwarded-For the gateway believes; empty believes none. */
   trustedProxies: string[];
   /** How long an Idempotency-Key's first answer is kept for replays. */
@@ -115,9 +117,10 @@ export const VARIABLES: readonly Variable[] = [
   { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
   { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
   { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
-  { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per API token, across every gateway; over it answers 429. 0 disables." },
+  { name: "RATE_LIMIT_PER_MINUTE", default: "600", why: "Requests per minute per user (all their API tokens share one budget), across every gateway; over it answers 429. 0 disables." },
   { name: "RATE_LIMIT_ANON_PER_MINUTE", default: "60", why: "Requests per minute per client address without a valid token; over it answers 429. 0 disables." },
   { name: "SITE_RATE_LIMIT_PER_MINUTE", default: "1200", why: "Published-site requests (pages, stylesheet, search, sitemap) per minute per client address, across every gateway; over it answers a 429 page. 0 disables." },
+  { name: "SITE_HOSTNAME_SUFFIXES", default: "", why: "Comma-separated domains under PUBLIC_URL's host (e.g. sites.docs.example.com) whose subdomains a site may claim as its hostname; every other subdomain of PUBLIC_URL's host, the host itself, IP literals and localhost are refused." },
   { name: "TRUSTED_PROXIES", default: "", why: "Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed; empty believes none." },
   { name: "IDEMPOTENCY_TTL_SECONDS", default: "86400", why: "How long an Idempotency-Key's first answer is replayed to retries." },
   { name: "JSON_MAX_DEPTH", default: "32", why: "Deepest nesting of a JSON body; deeper answers 400." },
@@ -196,6 +199,17 @@ function dnsServerList(env: NodeJS.ProcessEnv, name: string): string[] {
   return entries;
 }
 
+const DOMAIN = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.])+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Dotted domain names, lower-cased; a leading dot is dropped. */
+function domainList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] || "").split(",").map((s) => s.trim().toLowerCase().replace(/^[.]/, "")).filter(Boolean);
+  for (const entry of entries) {
+    if (!DOMAIN.test(entry)) throw new ConfigError(`${name} must list dotted domain names separated by commas, got "${entry}"`);
+  }
+  return entries;
+}
+
 /** An absolute http(s) URL; the message never repeats the value, which may carry credentials. */
 function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const raw = (env[name] || fallback).replace(/\/+$/, "");
@@ -261,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000),
     rateLimitAnonPerMinute: integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000),
     siteRateLimitPerMinute: integer(env, "SITE_RATE_LIMIT_PER_MINUTE", "1200", 0, 10000000),
+    siteHostnameSuffixes: domainList(env, "SITE_HOSTNAME_SUFFIXES"),
     trustedProxies: addressList(env, "TRUSTED_PROXIES"),
     idempotencyTtlSeconds: integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000),
     jsonMaxDepth: integer(env, "JSON_MAX_DEPTH", "32", 1, 1000),

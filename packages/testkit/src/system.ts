@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ALL_SERVICES, loadConfig, type ServiceName } from "@docshelf/config";
-import { createBroker, listeningPort } from "@docshelf/runtime";
+import { brokerOptions, createBroker, listeningPort } from "@docshelf/runtime";
+import { Writable } from "node:stream";
 import { ApiClient } from "./http";
 
 export interface RunningSystem {
@@ -16,7 +17,14 @@ export interface RunningSystem {
   adminToken: string;
   admin: ApiClient;
   dataDir: string;
+  /** Everything logged so far: the processes' output (NATS), or with `captureLogs` the broker's pino lines (embedded). */
+  logs?: string[];
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Keep the broker's log lines (pino JSON, with the production redaction) in `logs` instead of dropping them. */
+  captureLogs?: boolean;
 }
 
 export const NATS_URL = process.env.NATS_URL || "nats://127.0.0.1:4222";
@@ -53,7 +61,7 @@ function baseEnv(dataDir: string, adminToken: string, extra: Record<string, stri
 }
 
 /** Every service in one broker in this process, on the embedded store in a fresh temp dir. */
-export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+export async function startEmbedded(extraEnv: Record<string, string> = {}, options: EmbeddedOptions = {}): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), "docshelf-test-"));
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   // A port chosen up front, so that PUBLIC_URL (and every `urls` member) names where the API really is.
@@ -61,7 +69,8 @@ export async function startEmbedded(extraEnv: Record<string, string> = {}): Prom
   const cfg = loadConfig(
     baseEnv(dataDir, adminToken, { PORT: String(port0), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port0}`, TRANSPORTER: "", SERVICES: "all", ...extraEnv }),
   );
-  const broker = createBroker(cfg, { logger: false });
+  const logs: string[] = [];
+  const broker = createBroker(cfg, { logger: options.captureLogs ? capturingLogger(cfg, logs) : false });
   await broker.start();
   const port = listeningPort(broker);
   const url = `http://127.0.0.1:${port}`;
@@ -71,11 +80,26 @@ export async function startEmbedded(extraEnv: Record<string, string> = {}): Prom
     adminToken,
     admin: new ApiClient(url, adminToken),
     dataDir,
+    ...(options.captureLogs ? { logs } : {}),
     async stop() {
       await broker.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+type LoggerConfig = NonNullable<ReturnType<typeof brokerOptions>["logger"]>;
+
+/** The production logger (runtime's brokerOptions), writing its lines into `into` rather than stdout. */
+function capturingLogger(cfg: ReturnType<typeof loadConfig>, into: string[]): LoggerConfig {
+  const base = brokerOptions(cfg).logger as { type: string; options: { pino: { options: unknown } } & Record<string, unknown> };
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      into.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  return { ...base, options: { ...base.options, pino: { ...base.options.pino, destination } } } as LoggerConfig;
 }
 
 const MAIN = require.resolve("@docshelf/runtime/dist/main.js");

@@ -181,8 +181,15 @@ export function contentSchema(): ContentSchema {
       },
       "orgs.collection.transferred": {
         async handler(ctx: Context<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>) {
-          for (const spaceId of await this.spaceIdsIn(ctx.params.fromOrganizationId, ctx.params.collectionIds)) {
-            await this.spaces.updateOne({ id: spaceId }, { $set: { organizationId: ctx.params.toOrganizationId, updatedAt: this.nowIso() } });
+          const { fromOrganizationId, toOrganizationId } = ctx.params;
+          for (const spaceId of await this.spaceIdsIn(fromOrganizationId, ctx.params.collectionIds)) {
+            // As a space transferred on its own: grants name teams and members of the organization it
+            // leaves, so they stay behind, and the sites of that organization stop publishing it.
+            const moved = await this.spaces.updateOne(
+              { id: spaceId, organizationId: fromOrganizationId },
+              { $set: { organizationId: toOrganizationId, updatedAt: this.nowIso() }, $unset: ["grants"] },
+            );
+            if (moved) await this.broker.broadcast("content.space.transferred", { spaceId, fromOrganizationId, toOrganizationId });
           }
           this.collectionInfos.clear();
         },

@@ -22,6 +22,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { publishedSites, type PublishedSites } from "./routes/published";
+import { loggableUrl } from "./loggable-url";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Moleculer's timeout middleware reads an action's own `timeout` (0: none), which its typings do not list. */
@@ -51,6 +52,8 @@ interface GatewayMethods {
   settleIdempotency(req: GatewayRequest, answer: { status: number; body: unknown; headers: Record<string, string> } | null): Promise<void>;
   renderError(req: IncomingMessage, res: ServerResponse, err: unknown): void;
   admitReader(req: IncomingMessage, res: ServerResponse): boolean;
+  logRequest(req: GatewayRequest): void;
+  logResponse(req: GatewayRequest, res: ServerResponse): void;
 }
 
 
@@ -206,6 +209,14 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         bulkhead: { enabled: false },
         circuitBreaker: { enabled: false },
         ...NO_TIMEOUT,
+        // moleculer-web names the span after the URL and tags it with it: share keys and tokens ride there.
+        tracing: {
+          tags: { params: ["req.method"] },
+          spanName: (ctx: Context) => {
+            const { req } = ctx.params as { req: IncomingMessage };
+            return `${req.method} ${loggableUrl(req.url)}`;
+          },
+        },
       },
       health: {
         visibility: "published",
@@ -247,6 +258,19 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     methods: {
+      /** moleculer-web's "=> GET /path" line, without the secrets a URL may carry (loggable-url.ts). */
+      logRequest(req: GatewayRequest & { originalUrl?: string; $route?: { logging?: boolean } }) {
+        if (req.$route && !req.$route.logging) return;
+        this.logger.info(`=> ${req.method} ${loggableUrl(req.originalUrl ?? req.url)}`);
+      },
+
+      /** moleculer-web's "<= 200 GET /path [+1.2 ms]" line, the same way. */
+      logResponse(req: GatewayRequest & { originalUrl?: string; $route?: { logging?: boolean }; $startTime?: [number, number] }, res: ServerResponse) {
+        if (req.$route && !req.$route.logging) return;
+        const [s, ns] = req.$startTime ? process.hrtime(req.$startTime) : [0, 0];
+        this.logger.info(`<= ${res.statusCode} ${req.method} ${loggableUrl(req.originalUrl ?? req.url)} [+${(s * 1000 + ns / 1e6).toFixed(3)} ms]`);
+      },
+
       /**
        * Checks the bearer token; a missing or bad one is an answer (for rate limiting), not a throw. A
        * cached token is answered at once, without a promise.
@@ -256,9 +280,11 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         if (tokenHash === undefined) return { caller: null, error: new UnauthorizedError() };
         const cached = this.tokens.get(tokenHash);
         if (cached) return { caller: cached, tokenHash };
+        // Read before asking: a revocation that lands while the call is out keeps its answer out of the cache.
+        const epoch = this.tokens.epoch();
         return ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash }).then((caller): Identity => {
           if (!caller) return { caller: null, error: new UnauthorizedError("The API token is unknown or was revoked.") };
-          this.tokens.set(tokenHash, caller);
+          this.tokens.set(tokenHash, caller, epoch);
           return { caller, tokenHash };
         });
       },
@@ -372,7 +398,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       this.opening = openStores(cfg, onCounterError).then((stores) => {
         const guards = {
           stores,
-          limiter: new RateLimiter(stores.counters, { perToken: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute, perReader: cfg.siteRateLimitPerMinute }),
+          limiter: new RateLimiter(stores.counters, { perUser: cfg.rateLimitPerMinute, perAddress: cfg.rateLimitAnonPerMinute, perReader: cfg.siteRateLimitPerMinute }),
         };
         this.openedGuards = guards;
         return guards;

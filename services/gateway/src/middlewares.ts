@@ -78,10 +78,10 @@ function requestContext(req: GatewayRequest): Context {
   return (req as GatewayRequest & { $ctx: Context }).$ctx;
 }
 
-/** Counts the request against its token, or its client address without a valid one; sets the headers, 429 past the limit. */
+/** Counts the request against its token's user, or its client address without a valid one; sets the headers, 429 past the limit. */
 function limitRate(host: GuardHost, limiter: RateLimiter, options: GuardOptions, req: GatewayRequest, res: ServerResponse, identity: Identity): void {
   const subject = identity.caller
-    ? ({ kind: "token", tokenHash: identity.tokenHash } as const)
+    ? ({ kind: "user", userId: identity.caller.id } as const)
     : ({ kind: "address", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], options.trusted) } as const);
   let decision;
   try {

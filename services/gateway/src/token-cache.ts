@@ -5,8 +5,18 @@ const MAX_ENTRIES = 10_000;
 
 export class TokenCache {
   private readonly entries = new Map<string, { caller: Caller; expires: number }>();
+  /** Counts drops and clears: an answer asked for before one of them may be stale, and is not kept. */
+  private generation = 0;
 
   constructor(private readonly ttlMs: number) {}
+
+  /**
+   * The cache's generation now. Read it before asking whether a token is valid and hand it to `set`: a
+   * revocation (drop or clear) that lands while the question is out makes the answer too old to keep.
+   */
+  epoch(): number {
+    return this.generation;
+  }
 
   get(tokenHash: string): Caller | undefined {
     const entry = this.entries.get(tokenHash);
@@ -18,8 +28,9 @@ export class TokenCache {
     return entry.caller;
   }
 
-  set(tokenHash: string, caller: Caller): void {
-    if (this.ttlMs <= 0) return;
+  /** Keeps `caller` for the token, unless a drop or clear happened since `epoch` was read (see epoch()). */
+  set(tokenHash: string, caller: Caller, epoch: number): void {
+    if (this.ttlMs <= 0 || epoch !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
@@ -28,10 +39,12 @@ export class TokenCache {
   }
 
   drop(tokenHash: string): void {
+    this.generation++;
     this.entries.delete(tokenHash);
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 }

@@ -45,6 +45,24 @@ export function specLocation(publicUrl: string, organizationId: string, slug: st
   return `${publicUrl}/v1/orgs/${organizationId}/openapi/${slug}`;
 }
 
+/**
+ * A source URL as readers see it: without any `user:password@` it carries. The credentials are kept for
+ * fetching (sent as basic auth, see @docshelf/safe-fetch) but never shown (docs/SECURITY.md).
+ */
+export function withoutCredentials(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL the service would have accepted; drop anything up to an "@" of the authority all the same.
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1");
+  }
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString();
+}
+
 export function presentSpec(doc: SpecDoc, permissions: SpecPermissions, publicUrl: string): SpecResource {
   const resource: SpecResource = {
     object: "openapi-spec",
@@ -57,7 +75,7 @@ export function presentSpec(doc: SpecDoc, permissions: SpecPermissions, publicUr
     permissions,
     urls: { location: specLocation(publicUrl, doc.organizationId, doc.slug), app: `${publicUrl}/o/${doc.organizationId}/openapi/${doc.slug}` },
   };
-  if ("url" in doc.source) resource.sourceURL = doc.source.url;
+  if ("url" in doc.source) resource.sourceURL = withoutCredentials(doc.source.url);
   if (doc.lastVersion) resource.lastVersion = doc.lastVersion;
   if (doc.lastProcessedAt) resource.lastProcessedAt = doc.lastProcessedAt;
   if (doc.lastProcessErrorCode) resource.lastProcessErrorCode = doc.lastProcessErrorCode;
@@ -71,7 +89,7 @@ function versionLocation(version: VersionDoc, spec: SpecDoc, publicUrl: string):
 
 /** Where the specification is accessible: its source URL, or for a spec sent as text its content in this API. */
 function versionUrl(version: VersionDoc, spec: SpecDoc, publicUrl: string): string {
-  return version.sourceURL ?? `${versionLocation(version, spec, publicUrl)}/content`;
+  return version.sourceURL ? withoutCredentials(version.sourceURL) : `${versionLocation(version, spec, publicUrl)}/content`;
 }
 
 export function presentVersion(version: VersionDoc, spec: SpecDoc, publicUrl: string): VersionResource {

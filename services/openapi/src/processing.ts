@@ -2,6 +2,7 @@
 // content changed, and record the outcome. Failures keep the last good version.
 import { newId, type Collection } from "@docshelf/store";
 import { fetchSource, type Fetcher } from "./fetch-source";
+import { withoutCredentials } from "./present";
 import type { DocumentDoc, SpecDoc, VersionDoc } from "./models";
 import { parseSpec } from "./parse-spec";
 import { ProcessingFailure } from "./processing-failure";
@@ -40,7 +41,8 @@ async function readSource(spec: SpecDoc, settings: OpenAPISettings, fetcher?: Fe
   if ("text" in spec.source) return { text: spec.source.text };
   const limits = { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.maxBytes, allowedPrivateTargets: settings.allowedPrivateTargets };
   const fetched = await fetchSource(spec.source.url, limits, fetcher);
-  return { text: fetched.text, sourceURL: spec.source.url };
+  // A version records where it came from, never the credentials it was fetched with.
+  return { text: fetched.text, sourceURL: withoutCredentials(spec.source.url) };
 }
 
 export async function processSpec(deps: ProcessingDeps, specId: string): Promise<ProcessingOutcome> {

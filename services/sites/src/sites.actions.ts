@@ -2,6 +2,7 @@
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
+import { configFor } from "@docshelf/config";
 import { newId, newSecret, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { AgentsContext, SiteDoc, SiteType, SiteVisibility } from "./models";
@@ -20,6 +21,7 @@ import {
   type SiteRef,
 } from "./rules";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
+import { hostnameRefusal } from "./site-names";
 import { byPosition, defaultOf } from "./structure";
 
 /** Spaces a site may be created with: enough for any real site, small enough for one request. */
@@ -174,13 +176,22 @@ export const siteActions: SitesActions = {
       const unset: string[] = [];
       if (p.title !== undefined) set.title = p.title;
       if (p.visibility !== undefined) set.visibility = p.visibility;
-      if (p.basename !== undefined) set.basename = p.basename;
+      if (p.basename !== undefined) {
+        // `/sites/{x}` resolves ids first; a basename equal to any site's id (one made before the pattern) is refused too.
+        if (await this.sites.findOne({ id: p.basename })) throw new BadRequestError(`Invalid parameters: 'basename': ${p.basename} is a site's id.`);
+        set.basename = p.basename;
+      }
       if (p.adaptiveContent !== undefined) set.adaptiveContent = p.adaptiveContent.enabled;
       if (p.agentsContext !== undefined) set.agentsContext = p.agentsContext;
       if (p.proxy === null) unset.push("proxyOrigin");
       else if (p.proxy !== undefined) set.proxyOrigin = p.proxy;
       if (p.hostname === null) unset.push("hostname");
-      else if (p.hostname !== undefined) set.hostname = p.hostname;
+      else if (p.hostname !== undefined) {
+        const { publicUrl, siteHostnameSuffixes } = configFor(this.broker);
+        const refusal = hostnameRefusal(p.hostname, publicUrl, siteHostnameSuffixes);
+        if (refusal) throw new BadRequestError(`Invalid parameters: 'hostname': ${refusal}`);
+        set.hostname = p.hostname;
+      }
       if (p.defaultSiteSection !== undefined) {
         const section = await this.sections.findOne({ id: p.defaultSiteSection, siteId: site.id });
         if (!section) throw new BadRequestError(`Invalid parameters: 'defaultSiteSection': section ${p.defaultSiteSection} is not in the site.`);

@@ -1,9 +1,16 @@
 // Published sites: every GET under `/sites/…`, and every GET whose Host is a site's own hostname (not
 // this instance's), goes to `sites.serve`, which answers {status, headers, body}. No bearer token, no
 // /v1 rate-limit headers: these are the public pages. They are taken before moleculer-web routes the
-// request, since a site's hostname owns every path.
+// request, since a site's hostname owns every path but the instance's own (INSTANCE_PATH).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
+
+/**
+ * Paths that are the instance's own whatever the Host: the API, SSO, probes and metrics. A site's
+ * hostname owns every other path, but never these (a probe or client using a pod IP or a site's name
+ * must still reach them).
+ */
+const INSTANCE_PATH = /^\/(v1|sso|health|ready|metrics)(\/|$)/;
 
 /** The interface's hostname rule: only such a Host can be a site's own hostname. */
 const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
@@ -56,7 +63,8 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
   const hostOf = (header: string) => {
     if (header !== last.header) {
       const host = header.toLowerCase().replace(/:\d+$/, "");
-      last = { header, host, foreign: host !== ownHost && SITE_HOSTNAME.test(host) };
+      // An IP literal (a last label of digits) is never a site's: sites cannot claim one (sites' site-names.ts).
+      last = { header, host, foreign: host !== ownHost && SITE_HOSTNAME.test(host) && !/[.][0-9]+$/.test(host) };
     }
     return last;
   };
@@ -69,7 +77,7 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       const path = at < 0 ? raw : raw.slice(0, at);
       const { host, foreign: foreignHost } = hostOf(req.headers.host ?? "");
       const underSites = path === "/sites" || path.startsWith("/sites/");
-      if (!foreignHost && !underSites) return null;
+      if (!underSites && (!foreignHost || INSTANCE_PATH.test(path))) return null;
       const params: ServeParams = { path, query: query(new URLSearchParams(at < 0 ? "" : raw.slice(at + 1))) };
       if (foreignHost) params.host = host;
       if (typeof req.headers.cookie === "string") params.cookie = req.headers.cookie.slice(0, 16384);

@@ -150,7 +150,8 @@ export const serveActions: SitesActions = {
       } else {
         const name = segments[1];
         if (!name) return notFound();
-        const site = (await this.sites.findOne({ basename: name })) ?? (await this.sites.findOne({ id: name }));
+        // Ids first: a site's `/sites/{id}` URL stays its own whatever basename another site takes.
+        const site = (await this.sites.findOne({ id: name })) ?? (await this.sites.findOne({ basename: name }));
         if (!site || !site.published) return notFound();
         if (site.basename !== undefined && site.basename !== name) {
           // Known by its id but named by its basename now: the basename's URL is the one to keep.
