@@ -28,6 +28,9 @@ export interface TreePage {
   markdown: string;
   git?: GitBlob;
   pages: TreePage[];
+  /** Import only (not stored by content): a SUMMARY.md `##` group, an external link of SUMMARY.md. */
+  group?: boolean;
+  href?: string;
 }
 
 export interface TreeFile {
@@ -124,7 +127,7 @@ export function replaceRedirects(text: string, current: GitbookConfig, redirects
   const doc = parseDocument(text);
   if (Object.keys(redirects).length) doc.set("redirects", redirects);
   else doc.delete("redirects");
-  return doc.toString();
+  return doc.toString({ lineWidth: 0 });
 }
 
 interface PageFile {
@@ -273,6 +276,8 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
           slug = slugify(posix.basename(rel, posix.extname(rel)));
         } else slug = slugify(item.title);
         const page = pageFrom(rel, item.title, slug);
+        if (item.group) page.group = true;
+        else if (item.href && /^[a-z][a-z0-9+.-]*:/i.test(item.href)) page.href = item.href;
         page.pages = convert(item.children, false);
         return page;
       });

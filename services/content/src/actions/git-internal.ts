@@ -74,11 +74,11 @@ function streamJson(value: unknown): Readable {
 
 export const gitInternalActions: ContentPart = {
   actions: {
-    /** Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream of JSON text (GitSnapshot). No access check: the caller decides. */
+    /** Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream of JSON text (GitSnapshot); `fileData: false` leaves the files' bytes out. No access check: the caller decides. */
     gitSnapshot: {
       visibility: "public",
-      params: { spaceId: idRule, revisionId: { ...idRule, optional: true } },
-      async handler(ctx: Ctx<{ spaceId: string; revisionId?: string }>) {
+      params: { spaceId: idRule, revisionId: { ...idRule, optional: true }, fileData: { type: "boolean", optional: true } },
+      async handler(ctx: Ctx<{ spaceId: string; revisionId?: string; fileData?: boolean }>) {
         const space = await this.spaces.findOne({ id: ctx.params.spaceId });
         if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
         const revision = await this.loadRevision(space.id, ctx.params.revisionId ?? space.revision);
@@ -95,7 +95,7 @@ export const gitInternalActions: ContentPart = {
         };
         const files: GitFile[] = [];
         for (const file of revision.files) {
-          const data = this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
+          const data = ctx.params.fileData !== false && this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
           files.push({ id: file.id, name: file.name, contentType: file.contentType, data, ...(file.git ? { git: file.git } : {}) });
         }
         const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
