@@ -18,6 +18,8 @@ export type CoverRef = { kind: "file"; file: string } | { kind: "url"; url: stri
 /** A page as content's git actions take and give it. */
 export interface TreePage {
   id?: string;
+  /** A SUMMARY.md `##` group: content keeps it as GitBook's RevisionPageGroup. */
+  type?: "group";
   title: string;
   slug: string;
   description?: string;
@@ -276,7 +278,10 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
           slug = slugify(posix.basename(rel, posix.extname(rel)));
         } else slug = slugify(item.title);
         const page = pageFrom(rel, item.title, slug);
-        if (item.group) page.group = true;
+        if (item.group) {
+          page.group = true;
+          page.type = "group";
+        }
         else if (item.href && /^[a-z][a-z0-9+.-]*:/i.test(item.href)) page.href = item.href;
         page.pages = convert(item.children, false);
         return page;

@@ -83,7 +83,7 @@ export function stateAfterImport(input: {
       const info = imp[i];
       const sync: PageSync = { parent, slug: page.slug, title: page.title, fp: pageFingerprint(page), meta: hash(metaOf(page)) };
       if (page.git?.path) sync.path = page.git.path;
-      if (info?.group) {
+      if (info?.group || page.type === "group") {
         sync.group = true;
         const child = page.pages.find((c) => c.git?.path)?.git?.path;
         sync.dir = child ? posix.dirname(child) : joinRepoPath(input.contentDir, slugify(page.slug || page.title));
@@ -281,7 +281,7 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     const before = state?.pages[p.id];
     const sync: PageSync = { parent: p.parent, slug: page.slug, title: page.title, fp: pageFingerprint(page), meta: hash(metaOf(page)) };
     syncs.set(p.id, sync);
-    if (before?.group || (!before && p.parent === null && !isFirst(p) && isGroup(page))) {
+    if (before?.group || (page.type === "group" && p.parent === null) || (!before && p.parent === null && !isFirst(p) && isGroup(page))) {
       sync.group = true;
       sync.dir = before?.dir ?? joinRepoPath(contentDir, slugify(page.slug || page.title));
       continue;

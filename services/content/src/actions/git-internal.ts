@@ -25,6 +25,8 @@ export interface RevisionGit {
 /** A page as Git sync reads and writes it: metadata, the markdown body, children. */
 export interface GitPage {
   id?: string;
+  /** A SUMMARY.md `##` group (GitBook's RevisionPageGroup); absent for a document. */
+  type?: "group";
   title: string;
   slug: string;
   description?: string;
@@ -85,6 +87,7 @@ export const gitInternalActions: ContentPart = {
         const bodies = new Map((await this.pagesWithMarkdown(revision)).map((p) => [p.id, p.markdown]));
         const toGit = (page: PageNode): GitPage => {
           const out: GitPage = { id: page.id, title: page.title, slug: page.slug, markdown: bodies.get(page.id) ?? "", pages: page.pages.map(toGit) };
+          if (page.type === "group") out.type = "group";
           if (page.description) out.description = page.description;
           if (page.icon) out.icon = page.icon;
           if (page.emoji) out.emoji = page.emoji;
@@ -125,6 +128,7 @@ export const gitInternalActions: ContentPart = {
 
         const pageChanges: Change[] = base.pages.map((page) => ({ type: "delete_page", page: page.id }));
         const gitByPage = new Map<string, GitBlob>();
+        const groups = new Set<string>();
         const add = (pages: GitPage[], parent: string | null, parentPath: string) => {
           for (const page of pages) {
             const path = parentPath ? `${parentPath}/${page.slug}` : page.slug;
@@ -138,6 +142,8 @@ export const gitInternalActions: ContentPart = {
             if (page.cover) change.cover = page.cover;
             pageChanges.push(change);
             if (page.git) gitByPage.set(pageId, page.git);
+            // GitBook's groups are top-level only.
+            if (page.type === "group" && parent === null) groups.add(pageId);
             add(page.pages, pageId, path);
           }
         };
@@ -157,6 +163,10 @@ export const gitInternalActions: ContentPart = {
         for (const { page } of walk(applied.pages)) {
           const git = gitByPage.get(page.id);
           if (git) page.git = git;
+          if (groups.has(page.id)) {
+            page.type = "group";
+            delete page.documentId;
+          }
         }
         for (const file of applied.files) {
           const git = gitByFile.get(file.id);
