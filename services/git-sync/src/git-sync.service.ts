@@ -279,7 +279,7 @@ export function gitSyncSchema(): ServiceSchema {
           settings: this.gitSettings,
           workDir: this.workDir,
           snapshot: async (spaceId, options = {}) => {
-            const stream = await this.broker.call<Readable, { spaceId: string; revisionId?: string; fileData?: boolean }>("content.gitSnapshot", { spaceId, ...options }, { timeout: 0 });
+            const stream = await this.broker.call<Readable, { spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>("content.gitSnapshot", { spaceId, ...options }, { timeout: 0 });
             return JSON.parse(await readAll(stream)) as Snapshot;
           },
           importTree: (spaceId, move, body) =>

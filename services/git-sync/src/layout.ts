@@ -39,8 +39,12 @@ export interface TreeFile {
   id: string;
   name: string;
   contentType: string;
-  /** Base64 bytes. */
+  /** Base64 bytes (a snapshot's; empty when left out). */
   data: string;
+  /** Import: the bytes themselves (sent in the binary part of the import stream). */
+  bytes?: Buffer;
+  /** SHA-256 of the bytes, as content keeps them (snapshot). */
+  sha256?: string;
   git?: GitBlob;
 }
 
@@ -226,7 +230,7 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
     names.add(name);
     const id = options.newFileId();
     fileIdByPath.set(rel, id);
-    treeFiles.push({ id, name, contentType: contentTypeOf(name), data: file.data.toString("base64"), git: { oid: file.oid, path: repoPath(rel) } });
+    treeFiles.push({ id, name, contentType: contentTypeOf(name), data: "", bytes: file.data, git: { oid: file.oid, path: repoPath(rel) } });
   }
 
   const coverOf = (pageRel: string, page: PageFile): TreePage["cover"] | undefined => {

@@ -134,7 +134,7 @@ export interface SyncState {
   /** The commit of that sync. */
   commit: string;
   pages: Record<string, PageSync>;
-  files: Record<string, { path: string; name: string }>;
+  files: Record<string, { path: string; name: string; sha256?: string }>;
   /** Hash of the SUMMARY.md the space's tree gives: the file is rewritten only when this changes. */
   summary: string;
 }

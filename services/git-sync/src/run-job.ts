@@ -28,7 +28,7 @@ export interface JobDeps {
   /** Root of this service's clone cache and scratch space. */
   workDir: string;
   /** A revision of the space (default its current one); `fileData: false` leaves the files' bytes out. */
-  snapshot(spaceId: string, options?: { revisionId?: string; fileData?: boolean }): Promise<Snapshot>;
+  snapshot(spaceId: string, options?: { revisionId?: string; fileData?: boolean; fileIds?: string[] }): Promise<Snapshot>;
   importTree(spaceId: string, move: boolean, body: Readable): Promise<{ revision: string; moved: boolean; pages: number }>;
   setStage(job: JobDoc, stage: JobDoc["stage"]): Promise<void>;
   /** Aborts the job's requests when the worker stops. */
@@ -53,11 +53,17 @@ function projectDirOf(job: JobDoc): string {
   return dir;
 }
 
-function streamJson(value: unknown): Readable {
-  const json = JSON.stringify(value);
-  const chunks: string[] = [];
-  for (let i = 0; i < json.length; i += 256 * 1024) chunks.push(json.slice(i, i + 256 * 1024));
-  return Readable.from(chunks, { objectMode: false });
+/** content.gitImport's stream: one line of JSON (files with `size`), then the files' bytes in order. */
+function importStream(body: { git: unknown; pages: TreePage[]; files: TreeFile[] }): Readable {
+  const files = body.files.map(({ bytes, data, ...file }) => ({ ...file, size: bytes ? bytes.length : Buffer.from(data, "base64").length }));
+  const header = Buffer.from(`${JSON.stringify({ git: body.git, pages: body.pages, files })}\n`, "utf8");
+  const parts: Buffer[] = [];
+  for (let i = 0; i < header.length; i += 256 * 1024) parts.push(header.subarray(i, i + 256 * 1024));
+  for (const file of body.files) {
+    const bytes = file.bytes ?? Buffer.from(file.data, "base64");
+    for (let i = 0; i < bytes.length; i += 256 * 1024) parts.push(bytes.subarray(i, i + 256 * 1024));
+  }
+  return Readable.from(parts, { objectMode: false });
 }
 
 async function withRemote<T>(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, work: (remote: Remote) => Promise<T>): Promise<T> {
@@ -96,7 +102,7 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     const createdByService = commit.author.email === SERVICE_EMAIL;
     // The interface names the flag createdByService; GitBook's schema (and its clients) createdByGitBook.
     const revisionGit = { oid: head, message: commit.message.trim(), createdByService, createdByGitBook: createdByService, ref: job.params.ref, ...(url ? { url } : {}) };
-    const result = await deps.importTree(job.spaceId, !job.params.standalone, streamJson({ git: revisionGit, pages: layout.pages, files: layout.files }));
+    const result = await deps.importTree(job.spaceId, !job.params.standalone, importStream({ git: revisionGit, pages: layout.pages, files: layout.files }));
     const link: Partial<LinkDoc> = { lastCommit: head, redirects: layout.config.redirects };
     if (!job.params.standalone) {
       // Which file each page came from, as content now holds it: what exports keep in place.
@@ -145,12 +151,23 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
     const existingYaml = base && baseFiles.has(yamlPath) ? await readFileAt(remote.gitdir, base, yamlPath) : undefined;
     const config = readGitbookConfig(existingYaml?.toString("utf8"));
     await deps.setStage(job, "content_process");
-    const snapshot = await deps.snapshot(job.spaceId);
+    // Files' bytes only for those that may have changed: the others are known by their SHA-256.
+    const snapshot = await deps.snapshot(job.spaceId, { fileData: false });
+    const unchanged = new Set(snapshot.files.filter((f) => {
+      const before = state?.files[f.id];
+      return before && before.sha256 && before.sha256 === f.sha256 && before.name === f.name && baseFiles.has(before.path);
+    }).map((f) => f.id));
+    const needed = snapshot.files.filter((f) => !unchanged.has(f.id)).map((f) => f.id);
+    if (needed.length) {
+      const data = new Map((await deps.snapshot(job.spaceId, { revisionId: snapshot.revision, fileIds: needed })).files.map((f) => [f.id, f.data]));
+      for (const file of snapshot.files) if (data.has(file.id)) file.data = data.get(file.id)!;
+    }
     if (countPages(snapshot.pages) > deps.settings.maxPages) throw new RepoError("too-many-pages", `The space has more than ${deps.settings.maxPages} pages.`);
     const contentDir = joinRepoPath(projectDir, config.root);
     const plan = await planExport({
       pages: snapshot.pages,
       files: snapshot.files,
+      unchangedFiles: unchanged,
       config,
       contentDir,
       state,

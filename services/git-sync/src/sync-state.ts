@@ -96,7 +96,7 @@ export function stateAfterImport(input: {
   };
   visit(input.snapshot.pages, input.imported, null);
   const files: SyncState["files"] = {};
-  for (const file of input.snapshot.files) if (file.git?.path) files[file.id] = { path: file.git.path, name: file.name };
+  for (const file of input.snapshot.files) if (file.git?.path) files[file.id] = { path: file.git.path, name: file.name, ...(file.sha256 ? { sha256: file.sha256 } : {}) };
   const placed = new Map(Object.entries(pages));
   return {
     url: input.url,
@@ -118,6 +118,8 @@ export interface HeadEntry {
 export interface PlanInput {
   pages: TreePage[];
   files: TreeFile[];
+  /** Files known unchanged since the last sync (same SHA-256, name and path): their bytes are not needed. */
+  unchangedFiles?: Set<string>;
   config: GitbookConfig;
   /** Repository path of the content root. */
   contentDir: string;
@@ -246,8 +248,9 @@ export async function planExport(input: PlanInput): Promise<Plan> {
   }
   for (const file of input.files) {
     const path = assetPath.get(file.id)!;
-    files[file.id] = { path, name: file.name };
+    files[file.id] = { path, name: file.name, ...(file.sha256 ? { sha256: file.sha256 } : {}) };
     fileNames.add(path);
+    if (input.unchangedFiles?.has(file.id) && head.has(path)) continue;
     const data = Buffer.from(file.data, "base64");
     if (head.get(path)?.oid !== gitBlobOid(data)) writes.set(path, data);
   }
