@@ -5,7 +5,7 @@
 // write is ever deleted.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { parseDocument } from "yaml";
+import { Document, isMap, parseDocument } from "yaml";
 import { linksFromTree } from "./file-refs";
 import { ASSETS_DIR, readPageFile, slugify, writePageFile, type GitbookConfig, type TreeFile, type TreePage } from "./layout";
 import type { PageSync, SyncState } from "./models";
@@ -41,22 +41,23 @@ interface Placed {
   page: TreePage;
   id: string;
   parent: string | null;
-  sync: PageSync;
 }
 
+/** Pages in tree order with their parent; a page without an id (a tree not from content) gets a local one. */
 function walk(pages: TreePage[], parent: string | null, out: Placed[] = []): Placed[] {
   for (const page of pages) {
-    out.push({ page, id: page.id ?? "", parent, sync: undefined as unknown as PageSync });
-    walk(page.pages, page.id ?? null, out);
+    const id = page.id ?? `#${out.length}`;
+    out.push({ page, id, parent });
+    walk(page.pages, id, out);
   }
   return out;
 }
 
 /** The SUMMARY.md text of a tree whose pages are placed (paths relative to the repository). */
-function summaryText(pages: TreePage[], placed: Map<string, PageSync>, config: GitbookConfig, contentDir: string): string {
+function summaryText(pages: TreePage[], placed: Map<string, PageSync>, config: GitbookConfig, contentDir: string, idOf: (page: TreePage) => string = (p) => p.id ?? ""): string {
   const summaryDir = posix.dirname(joinRepoPath(contentDir, config.summary));
   const item = (page: TreePage): SummaryItem => {
-    const sync = placed.get(page.id ?? "");
+    const sync = placed.get(idOf(page));
     const entry: SummaryItem = { title: page.title, children: page.pages.map(item) };
     if (sync?.group) entry.group = true;
     else if (sync?.href) entry.href = sync.href;
@@ -158,7 +159,8 @@ export function composePage(original: string, page: TreePage, previous: PageSync
   let head = fm ? fm[0] : "";
   const sameMeta = previous && previous.meta === hash(metaOf(page));
   if (!sameMeta) {
-    const doc = parseDocument(fm ? fm[1] : "");
+    const parsed = fm ? parseDocument(fm[1]) : null;
+    const doc: Document = parsed && isMap(parsed.contents) ? parsed : new Document({});
     const set = (key: string, value: unknown) => {
       if (value === undefined) doc.delete(key);
       else doc.set(key, value);
@@ -324,11 +326,12 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     }
   }
 
-  const text = summaryText(input.pages, syncs, config, contentDir);
+  const ids = new Map(placed.map((p) => [p.page, p.id]));
+  const text = summaryText(input.pages, syncs, config, contentDir, (page) => ids.get(page) ?? "");
   const summary = hash(text);
   if (!state || state.summary !== summary || !head.has(summaryPath)) writes.set(summaryPath, Buffer.from(text, "utf8"));
   const pages: Record<string, PageSync> = {};
-  for (const [id, sync] of syncs) if (id) pages[id] = sync;
+  for (const [id, sync] of syncs) if (!id.startsWith("#")) pages[id] = sync;
   return { writes, deletes, pages, files, summary };
 }
 
