@@ -246,7 +246,7 @@ describe.each(MODES)("Git sync over %s", (mode) => {
     expect(again).toMatchObject({ status: "succeeded", commit: exported.commit });
   });
 
-  test("export keeps a monorepo's other files and writes under the project directory", async () => {
+  test("export keeps a monorepo's other files (and markdown it never imported) and writes under the project directory", async () => {
     const source = await createSpace(owner.api, orgId, { title: "Mono export" });
     await sys.admin.post(`/v1/_test/spaces/${source.id}/changes`, { changes: [{ type: "insert_page", title: "Only page", markdown: "Text.\n" }] });
     const name = repoName("mono-export");
@@ -254,7 +254,9 @@ describe.each(MODES)("Git sync over %s", (mode) => {
     const job = await runJob(source.id, "export", { url: server.url(name), ref: "refs/heads/main", repoProjectDirectory: "docs" });
     expect(job.status).toBe("succeeded");
     const clone = cloneRepo(server, name);
-    expect(git(clone, "ls-files").split("\n").sort()).toEqual(["docs/.gitbook.yaml", "docs/README.md", "docs/SUMMARY.md", "docs/logo.txt", "package.json"]);
+    // docs/old.md was never imported by the space: an export leaves it; the project directory had
+    // files already, so no .gitbook.yaml is added either.
+    expect(git(clone, "ls-files").split("\n").sort()).toEqual(["docs/README.md", "docs/SUMMARY.md", "docs/logo.txt", "docs/old.md", "package.json"]);
   });
 
   test("jobs of a space run in timestamp order; an older event arriving late is skipped", async () => {

@@ -76,16 +76,16 @@ export interface PageResource {
   icon?: string;
   createdAt: string;
   updatedAt: string;
-  kind: "sheet";
-  /** `computed` for a computed page read without evaluation (`computed=false`, or an internal read). */
-  type: "document" | "computed";
-  urls: { app: string };
+  kind: "sheet" | "group";
+  /** `computed` for a computed page read without evaluation (`computed=false`, or an internal read); `group` for a page group. */
+  type: "document" | "computed" | "group";
+  urls?: { app: string };
   slug: string;
   path: string;
   description?: string;
   documentId?: string;
   pages: PageResource[];
-  layout: PageNode["layout"];
+  layout?: PageNode["layout"];
   cover?: PageNode["cover"];
   variables?: Record<string, string>;
   hidden: boolean;
@@ -97,8 +97,27 @@ export interface PageResource {
   document?: unknown;
 }
 
-/** A page as GitBook's RevisionPageDocument; `depth` 0 leaves out the children. */
+/** A page as GitBook's RevisionPageDocument (or RevisionPageGroup); `depth` 0 leaves out the children. */
 export function presentPage(page: PageNode, opts: PresentOptions, depth = Infinity): PageResource {
+  if (page.type === "group") {
+    const group: PageResource = {
+      id: page.id,
+      title: page.title,
+      createdAt: page.createdAt,
+      updatedAt: page.updatedAt,
+      kind: "group",
+      type: "group",
+      slug: page.slug,
+      path: page.path,
+      pages: depth > 0 ? page.pages.map((child) => presentPage(child, opts, depth - 1)) : [],
+      hidden: page.hidden ?? false,
+      noIndex: page.noIndex ?? false,
+      noRobotsIndex: page.noRobotsIndex ?? false,
+    };
+    if (page.emoji) group.emoji = page.emoji;
+    if (page.icon) group.icon = page.icon;
+    return group;
+  }
   const resource: PageResource = {
     id: page.id,
     title: page.title,

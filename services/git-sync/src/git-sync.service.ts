@@ -278,8 +278,8 @@ export function gitSyncSchema(): ServiceSchema {
           signal,
           settings: this.gitSettings,
           workDir: this.workDir,
-          snapshot: async (spaceId) => {
-            const stream = await this.broker.call<Readable, { spaceId: string }>("content.gitSnapshot", { spaceId }, { timeout: 0 });
+          snapshot: async (spaceId, options = {}) => {
+            const stream = await this.broker.call<Readable, { spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>("content.gitSnapshot", { spaceId, ...options }, { timeout: 0 });
             return JSON.parse(await readAll(stream)) as Snapshot;
           },
           importTree: (spaceId, move, body) =>

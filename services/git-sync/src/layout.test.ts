@@ -1,4 +1,10 @@
-import { readLayout, readPageFile, writeLayout, readGitbookConfig, replaceRedirects, LayoutError, type SourceFile, type TreePage, type TreeFile } from "./layout";
+import { readLayout, readPageFile, readGitbookConfig, replaceRedirects, LayoutError, type GitbookConfig, type SourceFile, type TreePage, type TreeFile } from "./layout";
+import { planExport } from "./sync-state";
+
+/** What an export writes into an empty repository. */
+async function writeLayout(pages: TreePage[], files: TreeFile[], config: GitbookConfig): Promise<Map<string, Buffer>> {
+  return (await planExport({ pages, files, config, contentDir: "", head: new Map(), readText: async () => undefined })).writes;
+}
 
 let nextId = 0;
 const newFileId = () => `f${++nextId}`;
@@ -28,7 +34,7 @@ describe("importing GitBook's layout", () => {
       { projectDir: "", newFileId },
     );
     expect(result.files).toHaveLength(1);
-    expect(result.files[0]).toMatchObject({ name: "cover.png", contentType: "image/png", data: Buffer.from([1, 2, 3]).toString("base64"), git: { path: ".gitbook/assets/cover.png" } });
+    expect(result.files[0]).toMatchObject({ name: "cover.png", contentType: "image/png", bytes: Buffer.from([1, 2, 3]), git: { path: ".gitbook/assets/cover.png" } });
     expect(result.pages.map((p) => [p.title, p.slug])).toEqual([["Intro", "intro"], ["Guide", "guide"], ["Reference", "reference"]]);
     const guide = result.pages[1];
     expect(guide).toMatchObject({ description: "All about it", icon: "book", git: { path: "guide/README.md" } });
@@ -73,9 +79,9 @@ describe("importing GitBook's layout", () => {
 describe("exporting to GitBook's layout", () => {
   const config = readGitbookConfig(undefined);
 
-  it("writes README.md first, SUMMARY.md, folders for pages with children, groups as ## sections, assets", () => {
+  it("writes README.md first, SUMMARY.md, folders for pages with children, groups as ## sections, assets", async () => {
     const files: TreeFile[] = [{ id: "file1", name: "logo.png", contentType: "image/png", data: Buffer.from("png").toString("base64") }];
-    const out = writeLayout(
+    const out = await writeLayout(
       [
         page("Welcome", "welcome", "Hello.\n"),
         page("Guide", "guide", "Guide body.\n", [page("Install", "install", "Run it.\n", [], { hidden: true, cover: { ref: { kind: "file", file: "file1" }, yPos: 3 } })], { description: "About" }),
@@ -93,14 +99,14 @@ describe("exporting to GitBook's layout", () => {
     );
   });
 
-  it("round-trips: importing an export gives back the same tree and markdown", () => {
+  it("round-trips: importing an export gives back the same tree and markdown", async () => {
     const pages = [
       page("Welcome", "welcome", "Hello **world**.\n\n- a\n- b\n"),
       page("Guide", "guide", "Guide body.\n", [page("Install", "install", "Run it.\n", [page("Linux", "linux", "apt\n")]), page("Configure [beta]", "configure-beta", "")], { description: "About", icon: "book" }),
       page("Hidden", "hidden", "secret\n", [], { hidden: true }),
       page("Reference", "reference", "", [page("API", "api", "Calls.\n")]),
     ];
-    const out = writeLayout(pages, [], config);
+    const out = await writeLayout(pages, [], config);
     const back = readLayout(new Map([...out].map(([path, data], i) => [path, { oid: `o${i}`, data }])), { projectDir: "", newFileId });
     // Content drops the `# title` heading the export wrote; the rest must be the same.
     const stripped = (list: TreePage[]): TreePage[] => list.map((p) => ({ ...p, markdown: p.markdown.replace(/^# .*\n\n?/, ""), pages: stripped(p.pages) }));

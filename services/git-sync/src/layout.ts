@@ -4,8 +4,8 @@
 import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
 import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
-import { linksFromTree, linksToTree } from "./file-refs";
-import { buildSummary, parseSummary, type SummaryItem } from "./summary";
+import { linksToTree } from "./file-refs";
+import { parseSummary, type SummaryItem } from "./summary";
 import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
 
 export interface GitBlob {
@@ -18,6 +18,8 @@ export type CoverRef = { kind: "file"; file: string } | { kind: "url"; url: stri
 /** A page as content's git actions take and give it. */
 export interface TreePage {
   id?: string;
+  /** A SUMMARY.md `##` group: content keeps it as GitBook's RevisionPageGroup. */
+  type?: "group";
   title: string;
   slug: string;
   description?: string;
@@ -28,14 +30,21 @@ export interface TreePage {
   markdown: string;
   git?: GitBlob;
   pages: TreePage[];
+  /** Import only (not stored by content): a SUMMARY.md `##` group, an external link of SUMMARY.md. */
+  group?: boolean;
+  href?: string;
 }
 
 export interface TreeFile {
   id: string;
   name: string;
   contentType: string;
-  /** Base64 bytes. */
+  /** Base64 bytes (a snapshot's; empty when left out). */
   data: string;
+  /** Import: the bytes themselves (sent in the binary part of the import stream). */
+  bytes?: Buffer;
+  /** SHA-256 of the bytes, as content keeps them (snapshot). */
+  sha256?: string;
   git?: GitBlob;
 }
 
@@ -124,7 +133,7 @@ export function replaceRedirects(text: string, current: GitbookConfig, redirects
   const doc = parseDocument(text);
   if (Object.keys(redirects).length) doc.set("redirects", redirects);
   else doc.delete("redirects");
-  return doc.toString();
+  return doc.toString({ lineWidth: 0 });
 }
 
 interface PageFile {
@@ -221,7 +230,7 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
     names.add(name);
     const id = options.newFileId();
     fileIdByPath.set(rel, id);
-    treeFiles.push({ id, name, contentType: contentTypeOf(name), data: file.data.toString("base64"), git: { oid: file.oid, path: repoPath(rel) } });
+    treeFiles.push({ id, name, contentType: contentTypeOf(name), data: "", bytes: file.data, git: { oid: file.oid, path: repoPath(rel) } });
   }
 
   const coverOf = (pageRel: string, page: PageFile): TreePage["cover"] | undefined => {
@@ -273,6 +282,11 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
           slug = slugify(posix.basename(rel, posix.extname(rel)));
         } else slug = slugify(item.title);
         const page = pageFrom(rel, item.title, slug);
+        if (item.group) {
+          page.group = true;
+          page.type = "group";
+        }
+        else if (item.href && /^[a-z][a-z0-9+.-]*:/i.test(item.href)) page.href = item.href;
         page.pages = convert(item.children, false);
         return page;
       });
@@ -324,75 +338,7 @@ function fromFolders(
   return pages;
 }
 
-// ---------------------------------------------------------------- export
-
-export interface WriteOptions {
-  /** Repository path of the content root (project directory + `root`), for links written back from `treeURL`. */
-  contentDir: string;
-  /** `repoTreeURL`: links under it become relative paths again (the reverse of import). */
-  treeURL?: string;
-}
-
-/** The files of the layout for a page tree and its assets, relative to the content root. */
-export function writeLayout(pages: TreePage[], files: TreeFile[], config: GitbookConfig, options: WriteOptions = { contentDir: "" }): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const assetPathById = new Map<string, string>();
-  const assetNames = new Set<string>();
-  for (const file of files) {
-    let name = file.name.replace(/[/\\\0]/g, "_") || "file";
-    if (unsafePathReason(name)) name = `_${name}`;
-    const ext = posix.extname(name);
-    for (let n = 2; assetNames.has(name.toLowerCase()); n++) name = `${posix.basename(file.name, ext)}-${n}${ext}`;
-    assetNames.add(name.toLowerCase());
-    const path = `${ASSETS_DIR}/${name}`;
-    assetPathById.set(file.id, path);
-    out.set(path, Buffer.from(file.data, "base64"));
-  }
-
-  const taken = new Set<string>([config.summary.toLowerCase(), ".gitbook.yaml"]);
-  const claim = (path: string): string => {
-    let candidate = path;
-    const ext = posix.extname(path);
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${path.slice(0, path.length - ext.length)}-${n}${ext}`;
-    taken.add(candidate.toLowerCase());
-    return candidate;
-  };
-  const writePage = (page: TreePage, path: string) => {
-    let coverPath: string | undefined;
-    const ref = page.cover?.ref;
-    if (ref?.kind === "url") coverPath = ref.url;
-    else if (ref?.kind === "file" && assetPathById.has(ref.file)) coverPath = posix.relative(posix.dirname(path), assetPathById.get(ref.file)!);
-    const markdown = options.treeURL ? linksFromTree(page.markdown, joinRepoPath(options.contentDir, path), options.treeURL) : page.markdown;
-    out.set(path, Buffer.from(writePageFile({ ...page, markdown }, coverPath), "utf8"));
-  };
-  const item = (page: TreePage, dir: string): SummaryItem => {
-    const slug = slugify(page.slug || page.title);
-    const base = dir ? `${dir}/${slug}` : slug;
-    const path = claim(page.pages.length ? `${base}/README.md` : `${base}.md`);
-    writePage(page, path);
-    return { title: page.title, href: posix.relative(posix.dirname(config.summary), path), children: page.pages.map((child) => item(child, page.pages.length ? posix.dirname(path) : dir)) };
-  };
-
-  const summary: SummaryItem[] = pages.map((page, index) => {
-    if (index === 0) {
-      const path = claim(config.readme);
-      writePage(page, path);
-      return { title: page.title, href: posix.relative(posix.dirname(config.summary), path), children: page.pages.map((child) => item(child, slugify(page.slug || page.title))) };
-    }
-    if (isGroup(page)) {
-      const dir = slugify(page.slug || page.title);
-      return { title: page.title, group: true, children: page.pages.map((child) => item(child, dir)) };
-    }
-    return item(page, "");
-  });
-  out.set(config.summary, Buffer.from(buildSummary(summary), "utf8"));
-  return out;
-}
-
-/** A top-level page with children and nothing of its own is written as a `##` group. */
-function isGroup(page: TreePage): boolean {
-  return page.pages.length > 0 && !page.markdown.trim() && !page.description && !page.icon && !page.hidden && !page.cover;
-}
+// Export: see sync-state.ts (planExport), which writes only what changed.
 
 /** Pages in a tree. */
 export function countPages(pages: TreePage[]): number {

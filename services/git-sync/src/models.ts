@@ -70,6 +70,8 @@ export interface LinkDoc {
   exportTarget?: ExportTarget;
   /** `.gitbook.yaml` `redirects` (old path -> new path) read by the latest import; written back by exports. */
   redirects?: Record<string, string>;
+  /** The page/file <-> repository path mapping of the last sync (see SyncState). */
+  sync?: SyncState;
   createdAt: string;
   updatedAt: string;
 }
@@ -102,3 +104,37 @@ export const collections: Record<"jobs" | "links" | "leases" | "settings", Colle
   leases: { name: "leases" },
   settings: { name: "settings" },
 };
+
+/** What the space last synced a page as (sync-state.ts): its file, and fingerprints of its content. */
+export interface PageSync {
+  /** Repository path of the page's file; absent for a group, an external link or an empty item. */
+  path?: string;
+  parent: string | null;
+  slug: string;
+  title: string;
+  /** Hash of the page's body and metadata as content gave them right after the sync. */
+  fp: string;
+  /** Hash of the front-matter values alone (description, icon, hidden, cover). */
+  meta: string;
+  /** A SUMMARY.md `##` group; `dir` is where its new children go. */
+  group?: boolean;
+  dir?: string;
+  /** An external link of SUMMARY.md (written back as it was). */
+  href?: string;
+}
+
+/**
+ * The mapping between a space and the repository it last synced with (import or export): which file
+ * each page and file came from, so an export touches only what changed and never what it did not manage.
+ */
+export interface SyncState {
+  url: string;
+  ref: string;
+  projectDir: string;
+  /** The commit of that sync. */
+  commit: string;
+  pages: Record<string, PageSync>;
+  files: Record<string, { path: string; name: string; sha256?: string }>;
+  /** Hash of the SUMMARY.md the space's tree gives: the file is rewritten only when this changes. */
+  summary: string;
+}

@@ -24,6 +24,20 @@ export interface Remote {
   gitdir: string;
 }
 
+/**
+ * isomorphic-git's object cache per repository directory, for the length of a job: without it every
+ * object read opens and indexes the packfile again (minutes for a 100 MB repository).
+ */
+const caches = new Map<string, object>();
+export function cacheOf(gitdir: string): object {
+  let cache = caches.get(gitdir);
+  if (!cache) caches.set(gitdir, (cache = {}));
+  return cache;
+}
+export function dropCache(gitdir: string): void {
+  caches.delete(gitdir);
+}
+
 /** The author of export commits; an imported commit by it is `createdByService`. */
 export const SERVICE_EMAIL = "git-sync@docshelf.invalid";
 const AUTHOR = { name: "Docshelf", email: SERVICE_EMAIL };
@@ -62,9 +76,9 @@ export async function remoteHead(remote: Remote, ref: string): Promise<string | 
   }
 }
 
-async function hasObject(gitdir: string, oid: string): Promise<boolean> {
+export async function hasObject(gitdir: string, oid: string): Promise<boolean> {
   try {
-    await git.readCommit({ fs, gitdir, oid });
+    await git.readCommit({ fs, gitdir, oid, cache: cacheOf(gitdir) });
     return true;
   } catch {
     return false;
@@ -79,7 +93,7 @@ export async function fetchBranch(remote: Remote, ref: string, oid: string): Pro
   await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.url", value: remote.url });
   await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
   try {
-    await git.fetch({ fs, http: remote.http, gitdir: remote.gitdir, url: remote.url, remote: "origin", ref: branch, remoteRef: branch, singleBranch: true, tags: false, ...auth(remote) });
+    await git.fetch({ fs, cache: cacheOf(remote.gitdir), http: remote.http, gitdir: remote.gitdir, url: remote.url, remote: "origin", ref: branch, remoteRef: branch, singleBranch: true, tags: false, ...auth(remote) });
   } catch (err) {
     explain(err, "Fetching the repository failed");
   }
@@ -103,11 +117,11 @@ export interface ReadLimits {
  * Every entry on the way is checked: `..`, `.git` in any spelling and symlinks leaving the tree fail the job.
  */
 export async function readProjectFiles(gitdir: string, commitOid: string, dir: string, limits: ReadLimits): Promise<Map<string, { oid: string; data: Buffer }>> {
-  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid });
+  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheOf(gitdir) });
   // Find the project directory's tree, checking each component on the way.
   let treeOid: string | null = commit.tree;
   for (const part of dir ? dir.split("/") : []) {
-    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid! });
+    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid!, cache: cacheOf(gitdir) });
     const entry = tree.find((e) => e.path === part && e.type === "tree");
     if (!entry) throw new RepoError("not-found", `The project directory "${dir}" does not exist in the branch.`);
     treeOid = entry.oid;
@@ -116,7 +130,7 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
   const visit = async (oid: string, prefix: string): Promise<void> => {
     let tree: Awaited<ReturnType<typeof git.readTree>>["tree"];
     try {
-      ({ tree } = await git.readTree({ fs, gitdir, oid }));
+      ({ tree } = await git.readTree({ fs, gitdir, oid, cache: cacheOf(gitdir) }));
     } catch (err) {
       // isomorphic-git refuses to parse trees with `..` or `.git` names itself.
       if ((err as { code?: string }).code === "UnsafeFilepathError") {
@@ -131,7 +145,7 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
       if (reason || entry.path.includes("/")) throw new RepoError("unsafe-entry", `The repository holds an unsafe entry "${full}": it ${reason ?? "has a slash in its name"}.`);
       if (entry.type === "tree") await visit(entry.oid, path);
       else if (entry.mode === "120000") {
-        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid, cache: cacheOf(gitdir) });
         const target = Buffer.from(blob).toString("utf8");
         if (!symlinkStaysInside(full, target)) throw new RepoError("unsafe-entry", `The repository holds a symlink "${full}" that points outside the repository.`);
       } else if (entry.type === "blob" && (/\.md$/i.test(path) || path === ".gitbook.yaml" || path.startsWith(".gitbook/assets/") || path.includes("/.gitbook/assets/") || /(^|\/)\.gitbook\.yaml$/.test(path))) {
@@ -146,7 +160,7 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
   }
   const files = new Map<string, { oid: string; data: Buffer }>();
   for (const { path, oid } of wanted) {
-    const { blob } = await git.readBlob({ fs, gitdir, oid });
+    const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheOf(gitdir) });
     if (blob.length > limits.maxFileBytes) throw new RepoError("too-large", `The file "${joinRepoPath(dir, path)}" is larger than the limit of ${limits.maxFileBytes} bytes.`);
     files.set(path, { oid, data: Buffer.from(blob.buffer, blob.byteOffset, blob.length) });
   }
@@ -155,7 +169,7 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
 
 /** Every entry of a commit's tree by path (blobs, symlinks, submodules), for rebuilding it. */
 async function flatten(gitdir: string, treeOid: string, prefix: string, out: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>): Promise<void> {
-  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
+  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid, cache: cacheOf(gitdir) });
   for (const entry of tree) {
     const path = prefix ? `${prefix}/${entry.path}` : entry.path;
     if (entry.type === "tree") await flatten(gitdir, entry.oid, path, out);
@@ -188,42 +202,39 @@ async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mo
   return write(root);
 }
 
+/** Every file of a commit by repository path (blobs, symlinks, submodules). */
+export async function listFiles(gitdir: string, commitOid: string): Promise<Map<string, { oid: string; mode: string; type: "blob" | "commit" }>> {
+  const entries = new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
+  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheOf(gitdir) });
+  await flatten(gitdir, commit.tree, "", entries);
+  return entries;
+}
+
 export interface CommitInput {
-  /** The branch's current commit, or null for a new branch. */
+  /** The base commit (the branch's, or the one the space last synced for a new branch), or null. */
   parent: string | null;
-  /** Where the layout goes: project directory + content root. */
-  contentDir: string;
-  /** Files of the layout relative to contentDir. */
-  files: Map<string, Buffer>;
-  /** Extra files relative to the repository root (`.gitbook.yaml` of the project). */
-  extra: Map<string, Buffer>;
+  /** The base commit's files (listFiles). */
+  base: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>;
+  /** Files to write, by repository path. */
+  writes: Map<string, Buffer>;
+  /** Repository paths to remove. */
+  deletes: Set<string>;
   message: string;
 }
 
 /**
- * A commit whose tree is the parent's with the content directory's markdown and `.gitbook/assets`
- * replaced by `files`; everything else (code, other folders of a monorepo) stays as it was.
- * Null when the tree would not change.
+ * A commit whose tree is the base's with `writes` and `deletes` applied; every other entry stays
+ * byte for byte. `changed` is false (and the oid the parent's) when the tree would not change.
  */
-export async function writeLayoutCommit(gitdir: string, input: CommitInput): Promise<{ oid: string; changed: boolean }> {
-  const entries = new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
-  let parentTree: string | null = null;
-  if (input.parent) {
-    parentTree = (await git.readCommit({ fs, gitdir, oid: input.parent })).commit.tree;
-    await flatten(gitdir, parentTree, "", entries);
-  }
-  const prefix = input.contentDir ? `${input.contentDir}/` : "";
-  for (const path of [...entries.keys()]) {
-    if (!path.startsWith(prefix)) continue;
-    const rel = path.slice(prefix.length);
-    if (/\.md$/i.test(rel) || rel.startsWith(".gitbook/assets/")) entries.delete(path);
-  }
-  const put = async (path: string, data: Buffer) => {
+export async function writeChangesCommit(gitdir: string, input: CommitInput): Promise<{ oid: string; changed: boolean }> {
+  const entries = new Map(input.base);
+  for (const path of input.deletes) entries.delete(path);
+  for (const [path, data] of input.writes) {
     const oid = await git.writeBlob({ fs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) });
-    entries.set(path, { oid, mode: "100644", type: "blob" });
-  };
-  for (const [rel, data] of input.files) await put(`${prefix}${rel}`, data);
-  for (const [path, data] of input.extra) await put(path, data);
+    const mode = entries.get(path)?.mode === "100755" ? "100755" : "100644";
+    entries.set(path, { oid, mode, type: "blob" });
+  }
+  const parentTree = input.parent ? (await git.readCommit({ fs, gitdir, oid: input.parent, cache: cacheOf(gitdir) })).commit.tree : null;
   const tree = await writeTrees(gitdir, entries);
   if (tree === parentTree && input.parent) return { oid: input.parent, changed: false };
   const now = Math.floor(Date.now() / 1000);
@@ -235,7 +246,7 @@ export async function writeLayoutCommit(gitdir: string, input: CommitInput): Pro
 /** Reads one blob of a commit (`.gitbook.yaml` of the project), or undefined. */
 export async function readFileAt(gitdir: string, commitOid: string, path: string): Promise<Buffer | undefined> {
   try {
-    const { blob } = await git.readBlob({ fs, gitdir, oid: commitOid, filepath: path });
+    const { blob } = await git.readBlob({ fs, gitdir, oid: commitOid, filepath: path, cache: cacheOf(gitdir) });
     return Buffer.from(blob.buffer, blob.byteOffset, blob.length);
   } catch {
     return undefined;
@@ -247,7 +258,7 @@ export async function pushCommit(remote: Remote, ref: string, oid: string, force
   const local = `refs/heads/docshelf-export`;
   await git.writeRef({ fs, gitdir: remote.gitdir, ref: local, value: oid, force: true });
   try {
-    const result = await git.push({ fs, http: remote.http, gitdir: remote.gitdir, url: remote.url, ref: local, remoteRef: ref, force, ...auth(remote) });
+    const result = await git.push({ fs, cache: cacheOf(remote.gitdir), http: remote.http, gitdir: remote.gitdir, url: remote.url, ref: local, remoteRef: ref, force, ...auth(remote) });
     if (!result.ok) throw new RepoError("rejected", `The Git server refused the push: ${result.error ?? "unknown reason"}.`);
   } catch (err) {
     explain(err, "Pushing to the repository failed");

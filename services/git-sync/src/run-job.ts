@@ -8,11 +8,12 @@ import git from "isomorphic-git";
 import { newId } from "@docshelf/store";
 import type { Credentials } from "./credentials";
 import { safeGitHttp } from "./git-http";
-import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, writeGitbookConfig, writeLayout, type TreeFile, type TreePage } from "./layout";
-import type { JobDoc, LinkDoc } from "./models";
+import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, writeGitbookConfig, type TreeFile, type TreePage } from "./layout";
+import type { JobDoc, LinkDoc, SyncState } from "./models";
 import type { JobOutcome } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
-import { fetchBranch, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteHead, RepoError, writeLayoutCommit, type Remote } from "./repo";
+import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
+import { planExport, stateAfterImport } from "./sync-state";
 import type { GitSyncSettings } from "./settings";
 
 export interface Snapshot {
@@ -26,7 +27,8 @@ export interface JobDeps {
   settings: GitSyncSettings;
   /** Root of this service's clone cache and scratch space. */
   workDir: string;
-  snapshot(spaceId: string): Promise<Snapshot>;
+  /** A revision of the space (default its current one); `fileData: false` leaves the files' bytes out. */
+  snapshot(spaceId: string, options?: { revisionId?: string; fileData?: boolean; fileIds?: string[] }): Promise<Snapshot>;
   importTree(spaceId: string, move: boolean, body: Readable): Promise<{ revision: string; moved: boolean; pages: number }>;
   setStage(job: JobDoc, stage: JobDoc["stage"]): Promise<void>;
   /** Aborts the job's requests when the worker stops. */
@@ -51,11 +53,17 @@ function projectDirOf(job: JobDoc): string {
   return dir;
 }
 
-function streamJson(value: unknown): Readable {
-  const json = JSON.stringify(value);
-  const chunks: string[] = [];
-  for (let i = 0; i < json.length; i += 256 * 1024) chunks.push(json.slice(i, i + 256 * 1024));
-  return Readable.from(chunks, { objectMode: false });
+/** content.gitImport's stream: one line of JSON (files with `size`), then the files' bytes in order. */
+function importStream(body: { git: unknown; pages: TreePage[]; files: TreeFile[] }): Readable {
+  const files = body.files.map(({ bytes, data, ...file }) => ({ ...file, size: bytes ? bytes.length : Buffer.from(data, "base64").length }));
+  const header = Buffer.from(`${JSON.stringify({ git: body.git, pages: body.pages, files })}\n`, "utf8");
+  const parts: Buffer[] = [];
+  for (let i = 0; i < header.length; i += 256 * 1024) parts.push(header.subarray(i, i + 256 * 1024));
+  for (const file of body.files) {
+    const bytes = file.bytes ?? Buffer.from(file.data, "base64");
+    for (let i = 0; i < bytes.length; i += 256 * 1024) parts.push(bytes.subarray(i, i + 256 * 1024));
+  }
+  return Readable.from(parts, { objectMode: false });
 }
 
 async function withRemote<T>(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, work: (remote: Remote) => Promise<T>): Promise<T> {
@@ -67,6 +75,7 @@ async function withRemote<T>(job: JobDoc, credentials: Credentials | undefined, 
     const http = safeGitHttp({ requestTimeoutMs: deps.settings.requestTimeoutMs, maxResponseBytes: deps.settings.maxFetchBytes, allowedPrivateTargets: deps.settings.allowedPrivateTargets, signal: deps.signal });
     return await work({ url: job.params.url, credentials, http, gitdir });
   } finally {
+    dropCache(gitdir);
     if (temporary) fs.rmSync(gitdir, { recursive: true, force: true });
   }
 }
@@ -93,12 +102,23 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     const createdByService = commit.author.email === SERVICE_EMAIL;
     // The interface names the flag createdByService; GitBook's schema (and its clients) createdByGitBook.
     const revisionGit = { oid: head, message: commit.message.trim(), createdByService, createdByGitBook: createdByService, ref: job.params.ref, ...(url ? { url } : {}) };
-    const result = await deps.importTree(job.spaceId, !job.params.standalone, streamJson({ git: revisionGit, pages: layout.pages, files: layout.files }));
-    return {
-      applied: !job.params.standalone,
-      fields: { revision: result.revision, commit: head, pages: result.pages },
-      link: { lastCommit: head, redirects: layout.config.redirects },
-    };
+    const result = await deps.importTree(job.spaceId, !job.params.standalone, importStream({ git: revisionGit, pages: layout.pages, files: layout.files }));
+    const link: Partial<LinkDoc> = { lastCommit: head, redirects: layout.config.redirects };
+    if (!job.params.standalone) {
+      // Which file each page came from, as content now holds it: what exports keep in place.
+      const imported = await deps.snapshot(job.spaceId, { revisionId: result.revision, fileData: false });
+      link.sync = stateAfterImport({
+        snapshot: imported,
+        imported: layout.pages,
+        config: layout.config,
+        contentDir: joinRepoPath(projectDir, layout.config.root),
+        url: job.params.url,
+        ref: job.params.ref,
+        projectDir,
+        commit: head,
+      });
+    }
+    return { applied: !job.params.standalone, fields: { revision: result.revision, commit: head, pages: result.pages }, link };
   });
 }
 
@@ -106,42 +126,74 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
  * Without `force`, an export refuses a branch that moved since the space last synced with it
  * (commits the space has not imported); with `force` it overwrites the content either way.
  */
-export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, link: Pick<LinkDoc, "lastCommit" | "redirects"> = {}): Promise<JobOutcome> {
+export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, link: Pick<LinkDoc, "lastCommit" | "redirects" | "sync"> = {}): Promise<JobOutcome> {
   const { lastCommit, redirects } = link;
   const projectDir = projectDirOf(job);
+  // The last sync's mapping counts only for the same repository and project directory.
+  const state: SyncState | undefined = link.sync && link.sync.url === job.params.url && link.sync.projectDir === projectDir ? link.sync : undefined;
   return withRemote(job, credentials, deps, async (remote) => {
     await deps.setStage(job, "repo_fetch");
     const head = await remoteHead(remote, job.params.ref);
     if (head && lastCommit && head !== lastCommit && !job.params.force) {
       throw new RepoError("conflict", `The branch ${job.params.ref} has commits the space has not imported; import them first or export with force.`);
     }
+    let base = head;
     if (head) await fetchBranch(remote, job.params.ref, head);
+    else if (state) {
+      // A new branch starts from the commit the space last synced with, so it differs only by the space's changes.
+      const source = state.ref === job.params.ref ? null : await remoteHead(remote, state.ref);
+      if (source) await fetchBranch(remote, state.ref, source).catch(() => undefined);
+      if (await hasObject(remote.gitdir, state.commit)) base = state.commit;
+    }
     await deps.setStage(job, "config_check");
+    const baseFiles = base ? await listFiles(remote.gitdir, base) : new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
     const yamlPath = joinRepoPath(projectDir, ".gitbook.yaml");
-    const existingYaml = head ? await readFileAt(remote.gitdir, head, yamlPath) : undefined;
+    const existingYaml = base && baseFiles.has(yamlPath) ? await readFileAt(remote.gitdir, base, yamlPath) : undefined;
     const config = readGitbookConfig(existingYaml?.toString("utf8"));
     await deps.setStage(job, "content_process");
-    const snapshot = await deps.snapshot(job.spaceId);
-    if (countPages(snapshot.pages) > deps.settings.maxPages) throw new RepoError("too-many-pages", `The space has more than ${deps.settings.maxPages} pages.`);
-    const existingRedirects = { ...config.redirects };
-    if (redirects) config.redirects = { ...redirects };
-    const contentDir = joinRepoPath(projectDir, config.root);
-    const files = writeLayout(snapshot.pages, snapshot.files, config, { contentDir, ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}) });
-    for (const [path, data] of files) {
-      if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes.`);
+    // Files' bytes only for those that may have changed: the others are known by their SHA-256.
+    const snapshot = await deps.snapshot(job.spaceId, { fileData: false });
+    const unchanged = new Set(snapshot.files.filter((f) => {
+      const before = state?.files[f.id];
+      return before && before.sha256 && before.sha256 === f.sha256 && before.name === f.name && baseFiles.has(before.path);
+    }).map((f) => f.id));
+    const needed = snapshot.files.filter((f) => !unchanged.has(f.id)).map((f) => f.id);
+    if (needed.length) {
+      const data = new Map((await deps.snapshot(job.spaceId, { revisionId: snapshot.revision, fileIds: needed })).files.map((f) => [f.id, f.data]));
+      for (const file of snapshot.files) if (data.has(file.id)) file.data = data.get(file.id)!;
     }
-    const extra = new Map<string, Buffer>();
-    if (!existingYaml) extra.set(yamlPath, Buffer.from(writeGitbookConfig(config), "utf8"));
-    else if (redirects) {
+    if (countPages(snapshot.pages) > deps.settings.maxPages) throw new RepoError("too-many-pages", `The space has more than ${deps.settings.maxPages} pages.`);
+    const contentDir = joinRepoPath(projectDir, config.root);
+    const plan = await planExport({
+      pages: snapshot.pages,
+      files: snapshot.files,
+      unchangedFiles: unchanged,
+      config,
+      contentDir,
+      state,
+      head: baseFiles,
+      readText: async (path) => (base ? (await readFileAt(remote.gitdir, base, path))?.toString("utf8") : undefined),
+      ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}),
+    });
+    const projectPrefix = projectDir ? `${projectDir}/` : "";
+    const fresh = ![...baseFiles.keys()].some((p) => p.startsWith(projectPrefix));
+    if (!existingYaml && (fresh || (redirects && Object.keys(redirects).length))) {
+      // A repository without `.gitbook.yaml` gets one only when the export starts it, or to hold redirects.
+      plan.writes.set(yamlPath, Buffer.from(writeGitbookConfig({ ...config, redirects: redirects ?? {} }), "utf8"));
+    } else if (existingYaml && redirects) {
       // The space's redirects (from its last import) replace the file's; the rest of the file stays as written.
-      const replaced = replaceRedirects(existingYaml.toString("utf8"), { ...config, redirects: existingRedirects }, redirects);
-      if (replaced !== null) extra.set(yamlPath, Buffer.from(replaced, "utf8"));
+      const replaced = replaceRedirects(existingYaml.toString("utf8"), config, redirects);
+      if (replaced !== null) plan.writes.set(yamlPath, Buffer.from(replaced, "utf8"));
+    }
+    for (const [path, data] of plan.writes) {
+      if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes.`);
     }
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
-    const { oid, changed } = await writeLayoutCommit(remote.gitdir, { parent: head, contentDir, files, extra, message });
-    if (changed) await pushCommit(remote, job.params.ref, oid, job.params.force);
-    return { applied: true, fields: { revision: snapshot.revision, commit: oid, pages: countPages(snapshot.pages) }, link: { lastCommit: oid } };
+    const { oid, changed } = await writeChangesCommit(remote.gitdir, { parent: base, base: baseFiles, writes: plan.writes, deletes: plan.deletes, message });
+    if (changed || (!head && base)) await pushCommit(remote, job.params.ref, oid, job.params.force);
+    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary };
+    return { applied: true, fields: { revision: snapshot.revision, commit: oid, pages: countPages(snapshot.pages) }, link: { lastCommit: oid, sync } };
   });
 }
 

@@ -43,7 +43,8 @@ export function parseSummary(text: string): SummaryItem[] {
       ? { title: unescape(link[1]), children: [] }
       : { title: unescape(item[2]), children: [] };
     const target = link ? (link[2] ?? link[3]) : undefined;
-    if (target) {
+    if (target && /^[a-z][a-z0-9+.-]*:/i.test(target)) entry.href = target;
+    else if (target) {
       const href = decodeHref(target.split("#")[0]);
       if (href) entry.href = href;
     }
@@ -76,7 +77,8 @@ export function buildSummary(items: SummaryItem[]): string {
   const lines = ["# Table of contents", ""];
   const list = (entries: SummaryItem[], depth: number) => {
     for (const entry of entries) {
-      const text = entry.href ? `[${escapeTitle(entry.title)}](${encodeHref(entry.href)})` : escapeTitle(entry.title);
+      const href = entry.href && /^[a-z][a-z0-9+.-]*:/i.test(entry.href) ? entry.href : entry.href ? encodeHref(entry.href) : undefined;
+      const text = href ? `[${escapeTitle(entry.title)}](${href})` : escapeTitle(entry.title);
       lines.push(`${"  ".repeat(depth)}* ${text}`);
       list(entry.children, depth + 1);
     }

@@ -25,6 +25,8 @@ export interface RevisionGit {
 /** A page as Git sync reads and writes it: metadata, the markdown body, children. */
 export interface GitPage {
   id?: string;
+  /** A SUMMARY.md `##` group (GitBook's RevisionPageGroup); absent for a document. */
+  type?: "group";
   title: string;
   slug: string;
   description?: string;
@@ -41,8 +43,12 @@ export interface GitFile {
   id: string;
   name: string;
   contentType: string;
-  /** The bytes, base64. */
+  /** The bytes, base64 (snapshot; empty when left out). */
   data: string;
+  /** SHA-256 of the bytes (snapshot). */
+  sha256?: string;
+  /** Import: the length of this file's bytes in the binary part of the stream (then `data` is absent). */
+  size?: number;
   git?: GitBlob;
 }
 
@@ -59,10 +65,24 @@ export interface GitImportBody {
   files: GitFile[];
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const parts: string[] = [];
-  for await (const chunk of stream as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
-  return parts.join("");
+/**
+ * The import stream: the body as one line of JSON whose files carry `size` instead of `data`, a newline,
+ * then the files' bytes one after the other in the order of `files` (no base64, no giant JSON string).
+ */
+function splitImportStream(whole: Buffer): { body: GitImportBody; bytes: Buffer[] } {
+  const newline = whole.indexOf(10);
+  if (newline < 0) throw new BadRequestError("Invalid parameters: the import stream has no header line.");
+  const body = JSON.parse(whole.subarray(0, newline).toString("utf8")) as GitImportBody;
+  const bytes: Buffer[] = [];
+  let at = newline + 1;
+  for (const file of body.files) {
+    if (typeof file.size === "number") {
+      bytes.push(whole.subarray(at, at + file.size));
+      at += file.size;
+    } else bytes.push(Buffer.from(file.data ?? "", "base64"));
+  }
+  if (at > whole.length) throw new BadRequestError("Invalid parameters: the import stream ended before its files' bytes.");
+  return { body, bytes };
 }
 
 function streamJson(value: unknown): Readable {
@@ -74,17 +94,27 @@ function streamJson(value: unknown): Readable {
 
 export const gitInternalActions: ContentPart = {
   actions: {
-    /** Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream of JSON text (GitSnapshot). No access check: the caller decides. */
+    /**
+     * Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream
+     * of JSON text (GitSnapshot); `fileData: false` leaves every file's bytes out, `fileIds` all but those
+     * files'. No access check: the caller decides.
+     */
     gitSnapshot: {
       visibility: "public",
-      params: { spaceId: idRule, revisionId: { ...idRule, optional: true } },
-      async handler(ctx: Ctx<{ spaceId: string; revisionId?: string }>) {
+      params: {
+        spaceId: idRule,
+        revisionId: { ...idRule, optional: true },
+        fileData: { type: "boolean", optional: true },
+        fileIds: { type: "array", items: "string", max: 100_000, optional: true },
+      },
+      async handler(ctx: Ctx<{ spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>) {
         const space = await this.spaces.findOne({ id: ctx.params.spaceId });
         if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
         const revision = await this.loadRevision(space.id, ctx.params.revisionId ?? space.revision);
         const bodies = new Map((await this.pagesWithMarkdown(revision)).map((p) => [p.id, p.markdown]));
         const toGit = (page: PageNode): GitPage => {
           const out: GitPage = { id: page.id, title: page.title, slug: page.slug, markdown: bodies.get(page.id) ?? "", pages: page.pages.map(toGit) };
+          if (page.type === "group") out.type = "group";
           if (page.description) out.description = page.description;
           if (page.icon) out.icon = page.icon;
           if (page.emoji) out.emoji = page.emoji;
@@ -94,9 +124,11 @@ export const gitInternalActions: ContentPart = {
           return out;
         };
         const files: GitFile[] = [];
+        const only = ctx.params.fileIds ? new Set(ctx.params.fileIds) : null;
         for (const file of revision.files) {
-          const data = this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
-          files.push({ id: file.id, name: file.name, contentType: file.contentType, data, ...(file.git ? { git: file.git } : {}) });
+          const wanted = ctx.params.fileData !== false && (!only || only.has(file.id));
+          const data = wanted && this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
+          files.push({ id: file.id, name: file.name, contentType: file.contentType, data, sha256: file.sha256, ...(file.git ? { git: file.git } : {}) });
         }
         const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
         const git = (revision as RevisionDoc).git;
@@ -116,7 +148,7 @@ export const gitInternalActions: ContentPart = {
       params: { spaceId: idRule, move: { type: "boolean" } },
       async handler(ctx: Ctx<{ spaceId: string; move: boolean }>) {
         if (!ctx.stream) throw new BadRequestError("Invalid parameters: the import body must be streamed.");
-        const body = JSON.parse(await readAll(ctx.stream as unknown as NodeJS.ReadableStream)) as GitImportBody;
+        const { body, bytes: fileBytes } = splitImportStream(await readAllBytes(ctx.stream as unknown as NodeJS.ReadableStream));
         const space = await this.spaces.findOne({ id: ctx.params.spaceId });
         if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
         const base = await this.loadRevision(space.id, space.revision);
@@ -125,6 +157,7 @@ export const gitInternalActions: ContentPart = {
 
         const pageChanges: Change[] = base.pages.map((page) => ({ type: "delete_page", page: page.id }));
         const gitByPage = new Map<string, GitBlob>();
+        const groups = new Set<string>();
         const add = (pages: GitPage[], parent: string | null, parentPath: string) => {
           for (const page of pages) {
             const path = parentPath ? `${parentPath}/${page.slug}` : page.slug;
@@ -138,6 +171,8 @@ export const gitInternalActions: ContentPart = {
             if (page.cover) change.cover = page.cover;
             pageChanges.push(change);
             if (page.git) gitByPage.set(pageId, page.git);
+            // GitBook's groups are top-level only.
+            if (page.type === "group" && parent === null) groups.add(pageId);
             add(page.pages, pageId, path);
           }
         };
@@ -146,8 +181,8 @@ export const gitInternalActions: ContentPart = {
 
         const fileChanges: Change[] = base.files.map((file) => ({ type: "delete_file", file: file.id }));
         const gitByFile = new Map<string, GitBlob>();
-        for (const file of body.files) {
-          const bytes = Buffer.from(file.data, "base64");
+        for (const [index, file] of body.files.entries()) {
+          const bytes = fileBytes[index];
           fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: this.files.put(bytes) });
           if (file.git) gitByFile.set(file.id, file.git);
         }
@@ -157,6 +192,10 @@ export const gitInternalActions: ContentPart = {
         for (const { page } of walk(applied.pages)) {
           const git = gitByPage.get(page.id);
           if (git) page.git = git;
+          if (groups.has(page.id)) {
+            page.type = "group";
+            delete page.documentId;
+          }
         }
         for (const file of applied.files) {
           const git = gitByFile.get(file.id);
@@ -192,6 +231,6 @@ export const gitInternalActions: ContentPart = {
 
 async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) parts.push(chunk);
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) parts.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
   return Buffer.concat(parts);
 }

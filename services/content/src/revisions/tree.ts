@@ -38,7 +38,8 @@ export interface PageComputed {
 
 export interface PageNode {
   id: string;
-  type: "document";
+  /** `group`: GitBook's RevisionPageGroup (a SUMMARY.md `##` heading of a Git-synced space), top level only, no body. */
+  type: "document" | "group";
   title: string;
   emoji?: string;
   icon?: string;
