@@ -26,6 +26,9 @@ export function storeMixin(specs: Record<string, CollectionSpec>): Partial<Servi
       const store = await openStore(this.name, { mongoUrl: cfg.mongoUrl, dataDir: cfg.dataDir, memory: cfg.dataDir === ":memory:" });
       const self = this as unknown as Record<string, unknown>;
       self.store = store;
+      if (!store.atomicUpdates) {
+        this.logger.warn(`${this.name}: the MongoDB server's updates are not atomic (FerretDB 1.x); concurrent compare-and-swaps may both succeed`);
+      }
       for (const [key, spec] of Object.entries(specs)) self[key] = (await store.collection<Doc>(spec)) as Collection<Doc>;
     },
     async stopped() {

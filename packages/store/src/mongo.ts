@@ -15,8 +15,14 @@ function fromStored<T extends Doc>(stored: Stored | null): T | null {
   return { ...rest, id: _id } as unknown as T;
 }
 
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: number })?.code === 11000;
+/**
+ * A unique index refused the write: MongoDB's E11000, or FerretDB 1.x's backend constraint error, which
+ * an update (not an insert) reports as an InternalError naming SQLite's or PostgreSQL's unique constraint.
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 11000) return true;
+  return code === 1 && typeof message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message);
 }
 
 /** nedb's `$unset: {k: true}` is Mongo's `$unset: {k: ""}`; the rest is the same language. */
@@ -100,12 +106,19 @@ export class MongoStore implements Store {
   private constructor(
     private readonly connection: mongoose.Connection,
     private readonly prefix: string,
+    /** The server's own name and version, e.g. `MongoDB 7.0.14` or `FerretDB v1.24.2`. */
+    readonly server: string,
+    readonly atomicUpdates: boolean,
   ) {}
 
   /** Connects; collections are named `<service>_<collection>` so services never share one. */
   static async connect(url: string, service: string): Promise<MongoStore> {
     const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
-    return new MongoStore(connection, service);
+    const info = (await connection.db!.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string };
+    // FerretDB 1.x applies an update by reading the document, changing it and writing it back, with no
+    // check that it is still what was read (FerretDB issue #3040): two racing updates may both "match".
+    if (info.ferretdbVersion) return new MongoStore(connection, service, `FerretDB ${info.ferretdbVersion}`, !/^v?1\./.test(info.ferretdbVersion));
+    return new MongoStore(connection, service, `MongoDB ${info.version ?? "unknown"}`, true);
   }
 
   async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {

@@ -144,6 +144,8 @@ export interface NedbOptions {
 
 export class NedbStore implements Store {
   readonly kind = "nedb" as const;
+  /** One process owns the files and nedb queues every operation, so updates never interleave. */
+  readonly atomicUpdates = true;
   /** One datastore per collection name: two datastores on one file would overwrite each other. */
   private readonly datastores = new Map<string, Promise<Datastore<Stored>>>();
   private open = true;

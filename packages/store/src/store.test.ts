@@ -32,8 +32,10 @@ describe("nedb on files", () => {
 const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl) {
   // Each run uses its own collection prefix so that runs never see each other's documents.
+  // mongo-check.js (jest's global setup) asked the server whether its updates are atomic.
   const prefix = `contract${newId().slice(-8)}`;
-  runStoreContract("mongodb", () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
+  const atomicUpdates = process.env.MONGO_ATOMIC_UPDATES !== "0";
+  runStoreContract(`mongodb (${process.env.MONGO_SERVER ?? "unknown server"})`, () => MongoStore.connect(mongoUrl, prefix), { persistent: true, atomicUpdates });
 } else {
   console.log("store contract: the MongoDB run was skipped because MONGO_URL is not set");
 }

@@ -58,6 +58,11 @@ export interface CollectionSpec {
 
 export interface Store {
   readonly kind: "nedb" | "mongo";
+  /**
+   * Whether updateOne and compareAndSwap are atomic against concurrent writers (MongoDB, nedb). FerretDB 1.x
+   * applies updates as read-modify-write (FerretDB issue #3040), so two racing compare-and-swaps can both win.
+   */
+  readonly atomicUpdates: boolean;
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
   isOpen(): boolean;
   close(): Promise<void>;
