@@ -95,7 +95,7 @@ export const gitInternalActions: ContentPart = {
         };
         const files: GitFile[] = [];
         for (const file of revision.files) {
-          const data = this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
+          const data = (await this.files.has(file.sha256)) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
           files.push({ id: file.id, name: file.name, contentType: file.contentType, data, ...(file.git ? { git: file.git } : {}) });
         }
         const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
@@ -148,7 +148,7 @@ export const gitInternalActions: ContentPart = {
         const gitByFile = new Map<string, GitBlob>();
         for (const file of body.files) {
           const bytes = Buffer.from(file.data, "base64");
-          fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: this.files.put(bytes) });
+          fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: await this.files.put(bytes) });
           if (file.git) gitByFile.set(file.id, file.git);
         }
 
