@@ -1,6 +1,6 @@
 // Broker options for every process: one place that sets transport, logging and fault tolerance.
 import type { BrokerOptions, Errors } from "moleculer";
-import type { Config } from "@docshelf/config";
+import { natsConnectionOptions, type Config } from "@docshelf/config";
 import { connectionWatch } from "./connection-watch";
 import { actionCalls } from "./action-calls";
 import { StreamingJsonSerializer } from "./serializer";
@@ -28,7 +28,9 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     namespace: cfg.namespace,
     nodeID: cfg.nodeId || undefined,
     // Empty: every service in this process, no transporter. Otherwise NATS (or Fake in tests).
-    transporter: (cfg.transporter || null) as BrokerOptions["transporter"],
+    // NATS gets the servers and credentials the configuration read (a token or a creds file too, which
+    // Moleculer's URL parsing does not know), so the URL's password never reaches a log line.
+    transporter: (cfg.nats ? { type: "NATS", options: natsConnectionOptions(cfg.nats) } : cfg.transporter || null) as BrokerOptions["transporter"],
     // JSON, with the chunks of streamed answers sent as bytes (see serializer.ts).
     serializer: new StreamingJsonSerializer(),
 
