@@ -1,6 +1,23 @@
 // End-to-end suites: the HTTP API with every service running, in one process and over NATS.
+// With E2E_MONGO_URL (npm test's second end-to-end run) every suite that starts a NATS system runs again,
+// over NATS only, with every collection in MongoDB (FerretDB in CI); the suites below never start one.
+const EMBEDDED_ONLY = [
+  "cross-node", // brokers inside the test process on the Fake/NATS transporter, no store of interest
+  "deploy", // parses manifests
+  "git-sync-restart", // one in-process broker restarted on the same DATA_DIR
+  "sweep-authz", // compares the embedded store's files before and after each request
+  "sweep-bad-input", // likewise
+];
+
+// Replicas of a service share data only in MongoDB: these run in the MongoDB run alone.
+const MONGO_ONLY = [
+  "scale-kill", // two content replicas, one killed under load
+];
+const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
+
 module.exports = {
   ...require("../jest.preset.js"),
   testTimeout: 60000,
   globalSetup: "<rootDir>/nats-check.js",
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore(EMBEDDED_ONLY) : ignore(MONGO_ONLY))],
 };

@@ -21,6 +21,19 @@ module.exports = async function natsCheck() {
     const banner = "!".repeat(78);
     const message = `NATS is not reachable at ${url}: the multi-process (NATS) end-to-end suites DID NOT RUN.`;
     process.stderr.write(`\n${banner}\n${message}\n${banner}\n\n`);
-    if (process.env.REQUIRE_NATS === "1") throw new Error(`${message} REQUIRE_NATS=1 makes this a failure.`);
+    if (process.env.REQUIRE_NATS === "1" || process.env.E2E_MONGO_URL) throw new Error(`${message} ${process.env.E2E_MONGO_URL ? "E2E_MONGO_URL" : "REQUIRE_NATS=1"} makes this a failure.`);
+  }
+  // The MongoDB run is only asked for explicitly: a server that does not answer fails it.
+  const mongoUrl = process.env.E2E_MONGO_URL;
+  if (mongoUrl) {
+    const { MongoClient } = require("mongoose").mongo;
+    const client = await MongoClient.connect(mongoUrl, { serverSelectionTimeoutMS: 10_000 });
+    try {
+      const info = await client.db().admin().command({ buildInfo: 1 });
+      const server = typeof info.ferretdbVersion === "string" ? `FerretDB ${info.ferretdbVersion}` : `MongoDB ${info.version}`;
+      process.stderr.write(`\nend-to-end over NATS with every collection on ${server} (E2E_MONGO_URL); one process per service\n`);
+    } finally {
+      await client.close();
+    }
   }
 };

@@ -25,7 +25,7 @@ async function openPair(kind: Kind): Promise<Pair> {
     return { counters: [counters, counters], records: [records, records], close: async () => undefined };
   }
   const namespace = `s${randomBytes(6).toString("hex")}`;
-  const options = { servers: NATS_URL, namespace, counterTtlMs: 120_000, idempotencyTtlMs: 60_000 };
+  const options = { connection: { servers: NATS_URL }, namespace, counterTtlMs: 120_000, idempotencyTtlMs: 60_000 };
   const a = await openNatsStores(options);
   const b = await openNatsStores(options);
   return {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ALL_SERVICES, ConfigError, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -19,6 +22,7 @@ describe("defaults", () => {
       dataDir: "./data",
       mongoUrl: "",
       transporter: "",
+      nats: null,
       services: [...ALL_SERVICES],
       namespace: "",
       nodeId: "",
@@ -168,6 +172,45 @@ describe("values", () => {
   test("TRANSPORTER accepts nats URLs with credentials and Fake", () => {
     expect(loadConfig({ TRANSPORTER: "nats://user:pass@nats:4222" }).transporter).toBe("nats://user:pass@nats:4222");
     expect(loadConfig({ TRANSPORTER: "Fake" }).transporter).toBe("Fake");
+    expect(loadConfig({ TRANSPORTER: "Fake" }).nats).toBeNull();
+  });
+});
+
+describe("NATS credentials", () => {
+  const dir = mkdtempSync(join(tmpdir(), "config-nats-"));
+  const creds = join(dir, "user.creds");
+  writeFileSync(creds, "-----BEGIN NATS USER JWT-----\n...\n");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("TRANSPORTER's servers, without credentials, and its percent-decoded user and password", () => {
+    expect(loadConfig({ TRANSPORTER: "nats://docshelf:p%40ss%2Fw@nats-0:4222,nats://docshelf:p%40ss%2Fw@nats-1:4222" }).nats).toEqual({
+      servers: ["nats-0:4222", "nats-1:4222"],
+      user: "docshelf",
+      pass: "p@ss/w",
+    });
+    expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222" }).nats).toEqual({ servers: ["127.0.0.1:4222"] });
+  });
+
+  test("a token, a creds file or an nkey seed file is the way to log in", () => {
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_TOKEN: "s3cret" }).nats).toEqual({ servers: ["nats:4222"], token: "s3cret" });
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_CREDS_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], credsFile: creds });
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_NKEY_SEED_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], nkeySeedFile: creds });
+  });
+
+  test.each([
+    [{ TRANSPORTER: "nats://u:pw-secret@nats:4222", NATS_TOKEN: "tok-secret" }, "one way to log in"],
+    [{ TRANSPORTER: "nats://nats:4222", NATS_TOKEN: "tok-secret", NATS_CREDS_FILE: "/x" }, "one way to log in"],
+    [{ TRANSPORTER: "nats://onlyuser-secret@nats:4222" }, "both a user and a password"],
+    [{ TRANSPORTER: "nats://u:pw-secret@a:4222,nats://u:other-secret@b:4222" }, "same user and password"],
+    [{ TRANSPORTER: "nats://u:pw-secret@nats:4222/path" }, "TRANSPORTER must be nats://host:port"],
+    [{ TRANSPORTER: "nats://nats:4222,http://x-secret" }, "entry 2"],
+    [{ TRANSPORTER: "nats://nats:4222", NATS_CREDS_FILE: "/nonexistent/user.creds" }, "NATS_CREDS_FILE must name a readable file"],
+    [{ TRANSPORTER: "nats://nats:4222", NATS_NKEY_SEED_FILE: "/nonexistent/seed" }, "NATS_NKEY_SEED_FILE must name a readable file"],
+    [{ NATS_TOKEN: "tok-secret" }, "NATS_TOKEN is set but TRANSPORTER is not"],
+  ])("%p is a ConfigError (%s) that repeats no credential", (env, message) => {
+    const err = configError(env);
+    expect(err.message).toContain(message);
+    expect(err.message).not.toMatch(/secret/);
   });
 });
 

@@ -1,4 +1,5 @@
 // The one configuration module: every environment variable the project reads, its default and why.
+import { accessSync, constants } from "node:fs";
 import { isIP } from "node:net";
 
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   mongoUrl: string;
   /** Moleculer transporter, e.g. `nats://127.0.0.1:4222`; empty runs everything in one process. */
   transporter: string;
+  /** The NATS servers of TRANSPORTER and how to authenticate to them; null without NATS. */
+  nats: NatsConfig | null;
   /** Comma-separated services this process runs, or `all`. */
   services: ServiceName[];
   /** Moleculer namespace: brokers only see brokers of the same namespace. */
@@ -75,6 +78,24 @@ export interface SsoDomainsConfig {
   dnsTimeoutMs: number;
 }
 
+/**
+ * Where NATS is and how to log in, for every NATS client of a process (the transporter, JetStream
+ * channels, the gateway's shared buckets). At most one way to authenticate is set.
+ */
+export interface NatsConfig {
+  /** `host:port` of each server in TRANSPORTER, without credentials. */
+  servers: string[];
+  /** User and password from TRANSPORTER's `nats://user:password@host` (percent-decoded). */
+  user?: string;
+  pass?: string;
+  /** NATS_TOKEN: the server's authorization token. */
+  token?: string;
+  /** NATS_CREDS_FILE: a .creds file (user JWT and nkey seed) of decentralized authentication. */
+  credsFile?: string;
+  /** NATS_NKEY_SEED_FILE: a file holding a user nkey seed (`SU...`). */
+  nkeySeedFile?: string;
+}
+
 export interface OpenAPIConfig {
   /** Total time to fetch a spec's URL, redirects included. */
   fetchTimeoutMs: number;
@@ -107,7 +128,10 @@ export const VARIABLES: readonly Variable[] = [
   { name: "PUBLIC_URL", default: "http://localhost:$PORT", why: "Absolute base URL used in every `urls` member." },
   { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
   { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
-  { name: "TRANSPORTER", default: "", why: "Moleculer transporter (e.g. nats://127.0.0.1:4222); empty means one process." },
+  { name: "TRANSPORTER", default: "", why: "Moleculer transporter: nats:// URLs separated by commas (nats://user:password@nats:4222 to log in with a password); empty means one process." },
+  { name: "NATS_TOKEN", default: "", why: "Authorization token of the NATS servers (instead of a password in TRANSPORTER)." },
+  { name: "NATS_CREDS_FILE", default: "", why: "Path of a NATS .creds file (user JWT and nkey seed) to log in with, instead of a password or token." },
+  { name: "NATS_NKEY_SEED_FILE", default: "", why: "Path of a file holding a NATS user nkey seed (SU…) to log in with, instead of a password or token." },
   { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, comments, sites, change-requests, git-sync, or all." },
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
@@ -236,6 +260,64 @@ function serviceList(raw: string): ServiceName[] {
   return names as ServiceName[];
 }
 
+/** TRANSPORTER's servers and the one way of logging in to them; errors never repeat a credential. */
+function natsConfig(env: NodeJS.ProcessEnv, transporter: string): NatsConfig | null {
+  const token = env.NATS_TOKEN || "";
+  const credsFile = env.NATS_CREDS_FILE || "";
+  const nkeySeedFile = env.NATS_NKEY_SEED_FILE || "";
+  if (!/^nats:/i.test(transporter)) {
+    const stray = [["NATS_TOKEN", token], ["NATS_CREDS_FILE", credsFile], ["NATS_NKEY_SEED_FILE", nkeySeedFile]].find(([, v]) => v);
+    if (stray) throw new ConfigError(`${stray[0]} is set but TRANSPORTER is not a nats:// URL`);
+    return null;
+  }
+  const servers: string[] = [];
+  let user = "";
+  let pass = "";
+  for (const [i, part] of transporter.split(",").map((s) => s.trim()).entries()) {
+    let url: URL | undefined;
+    try {
+      url = new URL(part);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol.toLowerCase() !== "nats:" || !url.hostname || (url.pathname && url.pathname !== "/") || url.search || url.hash) {
+      throw new ConfigError(`TRANSPORTER must be nats://host:port URLs separated by commas; entry ${i + 1} is not one`);
+    }
+    servers.push(url.host);
+    if (url.username || url.password) {
+      let u = "";
+      let p = "";
+      try {
+        u = decodeURIComponent(url.username);
+        p = decodeURIComponent(url.password);
+      } catch {
+        throw new ConfigError(`TRANSPORTER entry ${i + 1} has credentials that are not valid percent-encoding`);
+      }
+      if (!u || !p) throw new ConfigError(`TRANSPORTER entry ${i + 1} must name both a user and a password, or neither (a token goes in NATS_TOKEN)`);
+      if ((user || pass) && (u !== user || p !== pass)) throw new ConfigError("TRANSPORTER's entries must all carry the same user and password");
+      user = u;
+      pass = p;
+    }
+  }
+  const ways = [user ? "a password in TRANSPORTER" : "", token ? "NATS_TOKEN" : "", credsFile ? "NATS_CREDS_FILE" : "", nkeySeedFile ? "NATS_NKEY_SEED_FILE" : ""].filter(Boolean);
+  if (ways.length > 1) throw new ConfigError(`NATS takes one way to log in; ${ways.join(" and ")} are both set`);
+  for (const [name, file] of [["NATS_CREDS_FILE", credsFile], ["NATS_NKEY_SEED_FILE", nkeySeedFile]]) {
+    if (!file) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch {
+      throw new ConfigError(`${name} must name a readable file, got "${file}"`);
+    }
+  }
+  return Object.freeze({
+    servers,
+    ...(user ? { user, pass } : {}),
+    ...(token ? { token } : {}),
+    ...(credsFile ? { credsFile } : {}),
+    ...(nkeySeedFile ? { nkeySeedFile } : {}),
+  });
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, "PORT", "8080", 0, 65535);
@@ -256,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(transporter)?.[0];
     throw new ConfigError(`TRANSPORTER must be a nats:// URL (or Fake for tests), got ${scheme ? `a "${scheme}" URL` : "something else"}`);
   }
+  const nats = natsConfig(env, transporter);
   return Object.freeze({
     port,
     host: env.HOST || "0.0.0.0",
@@ -263,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || "./data",
     mongoUrl: env.MONGO_URL || "",
     transporter,
+    nats,
     services: serviceList(env.SERVICES || "all"),
     namespace: env.NAMESPACE || "",
     nodeId: env.NODE_ID || "",
@@ -321,3 +405,4 @@ export function bindConfig(broker: object, cfg: Config): void {
 export function configFor(broker: object): Config {
   return perBroker.get(broker) ?? config();
 }
+export { natsConnectionOptions } from "./nats";

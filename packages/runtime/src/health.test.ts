@@ -41,6 +41,25 @@ describe("the HEALTH_PORT server", () => {
     }
   });
 
+  test("/started (the startup probe) is 503 until broker.start() finished, then 200 for good, NATS outage or not", async () => {
+    const { cfg, broker } = setup("orgs");
+    const server = await startHealthServer(broker, { ...cfg, healthPort: 0 }, () => false);
+    const base = `http://127.0.0.1:${portOf(server)}`;
+    try {
+      const before = await fetch(`${base}/started`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toEqual({ status: "starting" });
+      await broker.start();
+      expect((await fetch(`${base}/started`)).status).toBe(200);
+      (broker.transit as unknown as { connected: boolean }).connected = false;
+      expect((await fetch(`${base}/ready`)).status).toBe(503);
+      expect(await (await fetch(`${base}/started`)).json()).toEqual({ status: "started" });
+    } finally {
+      server.close();
+      await broker.stop();
+    }
+  });
+
   test("/ready is 503 while the transporter is disconnected", async () => {
     const { cfg, broker } = setup("orgs");
     const server = await startHealthServer(broker, { ...cfg, healthPort: 0 }, () => false);

@@ -30,10 +30,12 @@ export async function readiness(broker: ServiceBroker, cfg: Config): Promise<Rea
 }
 
 /**
- * GET /health answers 200 while the process runs; GET /ready 200 when `readiness` says so, else 503.
+ * GET /health answers 200 while the process runs; GET /ready 200 when `readiness` says so, else 503;
+ * GET /started 200 once the broker has started.
  * It starts before the broker so that a process stuck connecting to NATS is alive but not ready.
  */
 export function startHealthServer(broker: ServiceBroker, cfg: Config, isStopping: () => boolean): Promise<Server> {
+  let hasStarted = false;
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
@@ -42,6 +44,13 @@ export function startHealthServer(broker: ServiceBroker, cfg: Config, isStopping
     const path = (req.url ?? "").split("?")[0];
     if (req.method !== "GET" && req.method !== "HEAD") return reply(405, { status: "method not allowed" });
     if (path === "/health") return reply(200, { status: "ok" });
+    // For startup probes: 200 only once broker.start() has finished (services started, stores open,
+    // transporter connected), and from then on, so a later NATS outage fails readiness, not start-up.
+    if (path === "/started") {
+      const started = (broker as unknown as { started: boolean }).started || hasStarted;
+      if (started) hasStarted = true;
+      return reply(started ? 200 : 503, { status: started ? "started" : "starting" });
+    }
     if (path !== "/ready") return reply(404, { status: "not found" });
     if (isStopping()) return reply(503, { status: "stopping" });
     readiness(broker, cfg).then(

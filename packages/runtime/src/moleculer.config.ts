@@ -1,8 +1,9 @@
 // Broker options for every process: one place that sets transport, logging and fault tolerance.
 import type { BrokerOptions, Errors } from "moleculer";
-import type { Config } from "@docshelf/config";
+import { natsConnectionOptions, type Config } from "@docshelf/config";
 import { connectionWatch } from "./connection-watch";
 import { actionCalls } from "./action-calls";
+import { nodeWentAway, safeRetries } from "./safe-retries";
 import { StreamingJsonSerializer } from "./serializer";
 
 /** Spans go nowhere, to the log (console) or to a Zipkin-compatible collector: exporters that need no extra package. */
@@ -28,7 +29,9 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     namespace: cfg.namespace,
     nodeID: cfg.nodeId || undefined,
     // Empty: every service in this process, no transporter. Otherwise NATS (or Fake in tests).
-    transporter: (cfg.transporter || null) as BrokerOptions["transporter"],
+    // NATS gets the servers and credentials the configuration read (a token or a creds file too, which
+    // Moleculer's URL parsing does not know), so the URL's password never reaches a log line.
+    transporter: (cfg.nats ? { type: "NATS", options: natsConnectionOptions(cfg.nats) } : cfg.transporter || null) as BrokerOptions["transporter"],
     // JSON, with the chunks of streamed answers sent as bytes (see serializer.ts).
     serializer: new StreamingJsonSerializer(),
 
@@ -51,8 +54,9 @@ export function brokerOptions(cfg: Config): BrokerOptions {
 
     // Moleculer's default is no timeout at all: a lost call would hang for minutes.
     requestTimeout: cfg.requestTimeoutMs,
-    // No call is retried (docs/OPERATIONS.md, "Why GET is not retried yet").
-    retryPolicy: { enabled: false, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: (err: Error) => !!(err as Errors.MoleculerRetryableError)?.retryable },
+    // On for the calls that safeRetries marks (those of GET and HEAD requests), and only when their node
+    // went away; every other call has 0 retries.
+    retryPolicy: { enabled: Boolean(cfg.transporter), retries: 0, delay: 50, maxDelay: 500, factor: 2, check: nodeWentAway },
     // Stop calling a node whose calls keep failing for server reasons; 4xx answers never trip it. Only
     // between nodes: in one process every action has a single endpoint, this one, and opening it would
     // only turn a failing action into 503s for halfOpenTime, at a cost on every call.
@@ -69,8 +73,10 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     registry: { strategy: "RoundRobin", preferLocal: true },
     // Let in-flight requests finish on shutdown.
     tracking: { enabled: true, shutdownTimeout: 10_000 },
-    heartbeatInterval: 5,
-    heartbeatTimeout: 15,
+    // A node that stops sending heartbeats (killed) is dropped after heartbeatTimeout: its pending calls
+    // are rejected then, and those of GETs retried elsewhere (safe-retries.ts), well inside the 10 s timeout.
+    heartbeatInterval: 2,
+    heartbeatTimeout: 6,
     // Prometheus text on METRICS_PORT/metrics (request counts, latencies, errors, transit, process); off at 0.
     metrics:
       cfg.metricsPort > 0
@@ -96,6 +102,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
       "ContextTracker",
       "CircuitBreaker",
       "Retry",
+      safeRetries(),
       actionCalls(cfg.logLevel),
       "ErrorHandler",
       "Tracing",

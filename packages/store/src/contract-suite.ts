@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError } from "@docshelf/errors";
 import { cursorOf, normalizeSort } from "./cursor";
 import { op, type Filter, type Primitive } from "./filter";
 import { newId } from "./ids";
+import { sha256Of } from "./blobs";
 import type { Collection, Cursor, Doc, IndexSpec, Sort, Store } from "./types";
 
 export interface ContractOptions {
@@ -490,6 +491,24 @@ export function runStoreContract(name: string, open: () => Promise<Store>, optio
         expect(updated).toEqual({ id: doc.id, name: "y", n: 2, tags: ["a", "b"] });
       });
 
+      test("concurrent $inc updates of one counter all count, and each sees a distinct value", async () => {
+        const c = await fresh();
+        const [doc] = await seed(c, [{ last: 0 }]);
+        const seen = await Promise.all(Array.from({ length: 12 }, () => c.updateOne({ id: doc.id }, { $inc: { last: 1 } })));
+        expect(seen.map((d) => d?.last).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+        expect(await c.findOne({ id: doc.id })).toEqual({ id: doc.id, last: 12 });
+      });
+
+      test("concurrent conditional updates on a version field: exactly one of those expecting the same version applies", async () => {
+        const c = await fresh();
+        const [doc] = await seed(c, [{ version: 1, state: "a", kind: "x" }]);
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => c.updateOne({ kind: "x", version: 1 }, { $set: { state: `w${i}` }, $inc: { version: 1 } })),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await c.findOne({ id: doc.id })).toMatchObject({ version: 2 });
+      });
+
       test("updateOne returns null and changes nothing when no document matches", async () => {
         const c = await fresh();
         const docs = await seed(c, [{ name: "a" }]);
@@ -673,6 +692,52 @@ export function runStoreContract(name: string, open: () => Promise<Store>, optio
         const again = await fresh([{ fields: ["email"], unique: true }], store, name);
         await expect(again.insert({ id: newId(), email: "a@x.test" })).rejects.toBeInstanceOf(ConflictError);
       });
+    });
+
+    describe("blobs", () => {
+      async function read(stream: NodeJS.ReadableStream): Promise<Buffer> {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+        return Buffer.concat(chunks);
+      }
+
+      test("bytes are stored once under their SHA-256 and read back whole, also across GridFS chunk sizes", async () => {
+        const blobs = (await openStore()).blobs(uniqueName());
+        const small = Buffer.from(`hello ${newId()}`);
+        const large = Buffer.alloc(600 * 1024 + 17, newId()); // more than two 255 KiB GridFS chunks
+        const a = await blobs.put(small);
+        expect(a).toBe(sha256Of(small));
+        expect(await blobs.put(Buffer.from(small))).toBe(a);
+        expect(await blobs.has(a)).toBe(true);
+        expect((await read(blobs.open(a))).equals(small)).toBe(true);
+        const b = await blobs.put(large);
+        expect((await read(blobs.open(b))).equals(large)).toBe(true);
+        await blobs.remove(a);
+        await blobs.remove(b);
+      });
+
+      test("has is false for a missing blob and for a name that is not a SHA-256, and remove takes a blob away", async () => {
+        const blobs = (await openStore()).blobs(uniqueName());
+        expect(await blobs.has("0".repeat(64))).toBe(false);
+        expect(await blobs.has("../../etc/passwd")).toBe(false);
+        expect(() => blobs.open("../x")).toThrow();
+        const sha = await blobs.put(Buffer.from(newId()));
+        await blobs.remove(sha);
+        expect(await blobs.has(sha)).toBe(false);
+        await blobs.remove(sha); // twice is fine
+      });
+
+      if (options.persistent) {
+        test("a blob one store wrote is read by another store on the same data (a replica, or after a restart)", async () => {
+          const name = uniqueName();
+          const bytes = Buffer.from(`shared ${newId()}`);
+          const sha = await (await openStore()).blobs(name).put(bytes);
+          const other = (await openStore()).blobs(name);
+          expect(await other.has(sha)).toBe(true);
+          expect((await read(other.open(sha))).equals(bytes)).toBe(true);
+          await other.remove(sha);
+        });
+      }
     });
 
     if (options.persistent) {

@@ -10,6 +10,7 @@ export { cursorOf, normalizeSort } from "./cursor";
 export { newId, newSecret } from "./ids";
 export { NedbStore } from "./nedb";
 export { MongoStore } from "./mongo";
+export { DiskBlobStore, GridFsBlobStore, sha256Of, type BlobStore } from "./blobs";
 
 export interface StoreOptions {
   mongoUrl?: string;

@@ -1,7 +1,7 @@
 // A Moleculer mixin that opens the service's own collections on start and closes them on stop.
 import type { ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { openStore } from "./index";
+import { MongoStore, openStore } from "./index";
 import type { Collection, CollectionSpec, Doc, Store } from "./types";
 
 export interface StoreVars {
@@ -26,6 +26,9 @@ export function storeMixin(specs: Record<string, CollectionSpec>): Partial<Servi
       const store = await openStore(this.name, { mongoUrl: cfg.mongoUrl, dataDir: cfg.dataDir, memory: cfg.dataDir === ":memory:" });
       const self = this as unknown as Record<string, unknown>;
       self.store = store;
+      if (store instanceof MongoStore && store.documentLocks) {
+        this.logger.info(`${this.name}: ${store.server} applies updates as read-modify-write; updates take per-document locks`);
+      }
       for (const [key, spec] of Object.entries(specs)) self[key] = (await store.collection<Doc>(spec)) as Collection<Doc>;
     },
     async stopped() {

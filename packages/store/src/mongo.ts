@@ -5,6 +5,8 @@ import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
 import { toModifiers } from "./nedb";
+import { newId } from "./ids";
+import { GridFsBlobStore, type BlobStore } from "./blobs";
 
 type Stored = Record<string, unknown> & { _id: string };
 type RawCollection = mongoose.mongo.Collection<Stored>;
@@ -15,8 +17,14 @@ function fromStored<T extends Doc>(stored: Stored | null): T | null {
   return { ...rest, id: _id } as unknown as T;
 }
 
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: number })?.code === 11000;
+/**
+ * A unique index refused the write: MongoDB's E11000, or FerretDB 1.x's backend constraint error, which
+ * an update (not an insert) reports as an InternalError naming SQLite's or PostgreSQL's unique constraint.
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 11000) return true;
+  return code === 1 && typeof message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message);
 }
 
 /** nedb's `$unset: {k: true}` is Mongo's `$unset: {k: ""}`; the rest is the same language. */
@@ -26,11 +34,79 @@ function mongoModifiers<T>(update: Update<T>): Record<string, unknown> {
   return mods;
 }
 
+/** How long a document lock holds when its holder died before releasing it. */
+const LOCK_LEASE_MS = 5_000;
+/** How long an update waits for a document's lock before it gives up. */
+const LOCK_WAIT_MS = 15_000;
+
+interface LockDoc {
+  _id: string;
+  token: string;
+  expires: number;
+}
+
+/**
+ * Per-document locks for a server whose updates are read-modify-write (FerretDB 1.x, issue #3040): an
+ * insert with a unique _id is atomic there, so whoever inserts `<collection>:<id>` holds the document until
+ * it deletes the lock again. Every updateOne and compareAndSwap of the store takes it, which makes them
+ * atomic against each other across processes. A holder that dies leaves a lock that others break after
+ * LOCK_LEASE_MS.
+ */
+export class DocumentLocks {
+  constructor(private readonly raw: mongoose.mongo.Collection<LockDoc>) {}
+
+  async with<R>(key: string, work: () => Promise<R>): Promise<R> {
+    const token = newId();
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.raw.insertOne({ _id: key, token, expires: Date.now() + LOCK_LEASE_MS });
+        break;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      const held = await this.raw.findOne({ _id: key });
+      if (held && held.expires < Date.now()) {
+        await this.raw.deleteOne({ _id: key, token: held.token });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the lock of ${key}`);
+      await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt * 3) * (0.5 + Math.random())));
+    }
+    try {
+      return await work();
+    } finally {
+      await this.raw.deleteOne({ _id: key, token }).catch(() => undefined);
+    }
+  }
+}
+
 class MongoCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
     private readonly raw: RawCollection,
+    /** Set when the server's updates are not atomic: every update holds its document's lock. */
+    private readonly locks?: DocumentLocks,
   ) {}
+
+  /**
+   * Runs `work` (an update of the one document matching `filter` and `_id`) under that document's lock
+   * when the server needs one: it finds the candidate, locks it, and `work` re-checks the filter.
+   */
+  private async locked<R>(filter: Filter, miss: R, work: (query: Record<string, unknown>) => Promise<R | undefined>): Promise<R> {
+    const query = toQuery(filter) as Record<string, unknown>;
+    const locks = this.locks;
+    if (!locks) return (await work(query)) ?? miss;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const candidate = typeof query._id === "string" ? query._id : (await this.raw.findOne(query as mongoose.mongo.Filter<Stored>, { projection: { _id: 1 } }))?._id;
+      if (candidate === undefined) return miss;
+      const result = await locks.with(`${this.name}:${candidate}`, () => work({ $and: [query, { _id: candidate }] }));
+      // undefined: the candidate no longer matched once locked (another update got there first); look again.
+      if (result !== undefined) return result;
+      if (typeof query._id === "string") return miss;
+    }
+    return miss;
+  }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const sort = normalizeSort(options.sort);
@@ -64,10 +140,10 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     const mods = mongoModifiers(update);
     if (Object.keys(mods).length === 0) return this.findOne(filter);
     try {
-      const result = await this.raw.findOneAndUpdate(toQuery(filter) as mongoose.mongo.Filter<Stored>, mods, {
-        returnDocument: "after",
+      return await this.locked<T | null>(filter, null, async (query) => {
+        const result = await this.raw.findOneAndUpdate(query as mongoose.mongo.Filter<Stored>, mods, { returnDocument: "after" });
+        return result ? fromStored<T>(result as Stored) : undefined;
       });
-      return fromStored<T>(result as Stored | null);
     } catch (err) {
       if (isDuplicateKey(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
       throw err;
@@ -76,10 +152,12 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean> {
     // Through toQuery like every other filter, so neither the id nor the expected value can be an operator.
-    const query = toQuery({ id, [field]: expected } as Filter);
+    const filter = { id, [field]: expected } as Filter;
     try {
-      const result = await this.raw.updateOne(query as mongoose.mongo.Filter<Stored>, { $set: { [field]: next } });
-      return result.matchedCount === 1;
+      return await this.locked(filter, false, async (query) => {
+        const result = await this.raw.updateOne(query as mongoose.mongo.Filter<Stored>, { $set: { [field]: next } });
+        return result.matchedCount === 1 ? true : undefined;
+      });
     } catch (err) {
       if (isDuplicateKey(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
       throw err;
@@ -100,12 +178,24 @@ export class MongoStore implements Store {
   private constructor(
     private readonly connection: mongoose.Connection,
     private readonly prefix: string,
-  ) {}
+    /** The server's own name and version, e.g. `MongoDB 7.0.14` or `FerretDB v1.24.2`. */
+    readonly server: string,
+    /** Whether updates take per-document locks because the server's own are not atomic (FerretDB 1.x). */
+    readonly documentLocks: boolean,
+  ) {
+    if (documentLocks) this.locks = new DocumentLocks(connection.collection<LockDoc>(`${prefix}__locks`) as unknown as mongoose.mongo.Collection<LockDoc>);
+  }
+
+  private readonly locks?: DocumentLocks;
 
   /** Connects; collections are named `<service>_<collection>` so services never share one. */
   static async connect(url: string, service: string): Promise<MongoStore> {
     const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
-    return new MongoStore(connection, service);
+    const info = (await connection.db!.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string };
+    // FerretDB 1.x applies an update by reading the document, changing it and writing it back, with no
+    // check that it is still what was read (FerretDB issue #3040): two racing updates may both "match".
+    if (info.ferretdbVersion) return new MongoStore(connection, service, `FerretDB ${info.ferretdbVersion}`, /^v?1\./.test(info.ferretdbVersion));
+    return new MongoStore(connection, service, `MongoDB ${info.version ?? "unknown"}`, false);
   }
 
   async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
@@ -114,7 +204,12 @@ export class MongoStore implements Store {
       const keys = Object.fromEntries(index.fields.map((f) => [f === "id" ? "_id" : f, 1]));
       await raw.createIndex(keys, { unique: index.unique ?? false, sparse: index.sparse ?? false });
     }
-    return new MongoCollection<T>(spec.name, raw);
+    return new MongoCollection<T>(spec.name, raw, this.locks);
+  }
+
+  /** A GridFS bucket named `<service>_<name>` (collections `<service>_<name>.files` and `.chunks`). */
+  blobs(name: string): BlobStore {
+    return new GridFsBlobStore(this.connection.db!, `${this.prefix}_${name}`);
   }
 
   isOpen(): boolean {

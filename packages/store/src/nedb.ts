@@ -1,6 +1,8 @@
 // Embedded adapter: one @seald-io/nedb datastore file per collection under DATA_DIR/<service>/.
 import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DiskBlobStore, type BlobStore } from "./blobs";
 import Datastore from "@seald-io/nedb";
 import { deepCopy } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
@@ -179,6 +181,11 @@ export class NedbStore implements Store {
       });
     }
     return new NedbCollection<T>(spec.name, db);
+  }
+
+  /** Files under `<dir>/<name>` (DATA_DIR/<service>/<name>); in memory, a per-process temp dir. */
+  blobs(name: string): BlobStore {
+    return new DiskBlobStore(this.options.dir ? join(this.options.dir, name) : join(tmpdir(), `docshelf-${name}-${process.pid}`));
   }
 
   isOpen(): boolean {

@@ -32,8 +32,43 @@ describe("nedb on files", () => {
 const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl) {
   // Each run uses its own collection prefix so that runs never see each other's documents.
+  // mongo-check.js (jest's global setup) asked the server what it is.
+  const server = process.env.MONGO_SERVER ?? "unknown server";
   const prefix = `contract${newId().slice(-8)}`;
-  runStoreContract("mongodb", () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
+  runStoreContract(`mongodb (${server})`, () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
+
+  describe(`per-document locks on ${server}`, () => {
+    const ferret1 = /^FerretDB v?1\./.test(server);
+    let store: MongoStore;
+    beforeAll(async () => {
+      store = await MongoStore.connect(mongoUrl, `locks${newId().slice(-8)}`);
+    });
+    afterAll(async () => {
+      await store.close();
+    });
+
+    test(`updates take document locks exactly when the server's own updates are read-modify-write (FerretDB 1.x): ${ferret1 ? "yes" : "no"}`, () => {
+      expect(store.server).toBe(server);
+      expect(store.documentLocks).toBe(ferret1);
+    });
+
+    if (ferret1) {
+      test("a lock left by a process that died is broken after its lease, and the update then applies", async () => {
+        const c = await store.collection<{ id: string; n: number }>({ name: "leases" });
+        const id = newId();
+        await c.insert({ id, n: 1 });
+        const locks = (store as unknown as { connection: { collection(name: string): { insertOne(doc: object): Promise<unknown> } } }).connection.collection(
+          `${(store as unknown as { prefix: string }).prefix}__locks`,
+        );
+        await locks.insertOne({ _id: `leases:${id}`, token: "dead", expires: Date.now() + 1500 });
+        const started = Date.now();
+        expect(await c.updateOne({ id }, { $inc: { n: 1 } })).toEqual({ id, n: 2 });
+        const waited = Date.now() - started;
+        expect(waited).toBeGreaterThanOrEqual(1000);
+        expect(waited).toBeLessThan(5000);
+      });
+    }
+  });
 } else {
   console.log("store contract: the MongoDB run was skipped because MONGO_URL is not set");
 }

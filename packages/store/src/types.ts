@@ -1,4 +1,5 @@
 // The store contract both adapters implement.
+import type { BlobStore } from "./blobs";
 import type { Filter, Primitive } from "./filter";
 
 export interface Doc {
@@ -43,7 +44,10 @@ export interface Collection<T extends Doc> {
   count(filter: Filter): Promise<number>;
   /** Inserts; a unique index violation throws ConflictError. */
   insert(doc: T): Promise<T>;
-  /** Atomically applies `update` to the first document matching `filter`; null when none matched. */
+  /**
+   * Atomically applies `update` to the first document matching `filter`; null when none matched. Atomic on
+   * every server: on FerretDB 1.x, whose updates are read-modify-write, through per-document locks.
+   */
   updateOne(filter: Filter, update: Update<T>): Promise<T | null>;
   /** Sets `field` to `next` only if it still holds `expected`; tells whether it did. */
   compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean>;
@@ -59,6 +63,8 @@ export interface CollectionSpec {
 export interface Store {
   readonly kind: "nedb" | "mongo";
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
+  /** The service's content-addressed bytes named `name`: files beside nedb's, a GridFS bucket in MongoDB. */
+  blobs(name: string): BlobStore;
   isOpen(): boolean;
   close(): Promise<void>;
 }

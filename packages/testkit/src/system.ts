@@ -1,6 +1,7 @@
 // Starts the whole system for a test: every service in one broker, or one process per service over NATS.
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect } from "nats";
+import mongoose from "mongoose";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -28,6 +29,32 @@ export interface EmbeddedOptions {
 }
 
 export const NATS_URL = process.env.NATS_URL || "nats://127.0.0.1:4222";
+
+/**
+ * A MongoDB-wire server (MongoDB, or FerretDB in CI) that the NATS systems keep every collection in,
+ * when set: each system gets a database of its own, dropped when it stops. Unset: the embedded store.
+ */
+export const E2E_MONGO_URL = process.env.E2E_MONGO_URL || "";
+
+/** `base` (a mongodb:// URL, with or without a path and options) naming database `name` instead. */
+export function mongoDatabaseUrl(base: string, name: string): string {
+  const match = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/[^?]*)?(\?.*)?$/.exec(base);
+  if (!match) throw new Error("E2E_MONGO_URL must be a mongodb:// URL");
+  return `${match[1]}/${name}${match[2] ?? ""}`;
+}
+
+/** Drops the database `url` names; best effort, like removeNamespaceStreams. */
+export async function dropMongoDatabase(url: string): Promise<void> {
+  const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 3000 }).asPromise().catch(() => null);
+  if (!connection) return;
+  try {
+    await connection.dropDatabase();
+  } catch {
+    /* best effort */
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
 
 /** Whether a NATS server answers at `url` (a TCP connect and its INFO line). */
 export function natsReachable(url = NATS_URL, timeoutMs = 1500): Promise<boolean> {
@@ -57,7 +84,9 @@ export function freePort(): Promise<number> {
 }
 
 function baseEnv(dataDir: string, adminToken: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOGLEVEL: "warn", ...extra };
+  // A MONGO_URL of the test run (the store contract's) never reaches a system: each names its own database.
+  const { MONGO_URL: _runs, ...inherited } = process.env;
+  return { ...inherited, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOGLEVEL: "warn", ...extra };
 }
 
 /** Every service in one broker in this process, on the embedded store in a fresh temp dir. */
@@ -124,12 +153,16 @@ export interface NatsSystemOptions {
   gatewayPerPort?: boolean;
   /** NATS server the processes join; default NATS_URL (tests that restart NATS start their own). */
   natsUrl?: string;
+  /** MongoDB URL every process keeps its collections under; default a fresh database on E2E_MONGO_URL when set. */
+  mongoUrl?: string;
   /** Extra environment of one process, after `env` (e.g. a HEALTH_PORT of its own). */
   envFor?: (group: ServiceName[], index: number) => Record<string, string>;
 }
 
 export interface NatsSystem extends RunningSystem {
   children: ChildProcess[];
+  /** The MongoDB database of this system (empty on the embedded store). */
+  mongoUrl: string;
   urls: string[];
   /** Everything the processes wrote to stdout and stderr so far, in arrival order. */
   logs: string[];
@@ -144,6 +177,8 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
   const namespace = `t${randomBytes(6).toString("hex")}`;
   const port = await freePort();
   const groups = options.processes ?? ALL_SERVICES.map((name) => [name]);
+  const ownDatabase = options.mongoUrl === undefined && E2E_MONGO_URL !== "";
+  const mongoUrl = options.mongoUrl ?? (E2E_MONGO_URL ? mongoDatabaseUrl(E2E_MONGO_URL, namespace) : "");
   const children: ChildProcess[] = [];
   const logs: string[] = [];
   const ports: number[] = [];
@@ -169,6 +204,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
       PORT: String(ownPort),
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...(mongoUrl ? { MONGO_URL: mongoUrl } : {}),
       ...options.env,
       ...options.envFor?.(group, i),
     });
@@ -192,11 +228,13 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
       ),
     );
     await removeNamespaceStreams(options.natsUrl ?? NATS_URL, namespace);
+    if (ownDatabase) await dropMongoDatabase(mongoUrl);
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     for (const each of urls.length ? urls : [url]) {
-      await waitUntil(async () => (await fetch(`${each}/ready`)).status === 200, 30_000, "the NATS system to be ready");
+      // Every service creates its collections and indexes in a new database first when on MongoDB.
+      await waitUntil(async () => (await fetch(`${each}/ready`)).status === 200, mongoUrl ? 90_000 : 30_000, "the NATS system to be ready");
     }
   } catch (err) {
     await stop();
@@ -207,7 +245,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
     if (previous.exitCode === null && previous.signalCode === null) throw new Error(`process ${index} is still running`);
     return launch(index);
   };
-  return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, stop, children, logs, respawn };
+  return { mode: "nats", url, urls: urls.length ? urls : [url], adminToken, admin: new ApiClient(url, adminToken), dataDir, mongoUrl, stop, children, logs, respawn };
 }
 
 /**

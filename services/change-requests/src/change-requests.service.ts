@@ -1,7 +1,7 @@
 // Change requests: proposed changes to a space with their own revision, updated from main and merged into it.
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
-import { configFor } from "@docshelf/config";
+import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newSecret, op, storeMixin } from "@docshelf/store";
 import { contentActions } from "./content.actions";
@@ -170,11 +170,11 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     },
 
     async started() {
-      const transporter = configFor(this.broker).transporter;
-      if (/^nats:/i.test(transporter)) {
+      const nats = configFor(this.broker).nats;
+      if (nats) {
         // Not awaited: readiness does not wait on JetStream. Until the channel is up, merges stay pending.
         this.mergedChannelStarting = true;
-        startMergedChannel(this.broker, transporter)
+        startMergedChannel(this.broker, natsConnectionOptions(nats))
           .then(async (channel) => {
             // The service may have stopped while the channel connected.
             if (this.announceTimer) this.mergedChannel = channel;

@@ -3,6 +3,7 @@
 // that is down or restarting gets it when it is back, which the `change-requests.merged` broadcast cannot
 // promise. The stream is made here, at start, so messages are kept even before any group subscribes.
 import type { ServiceBroker } from "moleculer";
+import type { ConnectionOptions } from "nats";
 
 // The adapters ship without types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,8 +38,8 @@ export interface MergedChannel {
 }
 
 /** Connects to JetStream and makes the channel's stream; throws when JetStream is not there. */
-export async function startMergedChannel(broker: ServiceBroker, natsUrl: string): Promise<MergedChannel> {
-  const adapter = Adapters.resolve({ type: "NATS", options: { nats: { url: natsUrl, streamConfig: { max_age: KEEP_NS } } } });
+export async function startMergedChannel(broker: ServiceBroker, nats: ConnectionOptions): Promise<MergedChannel> {
+  const adapter = Adapters.resolve({ type: "NATS", options: { nats: { connectionOptions: nats, streamConfig: { max_age: KEEP_NS } } } });
   adapter.init(broker, broker.getLogger("change-requests-channel"));
   await adapter.connect();
   const subject = adapter.addPrefixTopic(MERGED_CHANNEL);

@@ -21,7 +21,7 @@ import { permissionActions } from "./actions/permissions";
 import { searchActions } from "./actions/search";
 import { revisionReadActions } from "./actions/revision-reads";
 import { spaceActions } from "./actions/spaces";
-import { FileStore, signFileToken } from "./files";
+import { signFileToken } from "./files";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
 import { storeDocuments } from "./revisions/documents";
@@ -432,7 +432,7 @@ export function contentSchema(): ContentSchema {
             for (const f of revision.files) removedFiles.delete(f.sha256);
           }
           for (const id of removedDocuments) await this.documents.deleteOne({ id });
-          for (const sha256 of removedFiles) this.files.remove(sha256);
+          for (const sha256 of removedFiles) await this.files.remove(sha256);
         }
         return expired.length;
       },
@@ -453,7 +453,7 @@ export function contentSchema(): ContentSchema {
     },
 
     async started() {
-      this.files = new FileStore(configFor(this.broker).dataDir);
+      this.files = this.store.blobs("files");
       // The key that signs download URLs is made once and kept, so URLs survive restarts and work on every replica.
       const key = await this.settings.findOne({ id: "file-signing-key" });
       if (key) this.fileKey = key.value;

@@ -1,20 +1,23 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FileStore, signFileToken, verifyFileToken } from "./files";
+import { openStore } from "@docshelf/store";
+import { signFileToken, verifyFileToken } from "./files";
 
-describe("FileStore", () => {
+describe("file bytes on the embedded store", () => {
   const dir = mkdtempSync(join(tmpdir(), "content-files-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("stores bytes once under their SHA-256 and reads them back", async () => {
-    const store = new FileStore(dir);
-    const a = store.put(Buffer.from("hello"));
-    expect(store.put(Buffer.from("hello"))).toBe(a);
+  test("stay where earlier versions kept them, DATA_DIR/content/files/<sha256>", async () => {
+    const store = await openStore("content", { dataDir: dir });
+    const files = store.blobs("files");
+    const a = await files.put(Buffer.from("hello"));
+    expect(await files.put(Buffer.from("hello"))).toBe(a);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(readFileSync(join(dir, "content", "files", a), "utf8")).toBe("hello");
-    expect(store.has(a)).toBe(true);
-    expect(store.has("../etc/passwd")).toBe(false);
+    expect(await files.has(a)).toBe(true);
+    expect(await files.has("../etc/passwd")).toBe(false);
+    await store.close();
   });
 });
 

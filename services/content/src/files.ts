@@ -1,43 +1,6 @@
-// File bytes on disk under DATA_DIR/content/files/<sha256>, and the signed capability tokens of download URLs.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, writeFileSync, type ReadStream } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-
-export class FileStore {
-  private readonly dir: string;
-
-  constructor(dataDir: string) {
-    // The in-memory store (unit tests) still needs somewhere for bytes: a per-process temp dir.
-    this.dir = dataDir === ":memory:" ? join(tmpdir(), `docshelf-files-${process.pid}`) : join(resolve(dataDir), "content", "files");
-    mkdirSync(this.dir, { recursive: true });
-  }
-
-  /** Stores `bytes` under their SHA-256 (once: equal bytes share one file) and returns it. */
-  put(bytes: Buffer): string {
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
-    const target = join(this.dir, sha256);
-    if (!existsSync(target)) {
-      const partial = `${target}.${process.pid}.${Date.now()}.tmp`;
-      writeFileSync(partial, bytes);
-      renameSync(partial, target);
-    }
-    return sha256;
-  }
-
-  has(sha256: string): boolean {
-    return /^[0-9a-f]{64}$/.test(sha256) && existsSync(join(this.dir, sha256));
-  }
-
-  remove(sha256: string): void {
-    if (this.has(sha256)) rmSync(join(this.dir, sha256), { force: true });
-  }
-
-  open(sha256: string): ReadStream {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error("invalid file name");
-    return createReadStream(join(this.dir, sha256));
-  }
-}
+// The signed capability tokens of download URLs. The bytes themselves are the store's blobs named "files"
+// (DATA_DIR/content/files/<sha256> on the embedded store, the content_files GridFS bucket in MongoDB).
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * A download token names the bytes (sha256) and the file's metadata, signed with the service's key:

@@ -2,8 +2,7 @@
 import type { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import type { Grants, Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
-import type { Collection } from "@docshelf/store";
-import type { FileStore } from "./files";
+import type { BlobStore, Collection, Store } from "@docshelf/store";
 import type { DocumentDoc, RevisionDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PageResource, PresentOptions, SpaceResource } from "./present";
 import type { ImportSettings } from "./actions/import";
@@ -33,6 +32,8 @@ export interface CollectionInfo {
 }
 
 export interface ContentVars {
+  /** Opened by storeMixin; its blobs named "files" hold the uploaded bytes. */
+  store: Store;
   spaces: Collection<SpaceDoc>;
   revisions: Collection<RevisionDoc>;
   documents: Collection<DocumentDoc>;
@@ -42,7 +43,7 @@ export interface ContentVars {
   publishedUrls: Map<string, { value: PublishedUrl | null; expires: number }>;
   /** Counts drops of publishedUrls, so an answer fetched across one is not kept. */
   publishedUrlDrops: number;
-  files: FileStore;
+  files: BlobStore;
   fileKey: string;
   /** Added to the wall clock by `now()`; moved only by the test-only `content.advanceClock`. */
   clockOffsetMs: number;

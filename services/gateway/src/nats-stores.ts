@@ -1,5 +1,5 @@
 // The counter and idempotency stores on NATS JetStream key-value buckets, shared by every gateway.
-import { StorageType, connect, type KV, type KvEntry, type NatsConnection } from "nats";
+import { StorageType, connect, type ConnectionOptions, type KV, type KvEntry, type NatsConnection } from "nats";
 import type { CounterStore } from "./counter-store";
 import type { ClaimResult, IdempotencyRecord, IdempotencyStore, StoredAnswer } from "./idempotency-store";
 
@@ -216,7 +216,8 @@ export interface NatsStores {
 }
 
 export interface NatsStoreOptions {
-  servers: string;
+  /** Servers and credentials (the configuration's natsConnectionOptions). */
+  connection: ConnectionOptions;
   /** How often counts are sent to the shared bucket (COUNTER_FLUSH_MS). */
   counterFlushMs?: number;
   /** Told when a flush of the counts fails; the counts are kept for the next one. */
@@ -231,7 +232,7 @@ export interface NatsStoreOptions {
 export async function openNatsStores(options: NatsStoreOptions): Promise<NatsStores> {
   // nats.js gives up after 10 reconnect attempts (about 20 s) and stays closed; like Moleculer's transporter,
   // this connection must outlive any NATS outage, or rate limits and Idempotency-Keys fail until a restart.
-  const connection = await connect({ servers: options.servers, name: `docshelf-gateway-${options.namespace || "default"}`, maxReconnectAttempts: -1 });
+  const connection = await connect({ ...options.connection, name: `docshelf-gateway-${options.namespace || "default"}`, maxReconnectAttempts: -1 });
   try {
     const js = connection.jetstream();
     // Counters are cheap to lose on a NATS restart (a window restarts); idempotency records are kept on disk.

@@ -1,5 +1,5 @@
 // Picks where counters and idempotency records live: this process, or NATS JetStream when scaled out.
-import type { Config } from "@docshelf/config";
+import { natsConnectionOptions, type Config } from "@docshelf/config";
 import { MemoryCounterStore, type CounterStore } from "./counter-store";
 import { MemoryIdempotencyStore, type IdempotencyStore } from "./idempotency-store";
 import { openNatsStores } from "./nats-stores";
@@ -19,8 +19,8 @@ export interface GatewayStores {
  */
 export async function openStores(cfg: Config, onCounterError?: (err: unknown) => void): Promise<GatewayStores> {
   const idempotencyTtlMs = cfg.idempotencyTtlSeconds * 1000;
-  if (/^nats:\/\//i.test(cfg.transporter)) {
-    const nats = await openNatsStores({ servers: cfg.transporter, namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs, onCounterError });
+  if (cfg.nats) {
+    const nats = await openNatsStores({ connection: natsConnectionOptions(cfg.nats), namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs, onCounterError });
     return { counters: nats.counters, idempotency: nats.idempotency, shared: true, close: () => nats.close() };
   }
   const counters = new MemoryCounterStore();

@@ -3,7 +3,7 @@
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
-import { configFor } from "@docshelf/config";
+import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, newSecret, storeMixin, type Collection } from "@docshelf/store";
@@ -348,10 +348,10 @@ export function gitSyncSchema(): ServiceSchema {
           onError: (err, spaceId) => this.logger.error({ spaceId, error: scrub(String((err as Error)?.message ?? err)) }, "running Git jobs stopped; the sweep retries"),
         },
       );
-      const transporter = configFor(this.broker).transporter;
-      if (/^nats:/i.test(transporter)) {
+      const nats = configFor(this.broker).nats;
+      if (nats) {
         try {
-          this.wakeChannel = await startWakeChannel(this as unknown as Service, transporter);
+          this.wakeChannel = await startWakeChannel(this as unknown as Service, natsConnectionOptions(nats));
         } catch (err) {
           // Without JetStream the store and the sweep still run every job, only later.
           this.logger.warn({ error: String((err as Error)?.message) }, "NATS JetStream is not available for Git job wake-ups; relying on the sweep");

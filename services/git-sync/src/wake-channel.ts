@@ -2,6 +2,7 @@
 // NATS JetStream to ONE git-sync worker of the consumer group. The store remains the record of jobs:
 // the message only says "look at this space", so a lost or repeated one changes nothing but latency.
 import type { Service, ServiceBroker } from "moleculer";
+import type { ConnectionOptions } from "nats";
 
 // The middleware ships without types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -32,13 +33,13 @@ export interface WakeChannel {
 }
 
 /** Connects the service to its JetStream channel; `svc.schema.gitSyncChannels` holds the handler. */
-export async function startWakeChannel(svc: Service, natsUrl: string): Promise<WakeChannel> {
+export async function startWakeChannel(svc: Service, nats: ConnectionOptions): Promise<WakeChannel> {
   const middleware = ChannelsMiddleware({
     ...CHANNEL_NAMES,
     adapter: {
       type: "NATS",
       options: {
-        nats: { url: natsUrl, streamConfig: { max_age: 24 * 3600 * 1e9 } },
+        nats: { connectionOptions: nats, streamConfig: { max_age: 24 * 3600 * 1e9 } },
         maxInFlight: 10,
         maxRetries: 3,
       },

@@ -70,7 +70,8 @@ export const changeActions: ContentPart = {
         if (space.editMode === "locked") throw new ForbiddenError("The space is locked: its content cannot be edited.");
         const template = templateById(ctx.params.id)!;
         const { changes, files } = template.build();
-        const fileChanges: Change[] = files.map((f) => ({ type: "insert_file", name: f.name, contentType: f.contentType, size: f.bytes.length, sha256: this.files.put(f.bytes) }));
+        const fileChanges: Change[] = [];
+        for (const f of files) fileChanges.push({ type: "insert_file", name: f.name, contentType: f.contentType, size: f.bytes.length, sha256: await this.files.put(f.bytes) });
         const base = await this.loadRevision(space.id, space.revision);
         const { revision } = await this.commitChanges(space, base, [...fileChanges, ...changes], { move: true });
         ctx.meta.$statusCode = 201;
@@ -120,10 +121,10 @@ export const changeActions: ContentPart = {
         if (bytes.length > MAX_FILE_BYTES) throw new BadRequestError(`Invalid parameters: 'changes[${index}].data' is larger than ${MAX_FILE_BYTES} bytes.`);
         return { type: "insert_file", id: change.id, name: change.name, contentType: change.contentType, size: bytes.length, sha256: "" };
       });
-      params.changes.forEach((change, index) => {
+      for (const [index, change] of params.changes.entries()) {
         const target = changes[index];
-        if (change.type === "insert_file" && target.type === "insert_file") target.sha256 = this.files.put(Buffer.from(change.data, "base64"));
-      });
+        if (change.type === "insert_file" && target.type === "insert_file") target.sha256 = await this.files.put(Buffer.from(change.data, "base64"));
+      }
       const move = params.move ?? params.revisionId === undefined;
       const { revision, inserted } = await this.commitChanges(space, base, changes, { move });
       return { revision: revision.id, parents: revision.parents, moved: move, pages: inserted };

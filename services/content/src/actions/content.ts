@@ -128,7 +128,7 @@ export const contentActions: ContentPart = {
       params: { token: { type: "string", min: 10, max: 4096 } },
       async handler(ctx: Ctx<{ token: string }>) {
         const claims = verifyFileToken(this.fileKey, ctx.params.token);
-        if (!claims || !this.files.has(claims.sha256)) throw new NotFoundError("File not found.");
+        if (!claims || !(await this.files.has(claims.sha256))) throw new NotFoundError("File not found.");
         ctx.meta.$responseType = claims.contentType;
         ctx.meta.$responseHeaders = {
           "Content-Disposition": `inline; filename="${claims.name.replace(/["\\\r\n]/g, "_")}"`,

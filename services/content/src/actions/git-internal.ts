@@ -127,7 +127,7 @@ export const gitInternalActions: ContentPart = {
         const only = ctx.params.fileIds ? new Set(ctx.params.fileIds) : null;
         for (const file of revision.files) {
           const wanted = ctx.params.fileData !== false && (!only || only.has(file.id));
-          const data = wanted && this.files.has(file.sha256) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
+          const data = wanted && (await this.files.has(file.sha256)) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
           files.push({ id: file.id, name: file.name, contentType: file.contentType, data, sha256: file.sha256, ...(file.git ? { git: file.git } : {}) });
         }
         const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
@@ -183,7 +183,7 @@ export const gitInternalActions: ContentPart = {
         const gitByFile = new Map<string, GitBlob>();
         for (const [index, file] of body.files.entries()) {
           const bytes = fileBytes[index];
-          fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: this.files.put(bytes) });
+          fileChanges.push({ type: "insert_file", id: file.id, name: file.name, contentType: file.contentType, size: bytes.length, sha256: await this.files.put(bytes) });
           if (file.git) gitByFile.set(file.id, file.git);
         }
 
