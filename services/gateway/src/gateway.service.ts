@@ -146,6 +146,8 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       logRequestParams: null,
       logResponseData: null,
       log4XXResponses: false,
+      // Its ~200 lines of registered routes at start-up are debug detail: the start-up lines a person reads stay visible.
+      logRouteRegistration: "debug",
       routes: [
         {
           name: "probes",
