@@ -10,6 +10,10 @@ if [ ! -d node_modules ]; then
   echo "docshelf: node_modules is missing; run 'npm install' first" >&2
   exit 1
 fi
+if [ "${DOCSHELF_SKIP_BUILD:-}" = "1" ]; then
+  # Set by the tests, which run after a build (a second turbo run inside `npm test` would wait on it).
+  exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
+fi
 if [ ! -f packages/runtime/dist/main.js ]; then
   echo "docshelf: first start: fetching Node.js 22 if needed and building every package (about a minute)..." >&2
 else
