@@ -273,17 +273,26 @@ describe.each(MODES)("space content over %s", (mode) => {
 
   describe("links", () => {
     test("the space's link report classifies ok, broken and in-app links, with stats", async () => {
-      const res = await reader.api.get(`/v1/spaces/${spaceId}/links`);
+      // The getting-started template's own links all resolve (templates.test walks them); one broken link is added.
+      const space = await createSpace(owner.api, orgId);
+      expect((await owner.api.post(`/v1/spaces/${space.id}/content/template`, { id: "getting-started" })).status).toBe(201);
+      await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, {
+        changes: [{ type: "insert_page", markdown: "# Help\n\nStuck? See [troubleshooting](../troubleshooting.md) or the [welcome page](welcome.md)." }],
+      });
+      const res = await owner.api.get(`/v1/spaces/${space.id}/links`);
       expect(res.status).toBe(200);
       expectSchema("listSpaceLinks", 200, withBodies(res.body));
       const broken = res.body.items.filter((i: any) => i.status === "broken");
       expect(broken).toHaveLength(1);
       expect(broken[0].targetReference).toEqual({ kind: "url", url: "../troubleshooting.md" });
-      expect(broken[0].locationReferences.map((l: any) => l.page.title)).toEqual(["Installation"]);
+      expect(broken[0].locationReferences.map((l: any) => l.page.title)).toEqual(["Help"]);
       expect(res.body.stats.broken.total).toBe(1);
-      expect(res.body.stats.total).toBeGreaterThanOrEqual(6);
-      const onlyBroken = await owner.api.get(`/v1/spaces/${spaceId}/links?status=broken`);
+      expect(res.body.stats.total).toBeGreaterThanOrEqual(8);
+      const onlyBroken = await owner.api.get(`/v1/spaces/${space.id}/links?status=broken`);
       expect(onlyBroken.body.items).toHaveLength(1);
+      const templateOnly = await reader.api.get(`/v1/spaces/${spaceId}/links?status=broken`);
+      expect(templateOnly.status).toBe(200);
+      expect(templateOnly.body.items).toEqual([]);
     });
 
     test("links pointing into the app are in-app", async () => {
@@ -302,7 +311,7 @@ describe.each(MODES)("space content over %s", (mode) => {
       const res = await owner.api.get(`/v1/spaces/${spaceId}/content/page/${install.id}/links`);
       expect(res.status).toBe(200);
       expectSchema("listPageLinksInSpace", 200, withBodies(res.body));
-      expect(res.body.stats).toEqual({ total: 2, broken: { total: 1 } });
+      expect(res.body.stats).toEqual({ total: 2, broken: { total: 0 } });
       expect((await owner.api.get(`/v1/spaces/${spaceId}/content/page/nope/links`)).status).toBe(404);
     });
 

@@ -17,7 +17,7 @@ describe("defaults", () => {
   test("an empty environment gives the documented defaults", () => {
     expect(loadConfig({})).toEqual({
       port: 8080,
-      host: "0.0.0.0",
+      host: "127.0.0.1",
       publicUrl: "http://localhost:8080",
       dataDir: "./data",
       mongoUrl: "",
@@ -133,7 +133,7 @@ describe("values", () => {
       NAMESPACE: "prod",
       NODE_ID: "node-1",
       LOGLEVEL: "debug",
-      ADMIN_TOKEN: "t0ken",
+      ADMIN_TOKEN: "3f9c1a7e5b2d48c0a6e1f7b9d3c5e8a1",
       ADMIN_EMAIL: "Root@Example.COM",
       REQUEST_TIMEOUT_MS: "2500",
       AUTH_CACHE_TTL_MS: "0",
@@ -149,7 +149,7 @@ describe("values", () => {
       namespace: "prod",
       nodeId: "node-1",
       logLevel: "debug",
-      adminToken: "t0ken",
+      adminToken: "3f9c1a7e5b2d48c0a6e1f7b9d3c5e8a1",
       adminEmail: "root@example.com",
       requestTimeoutMs: 2500,
       authCacheTtlMs: 0,
@@ -268,6 +268,51 @@ describe("invalid values", () => {
       expect(err.message).not.toContain("hunter2");
       expect(err.message).not.toContain("ss@");
     }
+  });
+});
+
+describe("ADMIN_TOKEN", () => {
+  test.each([
+    ["change-me"],
+    ["changeme"],
+    ["CHANGE_ME"],
+    ["admin"],
+    ["secret"],
+    ["password"],
+    ["change-me-change-me-change-me-change-me"],
+    ["please-replace-me-with-a-long-random-value"],
+  ])("the placeholder %p is refused, naming the variable and how to make one", (token) => {
+    const err = configError({ ADMIN_TOKEN: token });
+    expect(err.problems).toHaveLength(1);
+    expect(err.message).toMatch(/^ADMIN_TOKEN is a placeholder/);
+    expect(err.message).toContain("openssl rand -hex 32");
+  });
+
+  test.each([["a1b2c3"], ["0123456789abcdef0123456789abcde"]])("%p, shorter than 32 characters, is refused without being repeated", (token) => {
+    const err = configError({ ADMIN_TOKEN: token });
+    expect(err.message).toBe(`ADMIN_TOKEN must be at least 32 characters long, got ${token.length}; make one with: openssl rand -hex 32`);
+    expect(err.message).not.toContain(token);
+  });
+
+  test("a token the gateway could not take as a Bearer token, or of one repeated character, is refused", () => {
+    expect(configError({ ADMIN_TOKEN: "0123456789abcdef 0123456789abcdef" }).message).toMatch(/^ADMIN_TOKEN must be at most 256 letters/);
+    expect(configError({ ADMIN_TOKEN: "x".repeat(257) }).message).toMatch(/^ADMIN_TOKEN must be at most 256 letters/);
+    expect(configError({ ADMIN_TOKEN: "ab".repeat(20) }).message).toMatch(/^ADMIN_TOKEN repeats too few different characters/);
+  });
+
+  test("32 random hex characters (openssl rand -hex 32 gives 64), base64 and the tests' dsk_ tokens are accepted; unset is allowed", () => {
+    for (const token of ["3f9c1a7e5b2d48c0a6e1f7b9d3c5e8a1", "3f9c1a7e5b2d48c0a6e1f7b9d3c5e8a13f9c1a7e5b2d48c0a6e1f7b9d3c5e8a1", "q8Zk3+T0pW1/x9Lr2bN6yV5cD4hJ7mQeRfGsAaBbCcU=", "dsk_Xq3v9Zt2pL8kN4wR6yB1cF5hJ0mS7dGa"]) {
+      expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
+    }
+    expect(loadConfig({}).adminToken).toBe("");
+  });
+});
+
+describe("every problem at once", () => {
+  test("all bad variables are reported together in one error, one per line", () => {
+    const err = configError({ PORT: "http", LOGLEVEL: "verbose", ADMIN_TOKEN: "change-me", SERVICES: "billing", TRUSTED_PROXIES: "nope" });
+    expect(err.problems.map((p) => p.split(" ")[0])).toEqual(["PORT", "ADMIN_TOKEN", "SERVICES", "LOGLEVEL", "TRUSTED_PROXIES"]);
+    expect(err.message.split("\n")).toEqual(["5 problems:", ...err.problems.map((p) => `  - ${p}`)]);
   });
 });
 

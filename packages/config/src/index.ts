@@ -124,7 +124,7 @@ interface Variable {
 /** Every variable, in the order the README's table lists them. */
 export const VARIABLES: readonly Variable[] = [
   { name: "PORT", default: "8080", why: "HTTP port of the gateway." },
-  { name: "HOST", default: "0.0.0.0", why: "Interface the gateway binds to." },
+  { name: "HOST", default: "127.0.0.1", why: "Interface the gateway (and the health and metrics ports) binds to; only this machine can connect by default. 0.0.0.0 serves every interface (the container image sets it)." },
   { name: "PUBLIC_URL", default: "http://localhost:$PORT", why: "Absolute base URL used in every `urls` member." },
   { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
   { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
@@ -136,7 +136,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
   { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },
-  { name: "ADMIN_TOKEN", default: "", why: "When set, start-up makes sure an instance administrator exists that this token authenticates." },
+  { name: "ADMIN_TOKEN", default: "", why: "When set, start-up makes sure an instance administrator exists that this token authenticates. At least 32 characters and no placeholder (change-me, admin, secret, …), or start-up refuses it: make one with `openssl rand -hex 32`." },
   { name: "ADMIN_EMAIL", default: "admin@localhost", why: "Email of that instance administrator." },
   { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
   { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
@@ -166,7 +166,15 @@ export const VARIABLES: readonly Variable[] = [
   { name: "OPENAPI_FETCH_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs (127.0.0.1:8081, [::1]:8081) a spec fetch may reach although private. Never set it in production." },
 ];
 
-export class ConfigError extends Error {}
+/** Every problem found in the configuration; the message lists them all, one per line after the first. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    super(list.length === 1 ? list[0] : `${list.length} problems:\n  - ${list.join("\n  - ")}`);
+    this.problems = list;
+  }
+}
 
 /** A variable that is set but empty takes its default, as an unset one does (env files often leave them empty). */
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
@@ -318,9 +326,43 @@ function natsConfig(env: NodeJS.ProcessEnv, transporter: string): NatsConfig | n
   });
 }
 
-/** Reads and validates the configuration; throws ConfigError naming the bad variable. */
+/** Placeholders seen in examples and env files; a token that is (or contains) one is guessable. */
+const PLACEHOLDERS = ["changeme", "replaceme", "yourtoken", "placeholder", "example", "admintoken", "secrettoken", "password", "letmein", "qwerty"];
+const EXACT_PLACEHOLDERS = ["admin", "secret", "token", "test", "default", "docshelf", "root"];
+/** The bearer tokens the gateway accepts (its BEARER pattern), so the token can be sent at all. */
+const TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** A reason ADMIN_TOKEN is refused, or undefined; the message never repeats the token. */
+export function adminTokenProblem(token: string): string | undefined {
+  if (!token) return undefined;
+  const folded = token.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const placeholder = EXACT_PLACEHOLDERS.includes(folded) || PLACEHOLDERS.some((p) => folded.includes(p));
+  const fix = "make one with: openssl rand -hex 32";
+  if (placeholder) return `ADMIN_TOKEN is a placeholder anyone could guess; ${fix}`;
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH) return `ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long, got ${token.length}; ${fix}`;
+  if (token.length > 256 || !TOKEN_CHARS.test(token)) return `ADMIN_TOKEN must be at most 256 letters, digits or . _ ~ + / = - (it is sent as a Bearer token); ${fix}`;
+  if (new Set(token).size < 8) return `ADMIN_TOKEN repeats too few different characters to be secret; ${fix}`;
+  return undefined;
+}
+
+/**
+ * Reads and validates the configuration; throws one ConfigError naming every bad variable (its
+ * `problems`), so that a start-up shows them all at once.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer(env, "PORT", "8080", 0, 65535);
+  const problems: string[] = [];
+  /** The value `read` gives, or `fallback` when it throws a ConfigError (noted in `problems`). */
+  const check = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message);
+      return fallback;
+    }
+  };
+  const port = check(() => integer(env, "PORT", "8080", 0, 65535), 8080);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   let parsed: URL | undefined;
   try {
@@ -330,60 +372,65 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // "localhost:8080" parses as a URL of scheme "localhost:", so the scheme is checked too.
   if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.host) {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http:// or https:// URL, got "${publicUrl}"`);
+    problems.push(`PUBLIC_URL must be an absolute http:// or https:// URL, got "${publicUrl}"`);
   }
   const transporter = env.TRANSPORTER ?? "";
   if (transporter && !/^(nats|fake):/i.test(transporter) && transporter !== "Fake") {
     // Only the scheme is repeated: the rest may hold credentials.
     const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(transporter)?.[0];
-    throw new ConfigError(`TRANSPORTER must be a nats:// URL (or Fake for tests), got ${scheme ? `a "${scheme}" URL` : "something else"}`);
+    problems.push(`TRANSPORTER must be a nats:// URL (or Fake for tests), got ${scheme ? `a "${scheme}" URL` : "something else"}`);
   }
-  const nats = natsConfig(env, transporter);
-  return Object.freeze({
+  const nats = check(() => natsConfig(env, transporter), null);
+  const adminToken = env.ADMIN_TOKEN || "";
+  const tokenProblem = adminTokenProblem(adminToken);
+  if (tokenProblem) problems.push(tokenProblem);
+  const cfg: Config = {
     port,
-    host: env.HOST || "0.0.0.0",
+    host: env.HOST || "127.0.0.1",
     publicUrl,
     dataDir: env.DATA_DIR || "./data",
     mongoUrl: env.MONGO_URL || "",
     transporter,
     nats,
-    services: serviceList(env.SERVICES || "all"),
+    services: check(() => serviceList(env.SERVICES || "all"), [...ALL_SERVICES]),
     namespace: env.NAMESPACE || "",
     nodeId: env.NODE_ID || "",
-    logLevel: oneOf(env, "LOGLEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace"] as const),
-    adminToken: env.ADMIN_TOKEN || "",
+    logLevel: check(() => oneOf(env, "LOGLEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace"] as const), "info"),
+    adminToken,
     adminEmail: (env.ADMIN_EMAIL || "admin@localhost").toLowerCase(),
-    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", "10000", 100, 600000),
-    authCacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", "30000", 0, 3600000),
-    jsonBodyLimitBytes: integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600),
-    rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000),
-    rateLimitAnonPerMinute: integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000),
-    siteRateLimitPerMinute: integer(env, "SITE_RATE_LIMIT_PER_MINUTE", "1200", 0, 10000000),
-    siteHostnameSuffixes: domainList(env, "SITE_HOSTNAME_SUFFIXES"),
-    trustedProxies: addressList(env, "TRUSTED_PROXIES"),
-    idempotencyTtlSeconds: integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000),
-    jsonMaxDepth: integer(env, "JSON_MAX_DEPTH", "32", 1, 1000),
-    jsonMaxArrayLength: integer(env, "JSON_MAX_ARRAY_LENGTH", "10000", 1, 10000000),
-    jsonMaxStringBytes: integer(env, "JSON_MAX_STRING_BYTES", "1048576", 1, 104857600),
-    queryMaxDepth: integer(env, "QUERY_MAX_DEPTH", "2", 0, 20),
-    queryMaxArrayLength: integer(env, "QUERY_MAX_ARRAY_LENGTH", "100", 1, 100000),
-    metricsPort: integer(env, "METRICS_PORT", "0", 0, 65535),
-    tracingExporter: oneOf(env, "TRACING_EXPORTER", "none", TRACING_EXPORTERS),
-    zipkinUrl: httpUrl(env, "ZIPKIN_URL", "http://localhost:9411"),
-    healthPort: integer(env, "HEALTH_PORT", "0", 0, 65535),
+    requestTimeoutMs: check(() => integer(env, "REQUEST_TIMEOUT_MS", "10000", 100, 600000), 0),
+    authCacheTtlMs: check(() => integer(env, "AUTH_CACHE_TTL_MS", "30000", 0, 3600000), 0),
+    jsonBodyLimitBytes: check(() => integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600), 0),
+    rateLimitPerMinute: check(() => integer(env, "RATE_LIMIT_PER_MINUTE", "600", 0, 10000000), 0),
+    rateLimitAnonPerMinute: check(() => integer(env, "RATE_LIMIT_ANON_PER_MINUTE", "60", 0, 10000000), 0),
+    siteRateLimitPerMinute: check(() => integer(env, "SITE_RATE_LIMIT_PER_MINUTE", "1200", 0, 10000000), 0),
+    siteHostnameSuffixes: check(() => domainList(env, "SITE_HOSTNAME_SUFFIXES"), []),
+    trustedProxies: check(() => addressList(env, "TRUSTED_PROXIES"), []),
+    idempotencyTtlSeconds: check(() => integer(env, "IDEMPOTENCY_TTL_SECONDS", "86400", 60, 2592000), 0),
+    jsonMaxDepth: check(() => integer(env, "JSON_MAX_DEPTH", "32", 1, 1000), 0),
+    jsonMaxArrayLength: check(() => integer(env, "JSON_MAX_ARRAY_LENGTH", "10000", 1, 10000000), 0),
+    jsonMaxStringBytes: check(() => integer(env, "JSON_MAX_STRING_BYTES", "1048576", 1, 104857600), 0),
+    queryMaxDepth: check(() => integer(env, "QUERY_MAX_DEPTH", "2", 0, 20), 0),
+    queryMaxArrayLength: check(() => integer(env, "QUERY_MAX_ARRAY_LENGTH", "100", 1, 100000), 0),
+    metricsPort: check(() => integer(env, "METRICS_PORT", "0", 0, 65535), 0),
+    tracingExporter: check(() => oneOf(env, "TRACING_EXPORTER", "none", TRACING_EXPORTERS), "none"),
+    zipkinUrl: check(() => httpUrl(env, "ZIPKIN_URL", "http://localhost:9411"), ""),
+    healthPort: check(() => integer(env, "HEALTH_PORT", "0", 0, 65535), 0),
     openapi: Object.freeze({
-      fetchTimeoutMs: integer(env, "OPENAPI_FETCH_TIMEOUT_MS", "10000", 1, 3600000),
-      maxBytes: integer(env, "OPENAPI_MAX_BYTES", "5242880", 1, 1073741824),
-      refreshIntervalMs: integer(env, "OPENAPI_REFRESH_INTERVAL_MS", "21600000", 1, 2592000000),
-      sweepIntervalMs: integer(env, "OPENAPI_SWEEP_INTERVAL_MS", "60000", 1, 2592000000),
-      fetchAllowPrivate: targetList(env, "OPENAPI_FETCH_ALLOW_PRIVATE"),
+      fetchTimeoutMs: check(() => integer(env, "OPENAPI_FETCH_TIMEOUT_MS", "10000", 1, 3600000), 0),
+      maxBytes: check(() => integer(env, "OPENAPI_MAX_BYTES", "5242880", 1, 1073741824), 0),
+      refreshIntervalMs: check(() => integer(env, "OPENAPI_REFRESH_INTERVAL_MS", "21600000", 1, 2592000000), 0),
+      sweepIntervalMs: check(() => integer(env, "OPENAPI_SWEEP_INTERVAL_MS", "60000", 1, 2592000000), 0),
+      fetchAllowPrivate: check(() => targetList(env, "OPENAPI_FETCH_ALLOW_PRIVATE"), []),
     }),
-    maxTokensPerUser: integer(env, "MAX_TOKENS_PER_USER", "100", 1, 100000),
+    maxTokensPerUser: check(() => integer(env, "MAX_TOKENS_PER_USER", "100", 1, 100000), 0),
     ssoDomains: Object.freeze({
-      dnsServers: dnsServerList(env, "SSO_DNS_SERVERS"),
-      dnsTimeoutMs: integer(env, "SSO_DNS_TIMEOUT_MS", "5000", 100, 60000),
+      dnsServers: check(() => dnsServerList(env, "SSO_DNS_SERVERS"), []),
+      dnsTimeoutMs: check(() => integer(env, "SSO_DNS_TIMEOUT_MS", "5000", 100, 60000), 0),
     }),
-  });
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze(cfg);
 }
 
 let current: Config | undefined;

@@ -190,6 +190,14 @@ describe("unknown errors", () => {
 });
 
 describe("describeValidation", () => {
+  test("an enum failure names the rejected value, then the allowed values (fastest-validator's own message swaps them)", () => {
+    const item = { type: "enumValue", field: "id", expected: "getting-started, api-reference, faq", actual: "nope", message: "The 'id' field value 'getting-started, api-reference, faq' does not match any of the allowed values." };
+    expect(describeValidation([item])).toBe("Invalid parameters: The 'id' field value 'nope' does not match any of the allowed values: getting-started, api-reference, faq.");
+    expect(describeValidation([{ ...item, expected: ["a", 1], actual: "x".repeat(300) }])).toBe(
+      `Invalid parameters: The 'id' field value '${"x".repeat(100)}…' does not match any of the allowed values: a, 1.`,
+    );
+  });
+
   test("keeps messages that already name their field and prefixes those that do not", () => {
     expect(describeValidation([{ field: "a", message: "The 'a' field is required." }, { field: "b", message: "must be a number" }])).toBe(
       "Invalid parameters: The 'a' field is required. 'b': must be a number",

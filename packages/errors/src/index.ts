@@ -65,6 +65,26 @@ interface ValidationItem {
   field?: string;
   message?: string;
   type?: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** A rejected value as the message shows it: short, and only when it is a plain scalar. */
+function shown(value: unknown): string {
+  const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/**
+ * fastest-validator's own enum message puts the allowed list where the rejected value belongs
+ * ("The 'id' field value 'a, b, c' does not match…"): this one names the value, then the list.
+ */
+function enumMessage(item: ValidationItem): string | undefined {
+  if (item.type !== "enumValue") return undefined;
+  // fastest-validator gives the allowed values joined ("a, b, c"); an array is taken too.
+  const allowed = Array.isArray(item.expected) ? item.expected.map((v) => shown(v)).join(", ") : typeof item.expected === "string" ? item.expected : undefined;
+  if (allowed === undefined) return undefined;
+  return `The '${item.field}' field value '${shown(item.actual)}' does not match any of the allowed values: ${allowed}.`;
 }
 
 /** Turns a validation failure into a sentence that names every offending field. */
@@ -77,7 +97,7 @@ export function isMissingService(err: unknown): boolean {
 export function describeValidation(items: unknown): string {
   if (!Array.isArray(items) || items.length === 0) return "Invalid parameters.";
   const parts = (items as ValidationItem[]).map((item) => {
-    const message = item.message ?? "is invalid";
+    const message = enumMessage(item) ?? item.message ?? "is invalid";
     return item.field && !message.includes(`'${item.field}'`) ? `'${item.field}': ${message}` : message;
   });
   return `Invalid parameters: ${parts.join(" ")}`;

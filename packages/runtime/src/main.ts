@@ -1,11 +1,22 @@
 // Process entry point: `npm start` (every service) or one or more services chosen by SERVICES.
 import type { Server } from "node:http";
-import { ConfigError, loadConfig } from "@docshelf/config";
+import { ConfigError, loadConfig, type Config } from "@docshelf/config";
 import { createBroker, listeningPort } from "./index";
 import { startHealthServer } from "./health";
+import { adminTokenNotice, startFailure } from "./start-messages";
+
+/**
+ * A message for the very end of the output: pino writes its buffered lines when the process exits,
+ * so a line written now would end up above them. Exit handlers run in the order they were added,
+ * after pino's.
+ */
+function lastWords(message: string, code: number): never {
+  process.on("exit", () => process.stderr.write(`\n${message}\n`));
+  process.exit(code);
+}
 
 async function main(): Promise<void> {
-  let cfg;
+  let cfg: Config;
   try {
     cfg = loadConfig();
   } catch (err) {
@@ -15,28 +26,58 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const broker = createBroker(cfg);
+  // One shutdown path: Moleculer's own signal handlers would stop the broker a second time.
+  const broker = createBroker(cfg, { skipProcessEventRegistration: true });
+  let failure: string | undefined;
+  const gateway = broker.getLocalService("gateway") as unknown as { server?: Server } | undefined;
+  // moleculer-web ends the process itself when its port is taken; this listener runs before it does.
+  gateway?.server?.prependListener("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE" || err.code === "EACCES") {
+      failure = startFailure(err, cfg);
+      process.on("exit", () => process.stderr.write(`\n${failure}\n`));
+    }
+  });
+
   let stopping = false;
   let health: Server | undefined;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
+    if (stopping) {
+      // A second Ctrl-C does not wait for in-flight requests.
+      process.stderr.write("docshelf: stopping at once\n");
+      process.exit(130);
+    }
     stopping = true; // readiness answers 503 from here on
-    broker.logger.info(`${signal} received, stopping`);
+    broker.logger.info(`${reason}, stopping`);
     // broker.stop() waits up to tracking.shutdownTimeout for in-flight requests.
-    await broker.stop();
+    await broker.stop().catch((err: unknown) => broker.logger.error({ err }, "could not stop every service"));
     health?.close();
     process.exit(0);
   };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM received"));
+  process.on("SIGINT", () => void stop("SIGINT received"));
+  if (process.argv.includes("--exit-with-parent")) {
+    // `npm start` execs this process; should npm itself be killed (SIGKILL cannot be passed on), the
+    // server would be left running without anyone to stop it. Its parent changing means exactly that.
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void stop("the process that started docshelf is gone");
+    }, 500).unref();
+  }
   if (cfg.healthPort > 0) health = await startHealthServer(broker, cfg, () => stopping);
-  await broker.start();
+  try {
+    await broker.start();
+  } catch (err) {
+    lastWords(failure ?? startFailure(err, cfg), 1);
+  }
   const port = listeningPort(broker);
   const where = port !== undefined ? `, listening on http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}` : "";
   broker.logger.info(`docshelf started: ${cfg.services.join(", ")}${where}`);
-  if (port !== undefined) process.stdout.write(`docshelf listening on http://localhost:${port} (services: ${cfg.services.join(", ")})\n`);
+  const notice = adminTokenNotice(cfg);
+  if (port !== undefined) {
+    const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host;
+    process.stdout.write(`docshelf listening on http://${host}:${port} (services: ${cfg.services.join(", ")}; stop with Ctrl-C)\n`);
+  }
+  if (notice) process.stdout.write(`${notice}\n`);
 }
 
-main().catch((err) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().catch((err) => lastWords(`failed to start: ${err instanceof Error ? err.message : String(err)}`, 1));

@@ -9,6 +9,7 @@ export { op, Operator, toQuery, type Filter, type FilterValue, type Primitive } 
 export { cursorOf, normalizeSort } from "./cursor";
 export { newId, newSecret } from "./ids";
 export { NedbStore } from "./nedb";
+export { DataDirLockedError, lockDirectory, LOCK_FILE } from "./dir-lock";
 export { MongoStore } from "./mongo";
 export { DiskBlobStore, GridFsBlobStore, sha256Of, type BlobStore } from "./blobs";
 
@@ -23,6 +24,6 @@ export interface StoreOptions {
 export async function openStore(service: string, options: StoreOptions): Promise<Store> {
   if (options.mongoUrl) return MongoStore.connect(options.mongoUrl, service);
   if (options.memory || !options.dataDir) return new NedbStore({});
-  return new NedbStore({ dir: join(resolve(options.dataDir), service) });
+  return new NedbStore({ dir: join(resolve(options.dataDir), service), dataDir: options.dataDir });
 }
 export { storeMixin, type StoreVars } from "./mixin";

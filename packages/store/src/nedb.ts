@@ -6,6 +6,7 @@ import { DiskBlobStore, type BlobStore } from "./blobs";
 import Datastore from "@seald-io/nedb";
 import { deepCopy } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
+import { lockDirectory } from "./dir-lock";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
@@ -142,6 +143,8 @@ class NedbCollection<T extends Doc> implements Collection<T> {
 export interface NedbOptions {
   /** Directory for this service's files; omitted keeps everything in memory (unit tests). */
   dir?: string;
+  /** What error messages call the data directory (the DATA_DIR as set); default `dir`. */
+  dataDir?: string;
 }
 
 export class NedbStore implements Store {
@@ -149,9 +152,14 @@ export class NedbStore implements Store {
   /** One datastore per collection name: two datastores on one file would overwrite each other. */
   private readonly datastores = new Map<string, Promise<Datastore<Stored>>>();
   private open = true;
+  /** Releases this process's lock on `dir` (see dir-lock.ts): one process per directory. */
+  private readonly unlock: () => void = () => undefined;
 
   constructor(private readonly options: NedbOptions) {
-    if (options.dir) mkdirSync(options.dir, { recursive: true });
+    if (options.dir) {
+      mkdirSync(options.dir, { recursive: true });
+      this.unlock = lockDirectory(options.dir, options.dataDir ?? options.dir);
+    }
   }
 
   private async load(name: string): Promise<Datastore<Stored>> {
@@ -200,5 +208,6 @@ export class NedbStore implements Store {
       db.stopAutocompaction();
       if (this.options.dir) await db.compactDatafileAsync().catch(() => undefined);
     }
+    this.unlock();
   }
 }

@@ -85,3 +85,13 @@ export function resolveIndexed<A extends AliasLike>(index: AliasIndex<A>, url: s
   }
   return false;
 }
+
+/** The methods of the aliases whose path matches `url` (any method), sorted; empty when none does. */
+export function allowedMethods(aliases: AliasLike[], url: string): string[] {
+  const methods = new Set<string>();
+  for (const alias of aliases) {
+    if (alias.method === "*" || methods.has(alias.method)) continue;
+    if (alias.match(url)) methods.add(alias.method);
+  }
+  return [...methods].sort();
+}

@@ -23,6 +23,8 @@ import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { publishedSites, type PublishedSites } from "./routes/published";
 import { loggableUrl } from "./loggable-url";
+import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
+import { allowedMethods } from "./alias-index";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Moleculer's timeout middleware reads an action's own `timeout` (0: none), which its typings do not list. */
@@ -44,6 +46,8 @@ interface GatewayVars {
   counterErrorLoggedAt: number;
   /** Published sites, served before moleculer-web routes a request (routes/published.ts). */
   published: PublishedSites;
+  /** The front page's list of public sites, kept briefly: `/` needs no token and is not rate limited. */
+  homeSites?: { at: number; sites: Promise<PublicSiteLink[] | undefined> };
 }
 interface GatewayMethods {
   identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
@@ -54,7 +58,11 @@ interface GatewayMethods {
   admitReader(req: IncomingMessage, res: ServerResponse): boolean;
   logRequest(req: GatewayRequest): void;
   logResponse(req: GatewayRequest, res: ServerResponse): void;
+  send404(req: IncomingMessage, res: ServerResponse): void;
 }
+
+/** How long the front page's list of public sites is reused. */
+const HOME_SITES_TTL_MS = 10_000;
 
 
 /** How often a failing shared rate counter is logged. */
@@ -149,13 +157,15 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       logRequestParams: null,
       logResponseData: null,
       log4XXResponses: false,
+      // Its ~200 lines of registered routes at start-up are debug detail: the start-up lines a person reads stay visible.
+      logRouteRegistration: "debug",
       routes: [
         {
           name: "probes",
           path: "/",
           mappingPolicy: "restrict",
           authentication: false,
-          aliases: { "GET health": "gateway.health", "GET ready": "gateway.ready" },
+          aliases: { "GET /": "gateway.home", "GET health": "gateway.health", "GET ready": "gateway.ready" },
           bodyParsers: { json: false, urlencoded: false },
           logging: routeLogging,
         },
@@ -218,6 +228,23 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           },
         },
       },
+      /** `GET /`: a page for whoever opens the server in a browser (home.ts). */
+      home: {
+        visibility: "published",
+        async handler(this: GatewayMethods & GatewayVars, ctx: Context) {
+          const now = Date.now();
+          if (!this.homeSites || now - this.homeSites.at > HOME_SITES_TTL_MS) {
+            const sites = ctx
+              .call<PublicSiteLink[], { limit: number }>("sites.publicSites", { limit: 50 }, { timeout: 2000 })
+              .catch(() => undefined);
+            this.homeSites = { at: now, sites };
+          }
+          const meta = ctx.meta as Record<string, unknown>;
+          meta.$responseType = "text/html; charset=utf-8";
+          meta.$responseHeaders = HOME_HEADERS;
+          return homePage(cfg.publicUrl, await this.homeSites.sites);
+        },
+      },
       health: {
         visibility: "published",
         handler() {
@@ -229,9 +256,15 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         async handler(ctx: Context) {
           const connected = !this.broker.transit || this.broker.transit.connected;
           const required = ALL_SERVICES.filter((name) => name !== "gateway");
-          // Each service answers whether its store is open; a missing or silent one is not ready.
+          // Each service answers whether its store is open; a missing or silent one is not ready. One not
+          // registered yet (start-up) is not called: Moleculer would log a warning for every poll.
+          const registry = this.broker.registry as unknown as { actions: { isAvailable(action: string): boolean } };
           const answers = await Promise.all(
-            required.map((name) => ctx.call<boolean, Record<string, never>>(`${name}.storeReady`, {}, { timeout: 2000 }).catch(() => false)),
+            required.map((name) =>
+              registry.actions.isAvailable(`${name}.storeReady`)
+                ? ctx.call<boolean, Record<string, never>>(`${name}.storeReady`, {}, { timeout: 2000 }).catch(() => false)
+                : false,
+            ),
           );
           const missing = required.filter((_, i) => answers[i] !== true);
           if (!connected || missing.length) {
@@ -328,6 +361,21 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         if (!decision || decision.allowed) return true;
         this.published.refuse(req, res, decision.retryAfter);
         return false;
+      },
+
+      /**
+       * moleculer-web's answer when no route takes a request: 405 with `Allow` when the path is one of
+       * the API's with other methods, else 404; both in the error body.
+       */
+      send404(req: IncomingMessage & { $next?: () => void; parsedUrl?: string }, res: ServerResponse) {
+        if (req.$next) return req.$next();
+        const path = req.parsedUrl ?? (req.url ?? "/").split("?")[0];
+        const allowed = allowedMethods(this.aliases ?? [], path);
+        if (allowed.length > 0 && !allowed.includes(req.method ?? "")) {
+          res.setHeader("Allow", allowed.join(", "));
+          return this.renderError(req, res, { code: 405, type: "METHOD_NOT_ALLOWED", message: `The method ${req.method} is not allowed here; this path takes ${allowed.join(", ")}.` });
+        }
+        return (ApiGateway.methods as { send404(this: unknown, ...args: unknown[]): void }).send404.call(this, req, res);
       },
 
       /** moleculer-web's own lookup, without trying every alias: the same first match (see alias-index.ts). */

@@ -26,9 +26,15 @@ export const TEMPLATES: Template[] = [
     id: "getting-started",
     title: "Getting started",
     build() {
-      const welcome = page("Welcome", "Start with the [quickstart](quickstart.md), then read about [configuration](configuration.md).\n\n![Logo](.gitbook/assets/logo.svg)\n");
-      const quickstart = page("Quickstart", "Install first: see [installation](quickstart/installation.md).\n");
-      const install = page("Installation", "Then [configure](../configuration.md) it. Stuck? See [troubleshooting](../troubleshooting.md).\n", quickstart.id);
+      // Every link resolves inside the space, the same way in the link report and on a published site.
+      // Links are written from leaf pages only: a page with children is its folder's README.md in
+      // GitBook's layout, so its relative links start in that folder on a published site.
+      const welcome = page(
+        "Welcome",
+        "Start with the [quickstart](quickstart.md) and its [installation](quickstart/installation.md) steps, then read about [configuration](configuration.md).\n\n![Logo](.gitbook/assets/logo.svg)\n",
+      );
+      const quickstart = page("Quickstart", "Three steps: install, configure, publish. The page under this one, Installation, starts with the first.\n");
+      const install = page("Installation", "Then [configure](../configuration.md) it. Lost? Back to the [welcome page](../welcome.md).\n", quickstart.id);
       const config = page("Configuration", "Back to the [welcome page](welcome.md). Reference: [Node.js](https://nodejs.org/).\n");
       return { changes: [welcome, quickstart, install, config], files: [{ name: "logo.svg", contentType: "image/svg+xml", bytes: LOGO }] };
     },
@@ -38,9 +44,9 @@ export const TEMPLATES: Template[] = [
     title: "API reference",
     build() {
       const overview = page("API overview", "Every call needs a token: see [authentication](authentication.md). Endpoints: [users](endpoints/users.md).\n");
-      const auth = page("Authentication", "Send `Authorization: Bearer <token>`. Errors are listed in [errors](errors.md).\n");
-      const endpoints = page("Endpoints", "Pick a resource: [users](endpoints/users.md).\n");
-      const users = page("Users", "`GET /users/{id}` answers a user. See [authentication](../authentication.md) and [rate limits](../rate-limits.md).\n", endpoints.id);
+      const auth = page("Authentication", "Send `Authorization: Bearer <token>`. A missing or unknown token answers 401. Next: the [users](endpoints/users.md) endpoint.\n");
+      const endpoints = page("Endpoints", "One page per resource, under this one.\n");
+      const users = page("Users", "`GET /users/{id}` answers a user. See [authentication](../authentication.md) and the [overview](../api-overview.md).\n", endpoints.id);
       return { changes: [overview, auth, endpoints, users], files: [] };
     },
   },
@@ -48,8 +54,8 @@ export const TEMPLATES: Template[] = [
     id: "faq",
     title: "FAQ",
     build() {
-      const faq = page("FAQ", "- [Accounts](faq/accounts.md)\n- [Billing](faq/billing.md)\n");
-      const accounts = page("Accounts", "Forgot your password? See [billing](billing.md) for invoices and [security](security.md) for the rest.\n", faq.id);
+      const faq = page("FAQ", "Questions by topic: accounts and billing, on the pages under this one.\n");
+      const accounts = page("Accounts", "Forgot your password? Ask an administrator. Invoices are under [billing](billing.md).\n", faq.id);
       const billing = page("Billing", "Questions about accounts go to [accounts](accounts.md).\n", faq.id);
       return { changes: [faq, accounts, billing], files: [] };
     },

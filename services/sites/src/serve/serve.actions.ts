@@ -4,7 +4,7 @@ import { configFor } from "@docshelf/config";
 import type { Customization } from "../customization";
 import type { SiteDoc } from "../models";
 import type { Ctx, SitesActions, SitesService } from "../service-types";
-import { sitePathName } from "../structure";
+import { instanceSiteUrl, sitePathName } from "../structure";
 import { decideAccess, parseCookies, type AccessDecision } from "./access";
 import type { PublishedHead, TreeIndex } from "./content";
 import { pageUrl } from "./content";
@@ -109,6 +109,20 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
 }
 
 export const serveActions: SitesActions = {
+  /**
+   * Internal (the gateway's front page at `/`): published public sites, which anyone may read anyway,
+   * by title; never unlisted, share-link or visitor-auth ones.
+   */
+  publicSites: {
+    visibility: "public",
+    params: { limit: { type: "number", integer: true, min: 1, max: 100, optional: true } },
+    async handler(this: SitesService, ctx: Ctx<{ limit?: number }>): Promise<Array<{ title: string; url: string }>> {
+      const { publicUrl } = configFor(this.broker);
+      const sites = await this.sites.find({ visibility: "public", published: true }, { sort: [["title", 1]], limit: ctx.params.limit ?? 50 });
+      return sites.map((site) => ({ title: site.title, url: instanceSiteUrl(site, publicUrl) }));
+    },
+  },
+
   /** Internal (the gateway): one GET of a published site; null when `host` names no site and the path is not under /sites/. */
   serve: {
     visibility: "public",

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `npm start`: builds what changed, then becomes the server (exec), so the signals npm passes on
+# (SIGINT, SIGTERM) reach the server itself and npm exits with it. The server also stops when the
+# process that started it goes away (npm killed with SIGKILL): see --exit-with-parent in main.ts.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+if [ ! -d node_modules ]; then
+  echo "docshelf: node_modules is missing; run 'npm install' first" >&2
+  exit 1
+fi
+if [ "${DOCSHELF_SKIP_BUILD:-}" = "1" ]; then
+  # Set by the tests, which run after a build (a second turbo run inside `npm test` would wait on it).
+  exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
+fi
+if [ ! -f packages/runtime/dist/main.js ]; then
+  echo "docshelf: first start: fetching Node.js 22 if needed and building every package (about a minute)..." >&2
+else
+  echo "docshelf: building what changed..." >&2
+fi
+
+# The build runs in the background so that a signal stops it and this script (bash waits for a
+# foreground child before running a trap).
+scripts/node22.sh turbo run build --output-logs=errors-only &
+build=$!
+trap 'kill -TERM "$build" 2>/dev/null; wait "$build" 2>/dev/null; exit 130' INT
+trap 'kill -TERM "$build" 2>/dev/null; wait "$build" 2>/dev/null; exit 143' TERM
+wait "$build"
+trap - INT TERM
+
+echo "docshelf: starting..." >&2
+exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
