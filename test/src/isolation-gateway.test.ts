@@ -16,7 +16,7 @@ import {
 } from "@docshelf/testkit";
 import { MODES } from "./modes";
 import { makeIdp } from "./saml-idp";
-import { addPages, GUIDE_PAGES, rawGet } from "./sites-serve-fixtures";
+import { addPages, GUIDE_PAGES, rawGet, signToken } from "./sites-serve-fixtures";
 
 /** Above what the instance administrator's own setup calls take in a window, so only the tested user hits it. */
 const LIMIT = 16;
@@ -61,6 +61,28 @@ describe.each(MODES)("request logs never carry a secret that rode in a URL (%s)"
     // A path that is no site's, with the key: the API answers it (and logs the request line).
     expect((await owner.api.get(`/v1/orgs/${orgId}/sites?share=${encodeURIComponent(shareKey)}&jwt_token=${encodeURIComponent(shareKey)}x`)).status).toBeLessThan(500);
 
+    // A visitor token of a visitor-auth site, signed with the site's key, on the site and sent to the API.
+    const guarded = await owner.api.post(`/v1/orgs/${orgId}/sites`, { title: "Guarded", spaces: [spaceId], visibility: "visitor-auth" });
+    expect(guarded.status).toBe(201);
+    expect((await owner.api.post(`/v1/orgs/${orgId}/sites/${guarded.body.id}/publish`)).status).toBe(200);
+    const auth = await owner.api.get(`/v1/orgs/${orgId}/sites/${guarded.body.id}/publishing/auth`);
+    expect(auth.status).toBe(200);
+    const visitorToken = signToken(auth.body.privateKey, { aud: guarded.body.id, exp: Math.floor(Date.now() / 1000) + 600 });
+    secrets.push(auth.body.privateKey, visitorToken);
+    expect((await rawGet(sys.url, `/sites/${guarded.body.id}?jwt_token=${visitorToken}`)).status).toBe(200);
+    expect((await owner.api.get(`/v1/spaces/${spaceId}?jwt_token=${visitorToken}`)).status).toBeLessThan(500);
+
+    // A file's download URL: the signed token in the path is the capability.
+    const inserted = await sys.admin.post(`/v1/_test/spaces/${spaceId}/changes`, {
+      changes: [{ type: "insert_file", name: "a.txt", contentType: "text/plain", data: Buffer.from("hello").toString("base64") }],
+    });
+    expect(inserted.status).toBe(201);
+    const files = await owner.api.get(`/v1/spaces/${spaceId}/content/files`);
+    const download = new URL(files.body.items[0].downloadURL);
+    const fileToken = download.pathname.split("/").pop()!;
+    secrets.push(fileToken);
+    expect((await fetch(sys.url + download.pathname)).status).toBe(200);
+
     // An SSO link ticket, opened as a browser would.
     const idp = await makeIdp();
     const provider = await owner.api.post(`/v1/orgs/${orgId}/saml`, { label: "IdP", entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL });
@@ -85,6 +107,7 @@ describe.each(MODES)("request logs never carry a secret that rode in a URL (%s)"
     expect(logs).toContain(`/v1/spaces/${spaceId}?shareKey=[redacted]`);
     expect(logs).toContain(`/sso/saml/${provider.body.id}/start?link=[redacted]`);
     expect(logs).toContain("token=[redacted]");
+    expect(logs).toContain("/v1/files/[redacted]");
     for (const secret of secrets) expect(logs.includes(secret)).toBe(false);
     // Nor any URL-encoded form of them.
     for (const secret of secrets) expect(logs.includes(encodeURIComponent(secret))).toBe(false);

@@ -190,7 +190,7 @@ describe.each(MODES)("tenant isolation of sites, grants, transfers and specs (%s
       expect((await rawGet(sys.url, "/v1x", { Host })).headers["content-type"]).toContain("text/html");
     });
 
-    test("B cannot claim the hostname A's site holds (409), nor take it over after A drops its own", async () => {
+    test("B cannot claim the hostname A's site holds (409 naming hostname)", async () => {
       const siteA = await publishedSite(a);
       const siteB = await publishedSite(b);
       const hostname = `${unique("taken")}.example.test`;

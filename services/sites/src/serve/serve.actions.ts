@@ -13,6 +13,9 @@ import { messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type Search
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap, type SiteSpaceView } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 
+/** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
+const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
+
 export interface ServeParams {
   /** The request's Host, when it may be a site's own hostname. */
   host?: string;
@@ -164,8 +167,10 @@ export const serveActions: SitesActions = {
       } else {
         const name = segments[1];
         if (!name) return notFound();
-        // Ids first: a site's `/sites/{id}` URL stays its own whatever basename another site takes.
-        const site = (await this.sites.findOne({ id: name })) ?? (await this.sites.findOne({ basename: name }));
+        // Ids first: a site's `/sites/{id}` URL stays its own whatever basename another site takes. Only a
+        // name of an id's shape (20 base62 characters, which no basename has) can be an id.
+        const byId = ID_SHAPE.test(name) ? await this.sites.findOne({ id: name }) : null;
+        const site = byId ?? (await this.sites.findOne({ basename: name }));
         if (!site || !site.published) return notFound();
         if (site.basename !== undefined && site.basename !== name) {
           // Known by its id but named by its basename now: the basename's URL is the one to keep.
