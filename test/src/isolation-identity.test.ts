@@ -14,7 +14,8 @@ import { MODES, type Mode } from "./modes";
 import { encode, makeIdp, readAuthnRequest, responseXml, type TestIdp } from "./saml-idp";
 
 const MAX_TOKENS = 5;
-const DNS_TIMEOUT_MS = 700;
+/** Generous: in one process the DNS server shares the event loop with the whole system under test. */
+const DNS_TIMEOUT_MS = 2000;
 
 interface Provider {
   id: string;
@@ -95,7 +96,7 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
     const env = { RATE_LIMIT_ANON_PER_MINUTE: "10000", SSO_DNS_SERVERS: dns.address, SSO_DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS), MAX_TOKENS_PER_USER: String(MAX_TOKENS) };
     sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
     [a, b] = [await side("a"), await side("b")];
-  });
+  }, 180_000);
   afterAll(async () => {
     await sys?.stop();
     await dns?.close();
@@ -149,7 +150,7 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
       const started = Date.now();
       const res = await a.admin.api.post(`${domains(a.orgId)}/${domain}/verify`);
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toMatch(/did not answer within 700 ms/);
+      expect(res.body.error.message).toContain(`did not answer within ${DNS_TIMEOUT_MS} ms`);
       expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS + 3000);
     });
 
@@ -449,7 +450,7 @@ describe("ADMIN_EMAIL at start-up", () => {
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += String(d)));
     const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
       child.once("exit", (c) => {
         clearTimeout(timer);
         resolve(c);
@@ -468,5 +469,5 @@ describe("ADMIN_EMAIL at start-up", () => {
     } finally {
       await again.broker.stop();
     }
-  });
+  }, 180_000);
 });
