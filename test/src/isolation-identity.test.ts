@@ -194,6 +194,9 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
       const anon = sys.admin.as(undefined);
       expect((await anon.get(domains(a.orgId))).status).toBe(401);
       expect((await anon.post(domains(a.orgId), { domain: "x.test" })).status).toBe(401);
+      const forged = await sys.admin.as(`dsk_${randomBytes(32).toString("base64url")}`).post(`${domains(a.orgId)}/${a.domain}/verify`);
+      expect(forged.status).toBe(401);
+      expectErrorBody(401, forged.body);
       const member = (await signIn(a, `member-${rand()}@${a.domain}`)).api as ApiClient;
       for (const res of [await member.get(domains(a.orgId)), await member.post(domains(a.orgId), { domain: "m.test" }), await member.post(`${domains(a.orgId)}/${a.domain}/verify`), await member.delete(`${domains(a.orgId)}/${a.domain}`)]) {
         expect(res.status).toBe(403);
