@@ -388,6 +388,18 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
       expect((await sys.admin.as(made[1].token).get("/v1/user")).status).toBe(200);
     });
 
+    test("creations racing at the limit never leave the user above it, nor leave tokens behind", async () => {
+      const user = await createUser(sys.admin); // holds one token already
+      const answers = await Promise.all(Array.from({ length: 8 }, () => user.api.post(`/v1/users/${user.id}/tokens`, {})));
+      const made = answers.filter((r) => r.status === 201);
+      expect(made.length).toBeLessThanOrEqual(MAX_TOKENS - 1);
+      for (const r of answers) expect([201, 400]).toContain(r.status);
+      for (const r of made) expect((await user.api.delete(`/v1/users/${user.id}/tokens/${r.body.id}`)).status).toBe(204);
+      // Back to the one token: exactly MAX_TOKENS - 1 more fit.
+      for (let i = 1; i < MAX_TOKENS; i++) expect((await user.api.post(`/v1/users/${user.id}/tokens`, {})).status).toBe(201);
+      expect((await user.api.post(`/v1/users/${user.id}/tokens`, {})).status).toBe(400);
+    });
+
     test("SSO sign-ins at the limit revoke that user's oldest SSO tokens, never more than the limit", async () => {
       const email = `frequent-${rand()}@${a.domain}`;
       const tokens: string[] = [];
