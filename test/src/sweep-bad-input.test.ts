@@ -122,7 +122,6 @@ const EXCEPTIONS: Array<{ op: RegExp; label: RegExp; status: number[]; why: stri
   { op: /^getOrganizationsForEmailDomain$/, label: /^path\.emailDomain:(operator|overlong|number=.*)$/, status: [400], why: "the email domain is checked to be a domain name" },
   { op: /^getOrganizationsForEmailDomain$/, label: /^path\.emailDomain:other-organization$/, status: [200], why: "a lookup by domain, not an id: it lists the organizations of that domain the caller belongs to, here none" },
   { op: /^listSSOProviderLoginsInOrganization$/, label: /^path\.organizationId:other-organization$/, status: [200], why: "the identity README: any caller may list an existing organization's sign-in URLs" },
-  { op: /^setUserAsSSOMemberForOrganization$/, label: /^path\.userId:other-organization$/, status: [200], why: "GitBook's operation makes any user an SSO member of the organization" },
   { op: /OpenAPISpec|OpenAPISpecVersion/, label: /^path\.specSlug:(operator|overlong|number=-1|number=NaN)$/, status: [400], why: "the slug is checked against GitBook's OpenAPISpecSlug pattern and length" },
   { op: /^createOrUpdateOpenAPISpecBySlug$/, label: /^(path\.specSlug:(number=1e308|number=2\^53\+1|other-organization)|query\.id:unknown-operator)$/, status: [200], why: "PUT creates the spec when the slug names none" },
 ];

@@ -138,6 +138,11 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
           };
           if (ctx.params.label) doc.label = ctx.params.label;
           await this.tokens.insert(doc);
+          // Counted again after the insert: of creations racing past the limit, none stays beyond it.
+          if ((await this.tokens.count({ userId: ctx.params.userId })) > max) {
+            await this.tokens.deleteOne({ id: doc.id });
+            throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before creating another.`);
+          }
           ctx.meta.$statusCode = 201;
           // Where the token is revoked: the address of what was created.
           ctx.meta.$location = `${configFor(this.broker).publicUrl}/v1/users/${ctx.params.userId}/tokens/${doc.id}`;

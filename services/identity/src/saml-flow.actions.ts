@@ -114,19 +114,22 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
 }
 
 /**
- * Each sign-in mints a token, and a user holds at most MAX_TOKENS_PER_USER: at the limit the oldest
- * tokens earlier SSO sign-ins minted are revoked; tokens made through the API are never touched (400).
+ * Each sign-in mints a token, and a user holds at most MAX_TOKENS_PER_USER: once the new token is in,
+ * the oldest tokens earlier SSO sign-ins minted go (revoked on every gateway); tokens made through the
+ * API are never touched, so when only those are left the new token goes instead (400). Counting after
+ * the insert keeps sign-ins at the same moment from overshooting the limit together.
  */
-async function makeRoomForSsoToken(service: IdentityService, userId: string): Promise<void> {
+async function keepTokensWithinLimit(service: IdentityService, userId: string, newTokenId: string): Promise<void> {
   const max = configFor(service.broker).maxTokensPerUser;
   const held = await service.tokens.count({ userId });
-  if (held < max) return;
+  if (held <= max) return;
   const all = await service.tokens.find({ userId }, { sort: [["createdAt", 1]] });
-  const oldest = all.filter((t) => t.label?.startsWith("SSO: ")).slice(0, held - max + 1);
-  if (held - oldest.length >= max) {
+  const doomed = all.filter((t) => t.id !== newTokenId && t.label?.startsWith("SSO: ")).slice(0, held - max);
+  if (held - doomed.length > max) {
+    await service.tokens.deleteOne({ id: newTokenId });
     throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before signing in again.`);
   }
-  for (const token of oldest) {
+  for (const token of doomed) {
     await service.tokens.deleteOne({ id: token.id });
     await service.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
   }
@@ -176,10 +179,10 @@ export const samlFlowActions: IdentityActions = {
         ...(provider.defaultTeam ? { teamId: provider.defaultTeam } : {}),
       });
       if (!joined.member) throw new ForbiddenError("Your membership of this organization is disabled.");
-      await makeRoomForSsoToken(this, user.id);
       const token = newToken();
       const tokenId = newId();
       await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });
+      await keepTokensWithinLimit(this, user.id, tokenId);
       ctx.meta.$responseType = "text/html; charset=utf-8";
       ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
       return tokenPage({ organizationId: provider.organizationId, email: user.email, token, tokenId, publicUrl: configFor(this.broker).publicUrl });

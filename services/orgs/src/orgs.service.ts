@@ -343,7 +343,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           else return;
           const invites = await this.invites.find(filter);
           for (const invite of invites) {
-            await this.addMember(invite.organizationId, ctx.params.id, invite.role, invite.sso);
+            await this.addMember(invite.organizationId, ctx.params.id, invite.role, invite.sso || via === "sso");
             await this.invites.deleteOne({ id: invite.id });
           }
         },
@@ -383,7 +383,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         if (member.role === null) throw new ForbiddenError("Guests cannot see the organization's members, teams and settings.");
       },
 
-      async addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean) {
+      async addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean, keepExisting = false) {
         const id = memberId(organizationId, userId);
         const now = new Date().toISOString();
         const users = await this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [userId] });
@@ -393,6 +393,10 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           await this.members.insert(doc);
         } catch (err) {
           if (!(err instanceof ConflictError)) throw err;
+          if (keepExisting) {
+            const current = await this.members.findOne({ id });
+            if (current) return current;
+          }
           // Already a member: an invitation updates the role, never creates a second membership.
           const updated = await this.withAdminLock(organizationId, async () => {
             const current = await this.members.findOne({ id });

@@ -25,7 +25,8 @@ export interface Methods {
   acceptEmailInvite(organizationId: string, inviteId: string, caller: Caller): Promise<void>;
   /** Guests may see the organization but not its members, teams or settings: 403. */
   requireFullMember(member: MemberDoc): void;
-  addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean): Promise<MemberDoc>;
+  /** Adds (or, for an existing member, sets the role of) a membership; `keepExisting` leaves an existing one as it is. */
+  addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean, keepExisting?: boolean): Promise<MemberDoc>;
   /** Removes a membership and the user's team memberships; refuses to remove the last admin. */
   removeMember(member: MemberDoc): Promise<void>;
   membersChanged(organizationId: string): Promise<void>;

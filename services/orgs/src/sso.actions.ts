@@ -51,9 +51,12 @@ export const ssoActions: OrgsActions = {
       if (!member) {
         // This organization's own SSO vouched for the email: its pending invitation (and role) applies.
         const invite = email ? await this.invites.findOne({ organizationId, email: email.toLowerCase() }) : null;
-        member = await this.addMember(organizationId, userId, invite ? invite.role : role, true);
+        // keepExisting: a membership the same invitation made meanwhile (identity.user.created) keeps its role.
+        member = await this.addMember(organizationId, userId, invite ? invite.role : role, true, true);
         if (invite) await this.invites.deleteOne({ id: invite.id });
-      } else if (!member.sso) {
+      }
+      // Also when the membership was just made by the invitation this sign-in converted (identity.user.created).
+      if (!member.sso) {
         member = (await this.members.updateOne({ id: member.id }, { $set: { sso: true } })) ?? member;
         await this.membersChanged(organizationId);
       }
