@@ -93,7 +93,14 @@ async function gitServer(root: string) {
 async function main(): Promise<void> {
   const reposRoot = mkdtempSync(join(tmpdir(), "bench-git-repos-"));
   const dataDir = mkdtempSync(join(tmpdir(), "bench-git-data-"));
-  makeRepo(reposRoot);
+  // BENCH_GIT_REPO: a local repository (its checked-out branch) instead of the generated one.
+  if (process.env.BENCH_GIT_REPO) {
+    git(reposRoot, "clone", "-q", "--bare", process.env.BENCH_GIT_REPO, "docs.git");
+    git(join(reposRoot, "docs.git"), "config", "http.receivepack", "true");
+    // Packed, as a Git host keeps it (a local clone copies loose objects, which every fetch would pack again).
+    git(join(reposRoot, "docs.git"), "repack", "-a", "-d", "-q");
+  } else makeRepo(reposRoot);
+  const branch = git(join(reposRoot, "docs.git"), "symbolic-ref", "--short", "HEAD");
   const { server, port } = await gitServer(reposRoot);
   const repoUrl = (auth: boolean) => `http://${auth ? `${USER}:${PASSWORD}@` : ""}127.0.0.1:${port}/docs.git`;
 
@@ -111,7 +118,7 @@ async function main(): Promise<void> {
 
   process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${port}`;
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
-  const broker = createBroker(loadConfig({ ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOGLEVEL: "warn", PORT: "0", HOST: "127.0.0.1", TRANSPORTER: "", SERVICES: "all" }), { logger: false });
+  const broker = createBroker(loadConfig({ ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOGLEVEL: "warn", PORT: "0", HOST: "127.0.0.1", TRANSPORTER: "", SERVICES: "all", RATE_LIMIT_PER_MINUTE: "0" }), { logger: false });
   await broker.start();
   const base = `http://127.0.0.1:${listeningPort(broker)}`;
   const call = async (token: string, method: string, path: string, body?: unknown) => {
@@ -142,11 +149,11 @@ async function main(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     const cloneMs = await clone();
     const space = (await call(token, "POST", `/v1/orgs/${org}/spaces`, { title: `Bench ${run}` })).body.id as string;
-    const imported = await job(space, "import", { url: repoUrl(true), ref: "refs/heads/main" });
+    const imported = await job(space, "import", { url: repoUrl(true), ref: `refs/heads/${branch}` });
     // Export with no edit to a new branch of the same repository: it must equal the imported commit.
-    const branch = `exported-${run}`;
-    const exported = await job(space, "export", { url: repoUrl(true), ref: `refs/heads/${branch}`, commitMessage: "Bench export" });
-    const diff = git(join(reposRoot, "docs.git"), "diff", "--name-status", "main", branch);
+    const exportBranch = `exported-${run}`;
+    const exported = await job(space, "export", { url: repoUrl(true), ref: `refs/heads/${exportBranch}`, commitMessage: "Bench export" });
+    const diff = git(join(reposRoot, "docs.git"), "diff", "--name-status", branch, exportBranch);
     if (diff) throw new Error(`the export changed files:\n${diff.slice(0, 2000)}`);
     runs.push({ clone: cloneMs, import: imported.ms, export: exported.ms, pages: imported.status.pages });
     console.log(`  run ${run + 1}: git clone ${cloneMs} ms, import ${imported.ms} ms, export ${exported.ms} ms`);
@@ -158,7 +165,8 @@ async function main(): Promise<void> {
   const size = git(join(reposRoot, "docs.git"), "count-objects", "-vH").split("\n").find((l) => l.startsWith("size-pack")) ?? "";
 
   const verdict = (ms: number) => (ms <= TARGET_MS ? "ok" : "OVER TARGET");
-  console.log(`Git sync bench, ${FILES} markdown files (${runs[0].pages} pages) + ${ASSETS} assets (${size}), embedded, median of ${RUNS} runs:`);
+  const what = process.env.BENCH_GIT_REPO ? `repository ${process.env.BENCH_GIT_REPO.split("/").pop()}` : `${FILES} markdown files`;
+  console.log(`Git sync bench, ${what} (${runs[0].pages} pages) + ${ASSETS} assets (${size}), embedded, median of ${RUNS} runs:`);
   console.log(`  git clone (CLI, same server)  ${cloneMs} ms`);
   console.log(`  import (request → job done)   ${importMs} ms   ${(importMs / cloneMs).toFixed(1)}x git clone   target ≤ ${TARGET_MS} ms: ${verdict(importMs)}`);
   console.log(`  export (request → job done)   ${exportMs} ms   ${(exportMs / cloneMs).toFixed(1)}x git clone   target ≤ ${TARGET_MS} ms: ${verdict(exportMs)}`);

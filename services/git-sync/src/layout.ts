@@ -30,9 +30,10 @@ export interface TreePage {
   markdown: string;
   git?: GitBlob;
   pages: TreePage[];
-  /** Import only (not stored by content): a SUMMARY.md `##` group, an external link of SUMMARY.md. */
+  /** Import only (not stored by content): a SUMMARY.md `##` group, a SUMMARY.md link to no file, the link target as written. */
   group?: boolean;
   href?: string;
+  target?: string;
 }
 
 export interface TreeFile {
@@ -286,7 +287,9 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
           page.group = true;
           page.type = "group";
         }
-        else if (item.href && /^[a-z][a-z0-9+.-]*:/i.test(item.href)) page.href = item.href;
+        // An external link, or a link to no file (a folder, a missing file): kept as written, never given a file.
+        else if (item.target && (!rel || !inRoot.has(rel))) page.href = item.target;
+        else if (item.target) page.target = item.target;
         page.pages = convert(item.children, false);
         return page;
       });

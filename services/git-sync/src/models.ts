@@ -119,8 +119,10 @@ export interface PageSync {
   /** A SUMMARY.md `##` group; `dir` is where its new children go. */
   group?: boolean;
   dir?: string;
-  /** An external link of SUMMARY.md (written back as it was). */
+  /** A SUMMARY.md link to no file, external or not (written back as it was). */
   href?: string;
+  /** The SUMMARY.md link target as written for the page's file (`/a/b.md`, `a/b%20c.md`), reused while the path stays. */
+  link?: string;
 }
 
 /**

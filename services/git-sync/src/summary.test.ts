@@ -1,4 +1,10 @@
-import { buildSummary, parseSummary } from "./summary";
+import { buildSummary, parseSummary as parseWithTargets, type SummaryItem } from "./summary";
+
+/** The tree without the targets as written (tested on their own below). */
+function parseSummary(text: string): SummaryItem[] {
+  const strip = (items: SummaryItem[]): SummaryItem[] => items.map(({ target: _target, ...item }) => ({ ...item, children: strip(item.children) }));
+  return strip(parseWithTargets(text));
+}
 
 describe("SUMMARY.md", () => {
   it("reads pages, nested children and ## groups, with link text as the title", () => {
@@ -41,6 +47,12 @@ describe("SUMMARY.md", () => {
 
   it("decodes percent-encoded links and unescapes brackets in titles", () => {
     expect(parseSummary("* [A \\[beta\\]](a%20b.md)")).toEqual([{ title: "A [beta]", href: "a b.md", children: [] }]);
+  });
+
+  it("keeps each link target as written, and writes it back as written", () => {
+    const tree = parseWithTargets("* [A](/contents/a.md)\n* [Ext](https://example.com/x#y)\n");
+    expect(tree.map((i) => [i.href, i.target])).toEqual([["/contents/a.md", "/contents/a.md"], ["https://example.com/x#y", "https://example.com/x#y"]]);
+    expect(buildSummary(tree)).toBe("# Table of contents\n\n* [A](/contents/a.md)\n* [Ext](https://example.com/x#y)\n");
   });
 
   it("writes what it reads", () => {

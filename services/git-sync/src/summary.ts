@@ -3,6 +3,8 @@ export interface SummaryItem {
   title: string;
   /** The link target as written (relative to SUMMARY.md), without its #anchor; absent for a group or a plain item. */
   href?: string;
+  /** The link target exactly as written. */
+  target?: string;
   group?: boolean;
   children: SummaryItem[];
 }
@@ -43,6 +45,7 @@ export function parseSummary(text: string): SummaryItem[] {
       ? { title: unescape(link[1]), children: [] }
       : { title: unescape(item[2]), children: [] };
     const target = link ? (link[2] ?? link[3]) : undefined;
+    if (target) entry.target = target;
     if (target && /^[a-z][a-z0-9+.-]*:/i.test(target)) entry.href = target;
     else if (target) {
       const href = decodeHref(target.split("#")[0]);
@@ -77,7 +80,7 @@ export function buildSummary(items: SummaryItem[]): string {
   const lines = ["# Table of contents", ""];
   const list = (entries: SummaryItem[], depth: number) => {
     for (const entry of entries) {
-      const href = entry.href && /^[a-z][a-z0-9+.-]*:/i.test(entry.href) ? entry.href : entry.href ? encodeHref(entry.href) : undefined;
+      const href = entry.target ?? (entry.href && /^[a-z][a-z0-9+.-]*:/i.test(entry.href) ? entry.href : entry.href ? encodeHref(entry.href) : undefined);
       const text = href ? `[${escapeTitle(entry.title)}](${href})` : escapeTitle(entry.title);
       lines.push(`${"  ".repeat(depth)}* ${text}`);
       list(entry.children, depth + 1);

@@ -16,6 +16,7 @@ import { buildSummary, type SummaryItem } from "./summary";
 export interface ImportedPage {
   group?: boolean;
   href?: string;
+  target?: string;
   pages: ImportedPage[];
 }
 
@@ -60,7 +61,8 @@ function summaryText(pages: TreePage[], placed: Map<string, PageSync>, config: G
     const sync = placed.get(idOf(page));
     const entry: SummaryItem = { title: page.title, children: page.pages.map(item) };
     if (sync?.group) entry.group = true;
-    else if (sync?.href) entry.href = sync.href;
+    else if (sync?.href) entry.target = sync.href;
+    else if (sync?.path && sync.link) entry.target = sync.link;
     else if (sync?.path) entry.href = posix.relative(summaryDir === "." ? "" : summaryDir, sync.path);
     return entry;
   };
@@ -91,6 +93,7 @@ export function stateAfterImport(input: {
         if (sync.dir === ".") sync.dir = "";
       }
       if (info?.href) sync.href = info.href;
+      else if (info?.target && sync.path) sync.link = info.target;
       if (page.id) pages[page.id] = sync;
       visit(page.pages, info?.pages ?? [], page.id ?? null);
     });
@@ -296,7 +299,10 @@ export async function planExport(input: PlanInput): Promise<Plan> {
       continue;
     }
     let path: string;
-    if (before?.path && before.parent === p.parent && before.slug === page.slug) path = before.path;
+    if (before?.path && before.parent === p.parent && before.slug === page.slug) {
+      path = before.path;
+      if (before.link) sync.link = before.link;
+    }
     else if (!state && page.git?.path) path = page.git.path;
     else if (isFirst(p)) path = claim(joinRepoPath(contentDir, config.readme));
     else {

@@ -1,0 +1,105 @@
+// Git sync round trips of real GitBook-synced repositories (trimmed copies in test/fixtures/git-sync,
+// see its README.md for sources and licenses): import, export with no edit, `git diff` must be empty;
+// an edit of one page changes only that page's file.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
+import { MODES, start } from "./modes";
+
+const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
+const FIXTURES = join(__dirname, "..", "fixtures", "git-sync");
+
+function filesOf(dir: string, root = dir): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) Object.assign(out, filesOf(path, root));
+    else out[relative(root, path).split("\\").join("/")] = readFileSync(path);
+  }
+  return out;
+}
+
+const REPOS = [
+  { name: "beefree-sdk-docs", groups: 12, edit: "Create an Application", file: "getting-started/readme/create-an-application.md" },
+  { name: "brighter-docs", groups: 30, edit: "Show me the code!", file: "contents/9/ShowMeTheCode.md" },
+];
+
+describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => {
+  let sys: RunningSystem;
+  let server: GitServer;
+  let owner: TestUser;
+  let editor: TestUser;
+  let orgId: string;
+  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+
+  beforeAll(async () => {
+    server = await startGitServer();
+    for (const key of ENV_KEYS) saved[key] = process.env[key];
+    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
+    process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
+    sys = await start(mode);
+    [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
+    orgId = (await createOrg(owner.api)).id;
+    await addMember(owner.api, orgId, editor.email, "edit");
+  });
+
+  afterAll(async () => {
+    await sys?.stop();
+    for (const key of ENV_KEYS) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+    await server?.close();
+  });
+
+  async function finished(spaceId: string, jobId: string, timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await owner.api.get(`/v1/spaces/${spaceId}/git/jobs/${jobId}`);
+      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} not finished after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
+    const res = await editor.api.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
+    expect(res.status).toBe(204);
+    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
+  }
+
+  function find(pages: any[], title: string): any {
+    for (const page of pages) {
+      if (page.title === title) return page;
+      const inner = find(page.pages ?? [], title);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+
+  test.each(REPOS)("$name: import then export gives an empty git diff; one edit changes one file", async ({ name, groups, edit, file }) => {
+    const repo = `${name}-${mode}`;
+    createRepo(server, repo, filesOf(join(FIXTURES, name)));
+    const bare = join(server.root, `${repo}.git`);
+    const head = git(bare, "rev-parse", "refs/heads/main");
+    const space = await createSpace(owner.api, orgId, { title: name });
+    expect(await runJob(space.id, "import", { url: server.url(repo), ref: "refs/heads/main" })).toMatchObject({ status: "succeeded", commit: head });
+    const content = await owner.api.get(`/v1/spaces/${space.id}/content`);
+    expect(content.body.pages.filter((p: any) => p.type === "group")).toHaveLength(groups);
+
+    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/roundtrip" })).status).toBe("succeeded");
+    expect(git(bare, "diff", "--name-status", "main", "roundtrip")).toBe("");
+    expect(await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/main" })).toMatchObject({ status: "succeeded", commit: head });
+
+    const page = find(content.body.pages, edit);
+    const created = await editor.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Edit" });
+    const changed = await editor.api.post(`/v1/spaces/${space.id}/change-requests/${created.body.id}/content`, {
+      changes: [{ operation: "update_page", page: page.id, document: { markdown: "Rewritten.\n" } }],
+    });
+    expect(changed.status).toBe(200);
+    expect((await owner.api.post(`/v1/spaces/${space.id}/change-requests/${created.body.id}/merge`)).status).toBe(200);
+    expect((await finished(space.id, `merge-${created.body.id}`)).status).toBe("succeeded");
+    expect(git(bare, "diff", "--name-status", head, "main")).toBe(`M\t${file}`);
+  });
+});
