@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   const where = port !== undefined ? `, listening on http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}` : "";
   broker.logger.info(`docshelf started: ${cfg.services.join(", ")}${where}`);
   const notice = adminTokenNotice(cfg);
+  // pino writes its lines a moment later: these, for a person, come after them rather than among them.
+  await new Promise((resolve) => setTimeout(resolve, 100));
   if (port !== undefined) {
     const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "localhost" : cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host;
     process.stdout.write(`docshelf listening on http://${host}:${port} (services: ${cfg.services.join(", ")}; stop with Ctrl-C)\n`);

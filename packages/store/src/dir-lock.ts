@@ -25,7 +25,7 @@ export class DataDirLockedError extends Error {
     super(
       `DATA_DIR ${dataDir} is in use by another docshelf process (pid ${holder.pid} on ${holder.host}, since ${holder.since}). ` +
         `Two processes on one data directory overwrite each other's files: stop that process first, or give this one another DATA_DIR. ` +
-        `(Lock file: ${lockFile}; a lock whose process is gone is taken over by itself.)`,
+        `(Lock file: ${lockFile}. A lock whose process is gone is taken over by itself; should pid ${holder.pid} be another program, remove that file.)`,
     );
     this.name = "DataDirLockedError";
   }
