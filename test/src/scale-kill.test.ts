@@ -41,7 +41,7 @@ describe("two content replicas on MongoDB, one killed under load", () => {
       processes: PROCESSES,
       env: { RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0" },
       // Each content replica answers /ready on a port of its own, so a restarted one is seen to be back.
-      envFor: (group, i) => (group.includes("gateway") ? {} : { HEALTH_PORT: String(healthPorts[i]) }),
+      envFor: (group, i): Record<string, string> => (group.includes("gateway") ? {} : { HEALTH_PORT: String(healthPorts[i]) }),
     });
     [owner, reader] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
     orgId = (await createOrg(owner.api)).id;
