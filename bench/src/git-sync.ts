@@ -165,8 +165,8 @@ async function main(): Promise<void> {
   const size = git(join(reposRoot, "docs.git"), "count-objects", "-vH").split("\n").find((l) => l.startsWith("size-pack")) ?? "";
 
   const verdict = (ms: number) => (ms <= TARGET_MS ? "ok" : "OVER TARGET");
-  const what = process.env.BENCH_GIT_REPO ? `repository ${process.env.BENCH_GIT_REPO.split("/").pop()}` : `${FILES} markdown files`;
-  console.log(`Git sync bench, ${what} (${runs[0].pages} pages) + ${ASSETS} assets (${size}), embedded, median of ${RUNS} runs:`);
+  const what = process.env.BENCH_GIT_REPO ? `repository ${process.env.BENCH_GIT_REPO.split("/").pop()} (${runs[0].pages} pages)` : `${FILES} markdown files (${runs[0].pages} pages) + ${ASSETS} assets`;
+  console.log(`Git sync bench, ${what} (${size}), embedded, median of ${RUNS} runs:`);
   console.log(`  git clone (CLI, same server)  ${cloneMs} ms`);
   console.log(`  import (request → job done)   ${importMs} ms   ${(importMs / cloneMs).toFixed(1)}x git clone   target ≤ ${TARGET_MS} ms: ${verdict(importMs)}`);
   console.log(`  export (request → job done)   ${exportMs} ms   ${(exportMs / cloneMs).toFixed(1)}x git clone   target ≤ ${TARGET_MS} ms: ${verdict(exportMs)}`);
