@@ -41,7 +41,7 @@ describe("two content replicas on MongoDB, one killed under load", () => {
       processes: PROCESSES,
       env: { RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0" },
       // Each content replica answers /ready on a port of its own, so a restarted one is seen to be back.
-      envFor: (group, i) => (group.includes("gateway") ? {} : { HEALTH_PORT: String(healthPorts[i]) }),
+      envFor: (group, i): Record<string, string> => (group.includes("gateway") ? {} : { HEALTH_PORT: String(healthPorts[i]) }),
     });
     [owner, reader] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
     orgId = (await createOrg(owner.api)).id;
@@ -128,7 +128,7 @@ describe("two content replicas on MongoDB, one killed under load", () => {
     const result = await load(12_000, 2_000, () => sys.children[REPLICA_B].kill("SIGKILL"));
     console.log(
       `scale-kill after restart: ${result.gets} GETs (slowest ${result.slowestGetMs} ms), ${result.failedGets.length} failed; ` +
-        `${result.acknowledged.length} writes acknowledged, ${result.refusedWrites.length} refused`,
+        `${result.acknowledged.length} writes acknowledged, ${result.refusedWrites.length} refused ${JSON.stringify(result.failedGets)}`,
     );
     expect(result.failedGets).toEqual([]);
     expect(result.acknowledged.length).toBeGreaterThan(0);
