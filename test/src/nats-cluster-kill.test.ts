@@ -3,6 +3,7 @@
 // to the others, and every request sent more than 10 s after the kill succeeds (those in flight through
 // the node may time out: core NATS messages die with it); no write the API acknowledged is lost. The test
 // logs what it saw.
+import { connect } from "nats";
 import { createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser } from "@docshelf/testkit";
 import { MODES } from "./modes";
 import { startNatsCluster, type OwnServers } from "./nats-servers";
@@ -20,7 +21,8 @@ maybe("a three-node NATS cluster with one node killed under load", () => {
 
   beforeAll(async () => {
     cluster = await startNatsCluster();
-    sys = await startNats({ natsUrl: cluster.urls, env: { RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0" } });
+    // Three copies of every stream and bucket, as deploy/k8s sets it.
+    sys = await startNats({ natsUrl: cluster.urls, env: { RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0", NATS_STREAM_REPLICAS: "3" } });
     owner = await createUser(sys.admin);
     orgId = (await createOrg(owner.api)).id;
   });
@@ -28,6 +30,27 @@ maybe("a three-node NATS cluster with one node killed under load", () => {
   afterAll(async () => {
     await sys?.stop();
     await cluster?.dispose();
+  });
+
+  let keyed: { key: string; id: string } | undefined;
+
+  test("every JetStream stream the system made has three copies, and a keyed write is recorded before the kill", async () => {
+    const key = `cluster-${Date.now()}`;
+    const first = await owner.api.request("POST", `/v1/orgs/${orgId}/spaces`, { title: "keyed" }, { "Idempotency-Key": key });
+    expect(first.status).toBe(201);
+    keyed = { key, id: first.body.id };
+    const nc = await connect({ servers: cluster.urls.split(",").map((u) => u.replace("nats://", "")) });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const streams: Array<{ name: string; replicas: number }> = [];
+      for await (const info of jsm.streams.list()) streams.push({ name: info.config.name, replicas: info.config.num_replicas });
+      console.log(`nats-cluster-kill: streams ${streams.map((s) => `${s.name}×${s.replicas}`).join(", ")}`);
+      // The gateway's two buckets and the durable channels of change-requests and git-sync.
+      expect(streams.length).toBeGreaterThanOrEqual(3);
+      expect(streams.filter((s) => s.replicas !== 3)).toEqual([]);
+    } finally {
+      await nc.close();
+    }
   });
 
   test(`requests succeed again within ${RECOVERY_MS / 1000} s of a node's SIGKILL, and every acknowledged write is kept`, async () => {
@@ -71,6 +94,13 @@ maybe("a three-node NATS cluster with one node killed under load", () => {
       const res = await owner.api.get(`/v1/spaces/${id}`);
       expect({ id, status: res.status, title: res.body?.title }).toEqual({ id, status: 200, title });
     }
+  });
+
+  test("the Idempotency-Key recorded before the kill still replays its first answer (its bucket kept a copy)", async () => {
+    expect(keyed).toBeDefined();
+    const again = await owner.api.request("POST", `/v1/orgs/${orgId}/spaces`, { title: "keyed" }, { "Idempotency-Key": keyed!.key });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(keyed!.id);
   });
 
   test("the killed node restarts and rejoins; the system keeps answering through it", async () => {
