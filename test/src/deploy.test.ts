@@ -216,6 +216,8 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     expect(natsConf).toMatch(/authorization\s*{\s*token:\s*\$NATS_TOKEN\s*}/);
     expect(environment(nats.spec.template.spec.containers[0]).get("NATS_TOKEN")).toEqual({ secret: "docshelf-nats", key: "NATS_TOKEN" });
     expect(nats.spec.volumeClaimTemplates).toHaveLength(1);
+    // Every stream and bucket docshelf makes keeps a copy on each server.
+    expect(configMap.data.NATS_STREAM_REPLICAS).toBe(String(nats.spec.replicas));
   });
 
   test("MongoDB runs as a replica set with authentication: a root user, a keyfile between members, and an application user the init Job makes", () => {

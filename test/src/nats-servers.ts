@@ -26,9 +26,11 @@ export interface NatsNode {
   /** SIGKILL, then waits until the process is gone. */
   kill(): Promise<void>;
   running(): boolean;
+  /** Client connections the node has now (its monitoring endpoint's /connz), 0 when it has no monitor. */
+  connections(): Promise<number>;
 }
 
-function node(dir: string, name: string, port: number, config: string): NatsNode {
+function node(dir: string, name: string, port: number, config: string, monitorPort = 0): NatsNode {
   const file = join(dir, `${name}.conf`);
   writeFileSync(file, config);
   let server: ChildProcess | undefined;
@@ -40,6 +42,11 @@ function node(dir: string, name: string, port: number, config: string): NatsNode
     url,
     output: () => output,
     running,
+    async connections() {
+      if (!monitorPort) return 0;
+      const res = await fetch(`http://127.0.0.1:${monitorPort}/connz`);
+      return ((await res.json()) as { num_connections: number }).num_connections;
+    },
     async start() {
       server = spawn(NATS_SERVER_BIN, ["-c", file], { stdio: ["ignore", "pipe", "pipe"] });
       server.stdout?.on("data", (d) => (output = (output + String(d)).slice(-8000)));
@@ -89,6 +96,7 @@ export async function startNatsCluster(): Promise<OwnServers> {
   const dir = mkdtempSync(join(tmpdir(), "docshelf-nats-cluster-"));
   const clientPorts = [await freePort(), await freePort(), await freePort()];
   const routePorts = [await freePort(), await freePort(), await freePort()];
+  const monitorPorts = [await freePort(), await freePort(), await freePort()];
   const routes = routePorts.map((p) => `"nats-route://127.0.0.1:${p}"`).join(", ");
   const nodes = clientPorts.map((port, i) =>
     node(
@@ -98,9 +106,11 @@ export async function startNatsCluster(): Promise<OwnServers> {
       [
         `server_name: n${i}`,
         `listen: "127.0.0.1:${port}"`,
+        `http: "127.0.0.1:${monitorPorts[i]}"`,
         `jetstream { store_dir: "${join(dir, `js${i}`)}" }`,
         `cluster { name: docshelf-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`,
       ].join("\n"),
+      monitorPorts[i],
     ),
   );
   await Promise.all(nodes.map((n) => n.start()));

@@ -128,7 +128,7 @@ describe("two content replicas on MongoDB, one killed under load", () => {
     const result = await load(12_000, 2_000, () => sys.children[REPLICA_B].kill("SIGKILL"));
     console.log(
       `scale-kill after restart: ${result.gets} GETs (slowest ${result.slowestGetMs} ms), ${result.failedGets.length} failed; ` +
-        `${result.acknowledged.length} writes acknowledged, ${result.refusedWrites.length} refused`,
+        `${result.acknowledged.length} writes acknowledged, ${result.refusedWrites.length} refused ${JSON.stringify(result.failedGets)}`,
     );
     expect(result.failedGets).toEqual([]);
     expect(result.acknowledged.length).toBeGreaterThan(0);

@@ -185,16 +185,19 @@ describe("NATS credentials", () => {
   test("TRANSPORTER's servers, without credentials, and its percent-decoded user and password", () => {
     expect(loadConfig({ TRANSPORTER: "nats://docshelf:p%40ss%2Fw@nats-0:4222,nats://docshelf:p%40ss%2Fw@nats-1:4222" }).nats).toEqual({
       servers: ["nats-0:4222", "nats-1:4222"],
+      streamReplicas: 1,
       user: "docshelf",
       pass: "p@ss/w",
     });
-    expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222" }).nats).toEqual({ servers: ["127.0.0.1:4222"] });
+    expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222" }).nats).toEqual({ servers: ["127.0.0.1:4222"], streamReplicas: 1 });
+    expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222", NATS_STREAM_REPLICAS: "3" }).nats?.streamReplicas).toBe(3);
+    expect(configError({ TRANSPORTER: "nats://127.0.0.1:4222", NATS_STREAM_REPLICAS: "0" }).message).toContain("NATS_STREAM_REPLICAS");
   });
 
   test("a token, a creds file or an nkey seed file is the way to log in", () => {
-    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_TOKEN: "s3cret" }).nats).toEqual({ servers: ["nats:4222"], token: "s3cret" });
-    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_CREDS_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], credsFile: creds });
-    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_NKEY_SEED_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], nkeySeedFile: creds });
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_TOKEN: "s3cret" }).nats).toEqual({ servers: ["nats:4222"], streamReplicas: 1, token: "s3cret" });
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_CREDS_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], streamReplicas: 1, credsFile: creds });
+    expect(loadConfig({ TRANSPORTER: "nats://nats:4222", NATS_NKEY_SEED_FILE: creds }).nats).toEqual({ servers: ["nats:4222"], streamReplicas: 1, nkeySeedFile: creds });
   });
 
   test.each([

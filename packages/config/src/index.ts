@@ -94,6 +94,8 @@ export interface NatsConfig {
   credsFile?: string;
   /** NATS_NKEY_SEED_FILE: a file holding a user nkey seed (`SU...`). */
   nkeySeedFile?: string;
+  /** NATS_STREAM_REPLICAS: copies of each JetStream stream and bucket docshelf makes (3 in a 3-node cluster). */
+  streamReplicas: number;
 }
 
 export interface OpenAPIConfig {
@@ -132,6 +134,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "NATS_TOKEN", default: "", why: "Authorization token of the NATS servers (instead of a password in TRANSPORTER)." },
   { name: "NATS_CREDS_FILE", default: "", why: "Path of a NATS .creds file (user JWT and nkey seed) to log in with, instead of a password or token." },
   { name: "NATS_NKEY_SEED_FILE", default: "", why: "Path of a file holding a NATS user nkey seed (SU…) to log in with, instead of a password or token." },
+  { name: "NATS_STREAM_REPLICAS", default: "1", why: "Copies of each JetStream stream and key-value bucket docshelf makes (durable channels, rate-limit and Idempotency-Key buckets); 3 in a three-server cluster keeps them through the loss of one server. Applies to streams made from then on." },
   { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, comments, sites, change-requests, git-sync, or all." },
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
@@ -319,6 +322,7 @@ function natsConfig(env: NodeJS.ProcessEnv, transporter: string): NatsConfig | n
   }
   return Object.freeze({
     servers,
+    streamReplicas: integer(env, "NATS_STREAM_REPLICAS", "1", 1, 5),
     ...(user ? { user, pass } : {}),
     ...(token ? { token } : {}),
     ...(credsFile ? { credsFile } : {}),

@@ -75,8 +75,8 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     tracking: { enabled: true, shutdownTimeout: 10_000 },
     // A node that stops sending heartbeats (killed) is dropped after heartbeatTimeout: its pending calls
     // are rejected then, and those of GETs retried elsewhere (safe-retries.ts), well inside the 10 s timeout.
-    heartbeatInterval: 2,
-    heartbeatTimeout: 6,
+    heartbeatInterval: 1,
+    heartbeatTimeout: 4,
     // Prometheus text on METRICS_PORT/metrics (request counts, latencies, errors, transit, process); off at 0.
     metrics:
       cfg.metricsPort > 0

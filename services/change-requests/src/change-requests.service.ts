@@ -174,7 +174,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       if (nats) {
         // Not awaited: readiness does not wait on JetStream. Until the channel is up, merges stay pending.
         this.mergedChannelStarting = true;
-        startMergedChannel(this.broker, natsConnectionOptions(nats))
+        startMergedChannel(this.broker, natsConnectionOptions(nats), nats.streamReplicas)
           .then(async (channel) => {
             // The service may have stopped while the channel connected.
             if (this.announceTimer) this.mergedChannel = channel;

@@ -38,8 +38,8 @@ export interface MergedChannel {
 }
 
 /** Connects to JetStream and makes the channel's stream; throws when JetStream is not there. */
-export async function startMergedChannel(broker: ServiceBroker, nats: ConnectionOptions): Promise<MergedChannel> {
-  const adapter = Adapters.resolve({ type: "NATS", options: { nats: { connectionOptions: nats, streamConfig: { max_age: KEEP_NS } } } });
+export async function startMergedChannel(broker: ServiceBroker, nats: ConnectionOptions, replicas = 1): Promise<MergedChannel> {
+  const adapter = Adapters.resolve({ type: "NATS", options: { nats: { connectionOptions: nats, streamConfig: { max_age: KEEP_NS, num_replicas: replicas } } } });
   adapter.init(broker, broker.getLogger("change-requests-channel"));
   await adapter.connect();
   const subject = adapter.addPrefixTopic(MERGED_CHANNEL);

@@ -179,7 +179,7 @@ describe("content service", () => {
     const svc = f.broker.getLocalService("content") as unknown as {
       clockOffsetMs: number;
       purgeDeleted(): Promise<number>;
-      files: { has(sha: string): boolean };
+      files: { has(sha: string): Promise<boolean> };
       revisions: { find(q: object): Promise<Array<{ files: Array<{ sha256: string }> }>> };
     };
     const shaOf = async (spaceId: string) => (await svc.revisions.find({ spaceId })).find((r) => r.files.length)!.files[0].sha256;
@@ -189,8 +189,8 @@ describe("content service", () => {
     expect(await svc.purgeDeleted()).toBe(2);
     const page = await call<{ markdown: string }>("content.getPage", { spaceId: copy.id, pageId: "p1" }, as("owner"));
     expect(page.markdown).toBe("shared body");
-    expect(svc.files.has(sharedSha)).toBe(true);
-    expect(svc.files.has(aloneSha)).toBe(false);
+    expect(await svc.files.has(sharedSha)).toBe(true);
+    expect(await svc.files.has(aloneSha)).toBe(false);
   });
 });
 

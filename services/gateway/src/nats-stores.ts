@@ -218,6 +218,8 @@ export interface NatsStores {
 export interface NatsStoreOptions {
   /** Servers and credentials (the configuration's natsConnectionOptions). */
   connection: ConnectionOptions;
+  /** Copies of each bucket's stream (NATS_STREAM_REPLICAS); default 1. */
+  replicas?: number;
   /** How often counts are sent to the shared bucket (COUNTER_FLUSH_MS). */
   counterFlushMs?: number;
   /** Told when a flush of the counts fails; the counts are kept for the next one. */
@@ -236,8 +238,8 @@ export async function openNatsStores(options: NatsStoreOptions): Promise<NatsSto
   try {
     const js = connection.jetstream();
     // Counters are cheap to lose on a NATS restart (a window restarts); idempotency records are kept on disk.
-    const counters = await js.views.kv(bucketName("ratelimit", options.namespace), { history: 1, ttl: options.counterTtlMs, storage: StorageType.Memory });
-    const records = await js.views.kv(bucketName("idempotency", options.namespace), { history: 1, ttl: options.idempotencyTtlMs, storage: StorageType.File });
+    const counters = await js.views.kv(bucketName("ratelimit", options.namespace), { history: 1, ttl: options.counterTtlMs, storage: StorageType.Memory, replicas: options.replicas ?? 1 });
+    const records = await js.views.kv(bucketName("idempotency", options.namespace), { history: 1, ttl: options.idempotencyTtlMs, storage: StorageType.File, replicas: options.replicas ?? 1 });
     const counterStore = new NatsCounterStore(counters, { flushMs: options.counterFlushMs, onError: options.onCounterError });
     return {
       counters: counterStore,

@@ -20,7 +20,7 @@ export interface GatewayStores {
 export async function openStores(cfg: Config, onCounterError?: (err: unknown) => void): Promise<GatewayStores> {
   const idempotencyTtlMs = cfg.idempotencyTtlSeconds * 1000;
   if (cfg.nats) {
-    const nats = await openNatsStores({ connection: natsConnectionOptions(cfg.nats), namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs, onCounterError });
+    const nats = await openNatsStores({ connection: natsConnectionOptions(cfg.nats), replicas: cfg.nats.streamReplicas, namespace: cfg.namespace, counterTtlMs: 2 * WINDOW_MS, idempotencyTtlMs, onCounterError });
     return { counters: nats.counters, idempotency: nats.idempotency, shared: true, close: () => nats.close() };
   }
   const counters = new MemoryCounterStore();

@@ -351,7 +351,7 @@ export function gitSyncSchema(): ServiceSchema {
       const nats = configFor(this.broker).nats;
       if (nats) {
         try {
-          this.wakeChannel = await startWakeChannel(this as unknown as Service, natsConnectionOptions(nats));
+          this.wakeChannel = await startWakeChannel(this as unknown as Service, natsConnectionOptions(nats), nats.streamReplicas);
         } catch (err) {
           // Without JetStream the store and the sweep still run every job, only later.
           this.logger.warn({ error: String((err as Error)?.message) }, "NATS JetStream is not available for Git job wake-ups; relying on the sweep");

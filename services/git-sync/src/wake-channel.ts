@@ -33,13 +33,13 @@ export interface WakeChannel {
 }
 
 /** Connects the service to its JetStream channel; `svc.schema.gitSyncChannels` holds the handler. */
-export async function startWakeChannel(svc: Service, nats: ConnectionOptions): Promise<WakeChannel> {
+export async function startWakeChannel(svc: Service, nats: ConnectionOptions, replicas = 1): Promise<WakeChannel> {
   const middleware = ChannelsMiddleware({
     ...CHANNEL_NAMES,
     adapter: {
       type: "NATS",
       options: {
-        nats: { connectionOptions: nats, streamConfig: { max_age: 24 * 3600 * 1e9 } },
+        nats: { connectionOptions: nats, streamConfig: { max_age: 24 * 3600 * 1e9, num_replicas: replicas } },
         maxInFlight: 10,
         maxRetries: 3,
       },
