@@ -15,7 +15,7 @@ if [ "${DOCSHELF_SKIP_BUILD:-}" = "1" ]; then
   exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
 fi
 if [ ! -f packages/runtime/dist/main.js ]; then
-  echo "docshelf: first start: fetching Node.js 22 if needed and building every package (about a minute)..." >&2
+  echo "docshelf: first start: fetching Node.js 22 if needed and building every package (about a minute or two)..." >&2
 else
   echo "docshelf: building what changed..." >&2
 fi

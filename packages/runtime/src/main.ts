@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM received"));
   process.on("SIGINT", () => void stop("SIGINT received"));
+  // The terminal it ran in was closed: a clean stop too, rather than Node's default of dying on the spot.
+  process.on("SIGHUP", () => void stop("SIGHUP received"));
   if (process.argv.includes("--exit-with-parent")) {
     // `npm start` execs this process; should npm itself be killed (SIGKILL cannot be passed on), the
     // server would be left running without anyone to stop it. Its parent changing means exactly that.

@@ -5,16 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataDirLockedError, LOCK_FILE, lockDirectory } from "./dir-lock";
 
-/** A Node.js process that takes the lock with this very source (compiled by swc on the fly is not available: the build's). */
+/** A Node.js process that takes the lock with the built module (run `npm run build` first). */
 const DIST = require.resolve("../dist/dir-lock.js");
 
-function holder(dir: string, holdMs: number): ChildProcess {
+function holder(dir: string, holdMs: number, startAt = 0): ChildProcess {
   const script = `
     const { lockDirectory } = require(${JSON.stringify(DIST)});
+    while (Date.now() < Number(process.argv[3])) {} // all together, to race for the lock
     try { lockDirectory(process.argv[1], "DATA"); console.log("got"); }
     catch (err) { console.log(err.name === "DataDirLockedError" ? "locked " + err.holder.pid : "error " + err.message); }
     setTimeout(() => {}, Number(process.argv[2]));`;
-  return spawn(process.execPath, ["-e", script, dir, String(holdMs)], { stdio: ["ignore", "pipe", "inherit"] });
+  return spawn(process.execPath, ["-e", script, dir, String(holdMs), String(startAt)], { stdio: ["ignore", "pipe", "inherit"] });
 }
 
 function firstLine(child: ChildProcess): Promise<string> {
@@ -90,7 +91,8 @@ describe("data directory lock", () => {
     const pid = deadPid();
     lockDirectory(dir, "x")(); // makes the directory
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid, host: "gone", since: "2020-01-01T00:00:00.000Z" }));
-    const children = Array.from({ length: 6 }, () => holder(dir, 3_000));
+    const startAt = Date.now() + 3_000;
+    const children = Array.from({ length: 6 }, () => holder(dir, 3_000, startAt));
     const lines = await Promise.all(children.map(firstLine));
     await Promise.all(children.map(exited));
     const winners = children.filter((_, i) => lines[i] === "got");

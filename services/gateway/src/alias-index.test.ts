@@ -1,5 +1,5 @@
 // The indexed alias lookup finds exactly what moleculer-web's linear resolveAlias finds.
-import { buildAliasIndex, resolveIndexed, type AliasLike } from "./alias-index";
+import { allowedMethods, buildAliasIndex, resolveIndexed, type AliasLike } from "./alias-index";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Alias = require("moleculer-web/src/alias") as new (service: unknown, route: unknown, opts: string, action: string) => AliasLike;
 
@@ -99,5 +99,20 @@ describe("resolveIndexed over the gateway's own routes", () => {
         expect([url, method, found && found.alias, found && found.params]).toEqual([url, method, expected && expected.alias, expected && expected.params]);
       }
     }
+  });
+});
+
+describe("allowedMethods", () => {
+  const alias = (method: string, fullPath: string): AliasLike => {
+    const pattern = new RegExp(`^${fullPath.replace(/:[A-Za-z]+/g, "[^/]+")}$`);
+    return { method, fullPath, isMethod: (m) => method === "*" || m === method, match: (url) => (pattern.test(url) ? {} : false) };
+  };
+  const aliases = [alias("GET", "/v1/orgs"), alias("POST", "/v1/orgs"), alias("GET", "/v1/orgs/:id"), alias("DELETE", "/v1/orgs/:id"), alias("*", "/v1/any")];
+
+  test("lists the methods of every alias matching the path, sorted; none for an unknown path or a catch-all", () => {
+    expect(allowedMethods(aliases, "/v1/orgs")).toEqual(["GET", "POST"]);
+    expect(allowedMethods(aliases, "/v1/orgs/abc")).toEqual(["DELETE", "GET"]);
+    expect(allowedMethods(aliases, "/v1/nothing")).toEqual([]);
+    expect(allowedMethods(aliases, "/v1/any")).toEqual([]);
   });
 });

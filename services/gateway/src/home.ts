@@ -51,7 +51,10 @@ published documentation sites it serves as web pages.</p>
 <p>The API is at <code>${escape(api)}</code>. Every call needs an API token:
 <code>Authorization: Bearer &lt;token&gt;</code>. GitBook API clients work against it unchanged.</p>
 <p>New here? Follow the walk-through in the ${escape(WALK_THROUGH)} of docshelf's source: an
-administrator token, a user, an organization, a space and a published site, with curl.</p>
+administrator token, a user, an organization, a space and a published site, with curl. It starts with
+the token the server was started with:</p>
+<pre><code>export API=${escape(publicUrl)} ADMIN="Authorization: Bearer $ADMIN_TOKEN"
+curl -s $API/v1/user -H "$ADMIN"</code></pre>
 <p>Probes: <a href="${escape(publicUrl)}/health">/health</a>, <a href="${escape(publicUrl)}/ready">/ready</a>.</p>
 <h2>Published sites</h2>
 ${list}
