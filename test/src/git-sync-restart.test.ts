@@ -28,6 +28,8 @@ describe("Git jobs across a restart of the embedded default", () => {
       HOST: "127.0.0.1",
       TRANSPORTER: "",
       SERVICES: "all",
+      // The embedded store on dataDir, even when the run has a MONGO_URL (the store contract's).
+      MONGO_URL: "",
     });
     broker = createBroker(cfg, { logger: false });
     await broker.start();
