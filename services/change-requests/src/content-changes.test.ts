@@ -49,11 +49,59 @@ describe("GitBook content changes", () => {
     expect(insertedFiles).toEqual(["file-1"]);
   });
 
+  test("a JSON document is stored as Markdown, its page and file references by path", () => {
+    const text = (t: string) => ({ object: "text", leaves: [{ object: "leaf", text: t, marks: [] }] });
+    const document = {
+      object: "document",
+      nodes: [
+        { object: "block", type: "heading-2", data: {}, nodes: [text("Title")] },
+        {
+          object: "block",
+          type: "paragraph",
+          nodes: [
+            { object: "inline", type: "link", data: { ref: { kind: "page", page: "pg" } }, nodes: [text("Guide")] },
+            text(" "),
+            { object: "inline", type: "link", data: { ref: { kind: "file", file: "fl" } }, nodes: [text("Old")] },
+            text(" "),
+            { object: "inline", type: "link", data: { ref: { kind: "file", file: "new-ref" } }, nodes: [text("New")] },
+          ],
+        },
+      ],
+    };
+    checkChanges([{ operation: "insert_page", document: { document } }]);
+    const { changes } = toContentChanges(
+      [
+        { operation: "insert_page", document: { document } },
+        { operation: "insert_files", files: [{ ref: "new-ref", name: "new file.pdf", contentType: "application/pdf", base64: "aGk=" }] },
+      ],
+      noRevert,
+      () => "file-1",
+      { pagePath: (id) => (id === "pg" ? "guides/install" : undefined), fileName: (id) => (id === "fl" ? "old.png" : undefined) },
+    );
+    expect(changes[0]).toEqual({
+      type: "insert_page",
+      markdown: "## Title\n\n[Guide](/guides/install.md) [Old](/.gitbook/assets/old.png) [New](/.gitbook/assets/new%20file.pdf)\n",
+    });
+  });
+
+  test("./<ref> links, images and file blocks point at the file inserted with that ref, before or after the page", () => {
+    const files = { operation: "insert_files", files: [{ ref: "logo", name: "logo.png", contentType: "image/png", base64: "aGk=" }] };
+    const page = { operation: "insert_page", document: { markdown: '![Logo](./logo) [L](./logo) [other](./other) [bare](logo)\n\n{% file src="./logo" %}\n' } };
+    for (const batch of [[files, page], [page, files]]) {
+      const { changes } = toContentChanges(batch, noRevert, () => "file-1");
+      const inserted = changes.find((c) => c.type === "insert_page");
+      expect(inserted).toMatchObject({ markdown: '![Logo](/.gitbook/assets/logo.png) [L](/.gitbook/assets/logo.png) [other](./other) [bare](logo)\n\n{% file src="/.gitbook/assets/logo.png" %}\n' });
+    }
+  });
+
   test.each([
     [[{ operation: "nope" }], "changes[0].operation"],
     [[{ operation: "insert_page" }], "changes[0].document"],
     [[{ operation: "delete_page", page: "a" }, { operation: "update_page" }], "changes[1].page"],
     [[{ operation: "insert_page", document: { document: {} } }], "changes[0].document"],
+    [[{ operation: "insert_page", document: { document: { object: "document", nodes: [{ object: "block", type: "nope" }] } } }], "changes[0].document.document.nodes[0].type"],
+    [[{ operation: "insert_page", document: { markdown: "x", document: { object: "document", nodes: [] } } }], "changes[0].document"],
+    [[{ operation: "insert_files", files: [{ ref: "r", name: "a", contentType: "a/b", base64: "" }, { ref: "r", name: "b", contentType: "a/b", base64: "" }] }], "changes[0].files[1].ref"],
     [[{ operation: "revert_page", page: "a", block: ["b"] }], "changes[0].block"],
     [[{ operation: "insert_files", files: [{ name: "x", url: "https://e.com/x" }] }], "changes[0].files[0].url"],
     [[{ operation: "insert_files", files: [{ name: "x", base64: "aGk=" }] }], "changes[0].files[0].contentType"],

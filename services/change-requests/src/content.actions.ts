@@ -84,16 +84,19 @@ export const contentActions: ChangeRequestsActions = {
       const reverts = ctx.params.changes.filter((c) => c.operation === "revert_page") as unknown as RevertChange[];
       const trees = new Map<string, TreeContent>();
       let bodies: Record<string, string> = {};
-      if (reverts.length) {
+      // A JSON document's page and file references are ids: its Markdown names them by path.
+      const withDocuments = ctx.params.changes.some((c) => (c.document as { document?: unknown } | undefined)?.document !== undefined);
+      if (reverts.length || withDocuments) {
         const ids = [...new Set([cr.revision, ancestorOf(cr), ...reverts.flatMap((r) => (r.revision ? [r.revision] : []))])];
         for (const [i, tree] of (await this.trees(ctx, cr.spaceId, ids)).entries()) trees.set(ids[i], tree);
         const documentIds = reverts.flatMap((r) => documentIdOf(trees.get(r.revision ?? ancestorOf(cr))!.pages, r.page) ?? []);
-        bodies = await this.documentBodies(ctx, [...new Set(documentIds)]);
+        if (documentIds.length) bodies = await this.documentBodies(ctx, [...new Set(documentIds)]);
       }
       const { changes, touched, insertedFiles } = toContentChanges(
         ctx.params.changes,
         (change, index) => revertPage(change.page, trees.get(cr.revision)!, trees.get(change.revision ?? ancestorOf(cr))!, bodies, index),
         newId,
+        knownRefs(trees.get(cr.revision)),
       );
 
       const applied = await ctx.call<{ revision: string; pages: string[] }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: cr.revision, changes, move: false });
@@ -117,6 +120,20 @@ export const contentActions: ChangeRequestsActions = {
     },
   },
 };
+
+/** Paths of the pages and names of the files of a change request's tree, for documents' references. */
+function knownRefs(tree: TreeContent | undefined): { pagePath(id: string): string | undefined; fileName(id: string): string | undefined } {
+  const paths = new Map<string, string>();
+  const visit = (pages: TreeContent["pages"]) => {
+    for (const page of pages) {
+      if (typeof page.path === "string") paths.set(page.id, page.path);
+      visit(page.pages);
+    }
+  };
+  visit(tree?.pages ?? []);
+  const names = new Map((tree?.files ?? []).flatMap((f) => (typeof f.name === "string" ? [[f.id, f.name] as const] : [])));
+  return { pagePath: (id) => paths.get(id), fileName: (id) => names.get(id) };
+}
 
 /** The body id of a page of a tree, if it has one. */
 function documentIdOf(pages: TreeContent["pages"], pageId: string): string | undefined {
