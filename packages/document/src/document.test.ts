@@ -1,6 +1,29 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
 import { checkDocument, DocumentError, documentToMarkdown, markdownToDocument, type Block, type ContentRef, type JSONDocument, type RefResolver } from "./index";
+
+/** GitBook's newest JSONDocument schema (OpenAPI 3.0's `nullable` beside `$ref` made JSON Schema, as testkit does). */
+function normalize(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalize);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = normalize(v);
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+addFormats(ajv);
+ajv.addFormat("emoji", true);
+ajv.addSchema(normalize(require("@gitbook/api-latest/spec/openapi.json")) as object, "gitbook");
+const validDocument = ajv.compile({ $ref: "gitbook#/components/schemas/JSONDocument" });
+function expectValid(doc: JSONDocument): void {
+  if (!validDocument(doc)) throw new Error(JSON.stringify(validDocument.errors?.slice(0, 5), null, 1));
+}
 
 const corpus = readFileSync(join(__dirname, "__fixtures__", "corpus.md"), "utf8");
 
@@ -14,6 +37,17 @@ describe("markdown <-> GitBook JSON document", () => {
     expect(documentToMarkdown(doc)).toBe(corpus);
     // and the document is stable through a second trip
     expect(markdownToDocument(documentToMarkdown(doc))).toEqual(doc);
+    expectValid(doc);
+  });
+
+  it("keeps blocks GitBook does not allow inside a hint, tab or step as their source", () => {
+    const md = '{% hint style="info" %}\nText.\n\n```js\nx();\n```\n\n{% hint style="danger" %}\nInner.\n{% endhint %}\n{% endhint %}\n\n{% tabs %}\n{% tab title="A" %}\n<details>\n\n<summary>S</summary>\n\nB\n\n</details>\n\n{% endtab %}\n{% endtabs %}\n';
+    const doc = markdownToDocument(md);
+    const hint = doc.nodes[0];
+    if (hint.type !== "hint") throw new Error("hint expected");
+    expect(hint.nodes.map((n) => [n.type, n.key?.startsWith("raw-") ?? false])).toEqual([["paragraph", false], ["paragraph", true], ["paragraph", true]]);
+    expectValid(doc);
+    expect(documentToMarkdown(doc)).toBe(md);
   });
 
   it("maps each block of the corpus to GitBook's block type", () => {

@@ -83,6 +83,15 @@ export function parseAttrs(source: string): Record<string, string> {
   return attrs;
 }
 
+const ESSENTIALS = ["paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"];
+/** What GitBook's schema lets each container hold (DocumentBlockHint, …TabsItem, …StepperStep, expandable-body). */
+const ALLOWED = {
+  hint: new Set([...ESSENTIALS, "embed", "table"]),
+  tab: new Set([...ESSENTIALS, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math"]),
+  step: new Set([...ESSENTIALS, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math", "expandable"]),
+  expandable: new Set([...ESSENTIALS, "file", "images", "code", "table", "hint", "blockquote", "reusable-content"]),
+};
+
 const HINT_STYLES: readonly HintStyle[] = ["info", "warning", "danger", "success"];
 
 class Parser {
@@ -151,71 +160,76 @@ class Parser {
     return -1;
   }
 
-  blocks(tokens: Token[], start: number, end: number): Block[] {
+  /**
+   * The blocks of tokens [start, end). A block GitBook's schema does not allow where it stands
+   * (`allowed`, for containers written with unindented tags) is kept as its source lines instead.
+   */
+  blocks(tokens: Token[], start: number, end: number, allowed?: ReadonlySet<string>): Block[] {
     const out: Block[] = [];
     let i = start;
     while (i < end) {
-      const t = tokens[i];
-      switch (t.type) {
-        case "paragraph_open": {
-          const close = this.closing(tokens, i);
-          out.push(this.paragraph(tokens[i + 1]));
-          i = close;
-          break;
-        }
-        case "heading_open": {
-          const close = this.closing(tokens, i);
-          const level = Number(t.tag.slice(1));
-          if (level <= 3) out.push({ object: "block", type: `heading-${level as 1 | 2 | 3}`, data: {}, nodes: this.inlines(tokens[i + 1]) });
-          else out.push(this.rawLines(t.map?.[0] ?? 0, t.map?.[1] ?? 0));
-          i = close;
-          break;
-        }
-        case "bullet_list_open":
-        case "ordered_list_open": {
-          const close = this.closing(tokens, i);
-          out.push(this.list(tokens, i, close));
-          i = close;
-          break;
-        }
-        case "blockquote_open": {
-          const close = this.closing(tokens, i);
-          out.push({ object: "block", type: "blockquote", nodes: this.blocks(tokens, i + 1, close - 1) });
-          i = close;
-          break;
-        }
-        case "fence":
-        case "code_block":
-          out.push(this.code(t, {}));
-          i++;
-          break;
-        case "hr":
-          out.push({ object: "block", type: "divider", data: {}, isVoid: true });
-          i++;
-          break;
-        case "math_block":
-          out.push({ object: "block", type: "math", data: { formula: t.content }, isVoid: true });
-          i++;
-          break;
-        case "table_open": {
-          const close = this.closing(tokens, i);
-          out.push(this.table(tokens, i, close));
-          i = close;
-          break;
-        }
-        case "html_block":
-          i = this.html(tokens, i, end, out);
-          break;
-        case "liquid":
-          i = this.liquid(tokens, i, end, out);
-          break;
-        default:
-          if (t.map) out.push(this.rawLines(t.map[0], t.map[1]));
-          i = t.nesting === 1 ? this.closing(tokens, i) : i + 1;
+      const from = i;
+      const before = out.length;
+      i = this.block(tokens, i, end, out);
+      if (allowed && out.length === before + 1 && !allowed.has(out[before].type)) {
+        const lines = tokens.slice(from, i).flatMap((tk) => (tk.map ? [tk.map] : []));
+        if (lines.length > 0) out[before] = this.rawLines(Math.min(...lines.map((m) => m[0])), Math.max(...lines.map((m) => m[1])));
       }
     }
     return out;
   }
+
+  /** Adds the block starting at token `i` to `out`; returns the index after it. */
+  private block(tokens: Token[], i: number, end: number, out: Block[]): number {
+    const t = tokens[i];
+    switch (t.type) {
+      case "paragraph_open": {
+        const close = this.closing(tokens, i);
+        out.push(this.paragraph(tokens[i + 1]));
+        return close;
+      }
+      case "heading_open": {
+        const close = this.closing(tokens, i);
+        const level = Number(t.tag.slice(1));
+        if (level <= 3) out.push({ object: "block", type: `heading-${level as 1 | 2 | 3}`, data: {}, nodes: this.inlines(tokens[i + 1]) });
+        else out.push(this.rawLines(t.map?.[0] ?? 0, t.map?.[1] ?? 0));
+        return close;
+      }
+      case "bullet_list_open":
+      case "ordered_list_open": {
+        const close = this.closing(tokens, i);
+        out.push(this.list(tokens, i, close));
+        return close;
+      }
+      case "blockquote_open": {
+        const close = this.closing(tokens, i);
+        out.push({ object: "block", type: "blockquote", nodes: this.blocks(tokens, i + 1, close - 1) });
+        return close;
+      }
+      case "fence":
+      case "code_block":
+        out.push(this.code(t, {}));
+        return i + 1;
+      case "hr":
+        out.push({ object: "block", type: "divider", data: {}, isVoid: true });
+        return i + 1;
+      case "math_block":
+        out.push({ object: "block", type: "math", data: { formula: t.content }, isVoid: true });
+        return i + 1;
+      case "table_open": {
+        const close = this.closing(tokens, i);
+        out.push(this.table(tokens, i, close));
+        return close;
+      }
+      case "html_block":
+        return this.html(tokens, i, end, out);
+      case "liquid":
+        return this.liquid(tokens, i, end, out);
+      default:
+        if (t.map) out.push(this.rawLines(t.map[0], t.map[1]));
+        return t.nesting === 1 ? this.closing(tokens, i) : i + 1;
+  }
+}
 
   private paragraph(inline: Token): Paragraph {
     return { object: "block", type: "paragraph", nodes: this.inlines(inline) };
@@ -338,7 +352,7 @@ class Parser {
             isVoid: true,
             fragments: [
               { object: "fragment", fragment: "expandable-title", type: "expandable-title", nodes: [this.paragraph(titleTokens[0])] },
-              { object: "fragment", fragment: "expandable-body", type: "expandable-body", nodes: this.blocks(tokens, bodyStart, close) },
+              { object: "fragment", fragment: "expandable-body", type: "expandable-body", nodes: this.blocks(tokens, bodyStart, close, ALLOWED.expandable) },
             ],
           });
           return close + 1;
@@ -380,7 +394,7 @@ class Parser {
     const t = tokens[i];
     const { name, attrs } = liquidMeta(t);
     const close = liquidMeta(t).end ? -1 : this.liquidEnd(tokens, i, end);
-    const inner = () => this.blocks(tokens, i + 1, close);
+    const inner = () => this.blocks(tokens, i + 1, close, ALLOWED.hint);
     const rawRange = () => {
       const to = close === -1 ? t.map?.[1] ?? 0 : tokens[close].map?.[1] ?? 0;
       return this.rawLines(t.map?.[0] ?? 0, to);
@@ -416,7 +430,7 @@ class Parser {
             ok = false;
             break;
           }
-          const nodes = this.blocks(tokens, j + 1, itEnd);
+          const nodes = this.blocks(tokens, j + 1, itEnd, name === "tabs" ? ALLOWED.tab : ALLOWED.step);
           if (name === "tabs") items.push({ object: "block", type: "tabs-item", data: { title: liquidMeta(it).attrs.title ?? "" }, nodes });
           else items.push({ object: "block", type: "stepper-step", data: {}, nodes });
           j = itEnd + 1;

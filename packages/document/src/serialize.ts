@@ -130,7 +130,7 @@ class Serializer {
       case "code-line":
         return block.nodes.map((t) => t.leaves.map((l) => l.text).join("")).join("");
       case "hint":
-        return `{% hint style="${block.data.style}" %}\n${this.blocks(block.nodes)}\n{% endhint %}`;
+        return `{% hint style="${block.data.style}" %}\n${closeBody(this.blocks(block.nodes))}{% endhint %}`;
       case "math":
         return `$$\n${block.data.formula}\n$$`;
       case "image":
@@ -166,11 +166,11 @@ class Serializer {
       case "tabs":
         return `{% tabs %}\n${block.nodes.map((tab) => this.block(tab)).join("\n\n")}\n{% endtabs %}`;
       case "tabs-item":
-        return `{% tab title="${block.data.title ?? ""}" %}\n${this.blocks(block.nodes)}\n{% endtab %}`;
+        return `{% tab title="${block.data.title ?? ""}" %}\n${closeBody(this.blocks(block.nodes))}{% endtab %}`;
       case "stepper":
         return `{% stepper %}\n${block.nodes.map((step) => this.block(step)).join("\n\n")}\n{% endstepper %}`;
       case "stepper-step":
-        return `{% step %}\n${this.blocks(block.nodes)}\n{% endstep %}`;
+        return `{% step %}\n${closeBody(this.blocks(block.nodes))}{% endstep %}`;
       case "table": {
         const { view, definition, records } = block.data;
         const cell = (fragmentId: string | undefined) => {
@@ -186,6 +186,11 @@ class Serializer {
       }
     }
   }
+}
+
+/** A container's body before its closing tag: HTML (a figure, `</details>`) runs on to the next blank line, so one follows it. */
+function closeBody(body: string): string {
+  return body.endsWith(">") ? `${body}\n\n` : `${body}\n`;
 }
 
 function prefixLines(text: string, prefix: string, emptyPrefix: string): string {
