@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
@@ -149,5 +150,35 @@ describe("markdown <-> GitBook JSON document", () => {
     }
     expect(() => checkDocument({ nodes: [] })).toThrow("document.object");
     expect(checkDocument(markdownToDocument(corpus))).toBeTruthy();
+  });
+
+  // The pages of the real GitBook-synced repositories the Git sync tests use (test/fixtures/git-sync).
+  const fixtures = join(__dirname, "..", "..", "..", "test", "fixtures", "git-sync");
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".md") && name !== "SUMMARY.md") pages.push(path);
+    }
+  };
+  walk(fixtures);
+  const withoutKeys = (doc: JSONDocument): unknown => JSON.parse(JSON.stringify(doc, (k, v: unknown) => (k === "key" ? undefined : v)));
+
+  it("reads every page of the real repositories as a valid document that survives its own Markdown", () => {
+    expect(pages.length).toBeGreaterThan(40);
+    let exact = 0;
+    for (const page of pages) {
+      const markdown = readFileSync(page, "utf8").replace(/^---\n[\s\S]*?\n---\n+/, "");
+      const doc = markdownToDocument(markdown);
+      expectValid(doc);
+      const written = documentToMarkdown(doc);
+      // Nothing is lost: the written Markdown reads back as the same document, and is a fixed point.
+      expect([page, withoutKeys(markdownToDocument(written))]).toEqual([page, withoutKeys(doc)]);
+      expect([page, documentToMarkdown(markdownToDocument(written))]).toEqual([page, written]);
+      if (written === markdown) exact++;
+    }
+    // Byte-for-byte only where the page is already in the canonical form (most are hand-written or pandoc output).
+    expect(exact).toBeGreaterThan(0);
   });
 });

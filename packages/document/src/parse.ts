@@ -87,6 +87,7 @@ const ESSENTIALS = ["paragraph", "heading-1", "heading-2", "heading-3", "list-or
 /** What GitBook's schema lets each container hold (DocumentBlockHint, …TabsItem, …StepperStep, expandable-body). */
 const ALLOWED = {
   hint: new Set([...ESSENTIALS, "embed", "table"]),
+  listItem: new Set([...ESSENTIALS, "code", "hint", "blockquote", "math", "table"]),
   tab: new Set([...ESSENTIALS, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math"]),
   step: new Set([...ESSENTIALS, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math", "expandable"]),
   expandable: new Set([...ESSENTIALS, "file", "images", "code", "table", "hint", "blockquote", "reusable-content"]),
@@ -129,8 +130,15 @@ class Parser {
     };
   }
 
-  private rawLines(from: number, to: number): Paragraph {
-    return this.raw(this.lines.slice(from, to).join("\n").replace(/\n+$/, ""));
+  /** Source lines [from, to) as a raw paragraph; `dedent` removes their common indentation (inside a list item). */
+  private rawLines(from: number, to: number, dedent = false): Paragraph {
+    let lines = this.lines.slice(from, to);
+    while (lines.length > 0 && lines[lines.length - 1].trim() === "") lines = lines.slice(0, -1);
+    if (dedent) {
+      const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^ */.exec(l)![0].length));
+      lines = lines.map((l) => l.slice(Math.min(indent, /^ */.exec(l)![0].length)));
+    }
+    return this.raw(lines.join("\n"));
   }
 
   private fragmentId(): string {
@@ -164,7 +172,7 @@ class Parser {
    * The blocks of tokens [start, end). A block GitBook's schema does not allow where it stands
    * (`allowed`, for containers written with unindented tags) is kept as its source lines instead.
    */
-  blocks(tokens: Token[], start: number, end: number, allowed?: ReadonlySet<string>): Block[] {
+  blocks(tokens: Token[], start: number, end: number, allowed?: ReadonlySet<string>, dedent = false): Block[] {
     const out: Block[] = [];
     let i = start;
     while (i < end) {
@@ -173,7 +181,7 @@ class Parser {
       i = this.block(tokens, i, end, out);
       if (allowed && out.length === before + 1 && !allowed.has(out[before].type)) {
         const lines = tokens.slice(from, i).flatMap((tk) => (tk.map ? [tk.map] : []));
-        if (lines.length > 0) out[before] = this.rawLines(Math.min(...lines.map((m) => m[0])), Math.max(...lines.map((m) => m[1])));
+        if (lines.length > 0) out[before] = this.rawLines(Math.min(...lines.map((m) => m[0])), Math.max(...lines.map((m) => m[1])), dedent);
       }
     }
     return out;
@@ -261,7 +269,7 @@ class Parser {
     let i = open + 1;
     while (i < close - 1) {
       const itemClose = this.closing(tokens, i);
-      items.push({ object: "block", type: "list-item", nodes: this.blocks(tokens, i + 1, itemClose - 1) });
+      items.push({ object: "block", type: "list-item", nodes: this.blocks(tokens, i + 1, itemClose - 1, ALLOWED.listItem, true) });
       i = itemClose;
     }
     if (tokens[open].type === "ordered_list_open") {
@@ -483,7 +491,9 @@ class Parser {
       const list = target();
       const leaf: Leaf = { object: "leaf", text, marks: markList(extra ? [...marks, extra] : marks) };
       const last = list[list.length - 1];
-      if (last?.object === "text") last.leaves.push(leaf);
+      const previous = last?.object === "text" ? last.leaves[last.leaves.length - 1] : undefined;
+      if (previous && sameMarks(previous, leaf)) previous.text += text;
+      else if (last?.object === "text") last.leaves.push(leaf);
       else list.push({ object: "text", leaves: [leaf] });
     };
     for (const t of inline.children ?? []) {
@@ -557,8 +567,29 @@ function attr(t: Token, name: string): string | undefined {
   return v === null ? undefined : String(v);
 }
 
+function sameMarks(a: Leaf, b: Leaf): boolean {
+  return a.marks.length === b.marks.length && a.marks.every((m) => b.marks.some((n) => n.type === m.type)) && !a.marks.some((m) => m.type === "code");
+}
+
+/** GitBook's heading anchor, written after the title: `## Title <a href="#id" id="id"></a>`. */
+const HEADING_ANCHOR = /^<a href="#([^"]+)" id="\1">$/;
+
+function headingId(inline: Token): string | undefined {
+  const children = inline.children ?? [];
+  const n = children.length;
+  if (n < 2 || children[n - 1].type !== "html_inline" || children[n - 1].content !== "</a>") return undefined;
+  const open = HEADING_ANCHOR.exec(children[n - 2].type === "html_inline" ? children[n - 2].content : "");
+  if (!open) return undefined;
+  const rest = children.slice(0, n - 2);
+  const before = rest[rest.length - 1];
+  if (before?.type === "text") before.content = before.content.replace(/ $/, "");
+  inline.children = rest;
+  return open[1];
+}
+
 function markList(types: MarkType[]): Mark[] {
-  return [...new Set(types)].map((type) => ({ object: "mark" as const, type }));
+  const order: MarkType[] = ["bold", "italic", "strikethrough", "code"];
+  return order.filter((type) => types.includes(type)).map((type) => ({ object: "mark" as const, type }));
 }
 
 const TASK = /^\[([ xX])\] /;

@@ -12,7 +12,14 @@ function escapeText(text: string): string {
     .replace(/~~/g, "\\~\\~")
     .replace(/\$\$/g, "\\$\\$")
     .replace(/\{%/g, "\\{%")
+    .replace(/&(?=#?\w+;)/g, "&amp;")
+    .replace(/<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)/g, "\\<")
     .replace(/^([#>])/gm, "\\$1");
+}
+
+/** Spaces that Markdown would drop at the start or end of a line, written as GitBook does (`&#x20;`). */
+function keepEdgeSpaces(markdown: string): string {
+  return markdown.replace(/^ | $/gm, "&#x20;");
 }
 
 function codeSpan(text: string): string {
@@ -91,11 +98,11 @@ class Serializer {
     switch (block.type) {
       case "paragraph":
         if (block.key?.startsWith(RAW_KEY_PREFIX)) return block.nodes.map((n) => (n.object === "text" ? n.leaves.map((l) => l.text).join("") : "")).join("");
-        return this.inlines(block.nodes);
+        return keepEdgeSpaces(this.inlines(block.nodes)).replace(/^\n/, "\\\n");
       case "heading-1":
       case "heading-2":
       case "heading-3":
-        return `${"#".repeat(Number(block.type.slice(-1)))} ${this.inlines(block.nodes)}`;
+        return `${"#".repeat(Number(block.type.slice(-1)))} ${keepEdgeSpaces(this.inlines(block.nodes))}${block.data.id ? ` <a href="#${block.data.id}" id="${block.data.id}"></a>` : ""}`;
       case "divider":
         return "***";
       case "blockquote":
@@ -109,7 +116,8 @@ class Serializer {
             let marker = block.type === "list-ordered" ? `${start + n}. ` : "* ";
             if (block.type === "list-tasks") marker += item.data?.checked ? "[x] " : "[ ] ";
             const indent = " ".repeat(block.type === "list-ordered" ? `${start + n}. `.length : 2);
-            const body = this.blocks(item.nodes, "\n");
+            // A nested list follows tightly; any other second block needs a blank line, or it would join the first.
+            const body = item.nodes.map((b, i) => (i === 0 ? "" : b.type.startsWith("list-") ? "\n" : "\n\n") + this.block(b)).join("");
             return marker + body.split("\n").map((line, i) => (i === 0 || line === "" ? line : indent + line)).join("\n");
           })
           .join("\n");
