@@ -135,6 +135,13 @@ describe("markdown <-> GitBook JSON document", () => {
     expect(markdownToDocument(md)).toEqual(doc);
   });
 
+  it("reads GitBook's heading anchors as heading ids and writes them back", () => {
+    const md = '## Why AddOns? <a href="#why-addons" id="why-addons"></a>\n';
+    const doc = markdownToDocument(md);
+    expect(doc.nodes[0]).toMatchObject({ type: "heading-2", data: { id: "why-addons" }, nodes: [{ leaves: [{ text: "Why AddOns?" }] }] });
+    expect(documentToMarkdown(doc)).toBe(md);
+  });
+
   it("keeps unknown blocks as their source text", () => {
     const md = "{% swagger %}\nbody\n{% endswagger %}\n\n{% unknown-single %}\n\n##### deep\n";
     expect(documentToMarkdown(markdownToDocument(md))).toBe(md);

@@ -199,7 +199,10 @@ class Parser {
       case "heading_open": {
         const close = this.closing(tokens, i);
         const level = Number(t.tag.slice(1));
-        if (level <= 3) out.push({ object: "block", type: `heading-${level as 1 | 2 | 3}`, data: {}, nodes: this.inlines(tokens[i + 1]) });
+        if (level <= 3) {
+          const id = headingId(tokens[i + 1]);
+          out.push({ object: "block", type: `heading-${level as 1 | 2 | 3}`, data: id ? { id } : {}, nodes: this.inlines(tokens[i + 1]) });
+        }
         else out.push(this.rawLines(t.map?.[0] ?? 0, t.map?.[1] ?? 0));
         return close;
       }
