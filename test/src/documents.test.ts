@@ -121,8 +121,8 @@ describe.each(MODES)("JSON documents over %s", (mode) => {
     expect(copy.status).toBe(200);
     expect(copy.body.document).toEqual(document);
     const copyMarkdown = (await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${id}`)).body.markdown;
-    expect(copyMarkdown).toContain("(/quickstart.md)");
-    expect(copyMarkdown).toContain("(/.gitbook/assets/logo.svg)");
+    expect(copyMarkdown).toContain("(quickstart.md)");
+    expect(copyMarkdown).toContain("(.gitbook/assets/logo.svg)");
 
     // update_page takes a document too.
     const updated = await edit(cr.id, [{ operation: "update_page", page: id, document: { document: markdownToDocument("Now **bold** and a [link](https://example.com).\n") } }]);

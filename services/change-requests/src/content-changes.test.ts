@@ -73,15 +73,23 @@ describe("GitBook content changes", () => {
       [
         { operation: "insert_page", document: { document } },
         { operation: "insert_files", files: [{ ref: "new-ref", name: "new file.pdf", contentType: "application/pdf", base64: "aGk=" }] },
+        { operation: "update_page", page: "deep", document: { document } },
+        { operation: "insert_page", into: "pg", document: { document } },
       ],
       noRevert,
       () => "file-1",
-      { pagePath: (id) => (id === "pg" ? "guides/install" : undefined), fileName: (id) => (id === "fl" ? "old.png" : undefined) },
+      {
+        pagePath: (id) => ({ pg: "guides/install", deep: "guides/install/step" })[id],
+        fileName: (id) => (id === "fl" ? "old.png" : undefined),
+      },
     );
+    // Links are written relative to the page, as Git Sync does; a page's links resolve from its parent's path.
     expect(changes[0]).toEqual({
       type: "insert_page",
-      markdown: "## Title\n\n[Guide](/guides/install.md) [Old](/.gitbook/assets/old.png) [New](/.gitbook/assets/new%20file.pdf)\n",
+      markdown: "## Title\n\n[Guide](guides/install.md) [Old](.gitbook/assets/old.png) [New](.gitbook/assets/new%20file.pdf)\n",
     });
+    expect(changes[2]).toMatchObject({ markdown: "## Title\n\n[Guide](../install.md) [Old](../../.gitbook/assets/old.png) [New](../../.gitbook/assets/new%20file.pdf)\n" });
+    expect(changes[3]).toMatchObject({ markdown: "## Title\n\n[Guide](../install.md) [Old](../../.gitbook/assets/old.png) [New](../../.gitbook/assets/new%20file.pdf)\n" });
   });
 
   test("./<ref> links, images and file blocks point at the file inserted with that ref, before or after the page", () => {
@@ -90,7 +98,7 @@ describe("GitBook content changes", () => {
     for (const batch of [[files, page], [page, files]]) {
       const { changes } = toContentChanges(batch, noRevert, () => "file-1");
       const inserted = changes.find((c) => c.type === "insert_page");
-      expect(inserted).toMatchObject({ markdown: '![Logo](/.gitbook/assets/logo.png) [L](/.gitbook/assets/logo.png) [other](./other) [bare](logo)\n\n{% file src="/.gitbook/assets/logo.png" %}\n' });
+      expect(inserted).toMatchObject({ markdown: '![Logo](.gitbook/assets/logo.png) [L](.gitbook/assets/logo.png) [other](./other) [bare](logo)\n\n{% file src=".gitbook/assets/logo.png" %}\n' });
     }
   });
 

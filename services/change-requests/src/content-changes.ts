@@ -1,4 +1,5 @@
 // GitBook's updateChangeRequestContent changes, checked and turned into the content service's changes.
+import { posix } from "node:path";
 import { Validators } from "moleculer";
 import { checkDocument, documentToMarkdown, DocumentError, type ContentRef, type JSONDocument } from "@docshelf/document";
 import { BadRequestError, describeValidation } from "@docshelf/errors";
@@ -166,11 +167,11 @@ interface GitBookPageChange {
 }
 
 /** The page fields of an insert or update: the markdown's own title and description win over the fields (as Git Sync does). */
-function pageFields(change: GitBookPageChange, refs: BatchRefs): PageFields {
+function pageFields(change: GitBookPageChange, refs: BatchRefs, dir: string | undefined): PageFields {
   const out: PageFields = {};
   const doc = change.document?.document;
-  const given = doc ? documentToMarkdown(doc, documentHrefs(refs)) : change.document?.markdown;
-  const markdown = given === undefined ? undefined : resolveFileRefs(given, refs);
+  const given = doc ? documentToMarkdown(doc, documentHrefs(refs, dir)) : change.document?.markdown;
+  const markdown = given === undefined ? undefined : resolveFileRefs(given, refs, dir);
   const fromMarkdown = markdown === undefined ? { title: false, description: false } : metadataInMarkdown(markdown);
   if (change.title !== undefined && !fromMarkdown.title) out.title = change.title;
   if (change.description !== undefined && !fromMarkdown.description) out.description = change.description === "" ? null : change.description;
@@ -192,24 +193,35 @@ export interface BatchRefs {
   fileName(id: string): string | undefined;
 }
 
-/** Where a stored file is linked from Markdown: by name under `.gitbook/assets/` from the space's root. */
-function assetHref(name: string): string {
-  return `/.gitbook/assets/${encodeURI(name)}`;
+/**
+ * The Markdown path to `target` (a page path plus ".md", or a file path) from a page whose links resolve
+ * from `dir` (its parent's path, as content reads links); from the space's root when `dir` is unknown.
+ */
+function hrefFrom(dir: string | undefined, target: string): string {
+  if (dir === undefined) return `/${encodeURI(target)}`;
+  let rel = posix.relative(dir, target);
+  if (rel === "") rel = posix.join("..", posix.basename(target));
+  return encodeURI(rel);
 }
 
-/** The Markdown targets of a document's references. */
-function documentHrefs(refs: BatchRefs): { toHref(ref: ContentRef): string | undefined } {
+/** Where a stored file is linked from Markdown: by name under `.gitbook/assets/`, as Git Sync writes it. */
+function assetHref(name: string, dir: string | undefined): string {
+  return hrefFrom(dir, `.gitbook/assets/${name}`);
+}
+
+/** The Markdown targets of a document's references, written in a page whose links resolve from `dir`. */
+function documentHrefs(refs: BatchRefs, dir: string | undefined): { toHref(ref: ContentRef): string | undefined } {
   return {
     toHref(ref) {
       if ("space" in ref && ref.space !== undefined) return undefined;
       if (ref.kind === "file") {
         const name = refs.files.get(ref.file) ?? refs.fileName(ref.file);
-        return name === undefined ? undefined : assetHref(name);
+        return name === undefined ? undefined : assetHref(name, dir);
       }
       if (ref.kind === "page" || (ref.kind === "anchor" && ref.page)) {
         const path = refs.pagePath(ref.kind === "page" ? ref.page : (ref.page as string));
         if (path === undefined) return undefined;
-        const href = path === "" ? "/README.md" : `/${encodeURI(path)}.md`;
+        const href = hrefFrom(dir, path === "" ? "README.md" : `${path}.md`);
         return ref.kind === "anchor" ? `${href}#${ref.anchor}` : href;
       }
       return undefined;
@@ -218,12 +230,19 @@ function documentHrefs(refs: BatchRefs): { toHref(ref: ContentRef): string | und
 }
 
 /** Links, images and file blocks written `./<ref>` of a file inserted in the same batch, pointed at that file. */
-export function resolveFileRefs(markdown: string, refs: BatchRefs): string {
+export function resolveFileRefs(markdown: string, refs: BatchRefs, dir?: string): string {
   if (refs.files.size === 0) return markdown;
-  return markdown.replace(/(\]\(|src=")(\.\/)?([^)"\s]+)(?=[)"\s])/g, (whole, lead: string, dot: string | undefined, target: string) => {
+  return markdown.replace(/(\]\(|src=")\.\/([^)"\s]+)(?=[)"\s])/g, (whole, lead: string, target: string) => {
     const name = refs.files.get(target);
-    return name !== undefined && dot !== undefined ? `${lead}${assetHref(name)}` : whole;
+    return name !== undefined ? `${lead}${assetHref(name, dir)}` : whole;
   });
+}
+
+/** The directory a page's links resolve from (content's rule: its parent's path), if known. */
+function linkDir(pagePath: string | undefined): string | undefined {
+  if (pagePath === undefined) return undefined;
+  const dir = posix.dirname(pagePath);
+  return dir === "." ? "" : dir;
 }
 
 /** A page's state in `target` restored over `current`: the whole page (body and metadata), not its place. */
@@ -288,7 +307,8 @@ export function toContentChanges(
     switch (raw.operation) {
       case "insert_page": {
         const change = raw as unknown as GitBookPageChange;
-        const fields = pageFields(change, refs);
+        const parentPath = change.into ? refs.pagePath(change.into) : "";
+        const fields = pageFields(change, refs, parentPath);
         out.push({ type: "insert_page", ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
         touched.push({ kind: "created_page", ref: change.ref });
         break;
@@ -299,7 +319,7 @@ export function toContentChanges(
         if (change.into !== undefined) move.parent = change.into;
         if (change.at !== undefined) move.position = change.at;
         // Moving to another parent without `at` appends at the end (content's default).
-        out.push({ type: "update_page", page: change.page!, ...move, ...pageFields(change, refs) });
+        out.push({ type: "update_page", page: change.page!, ...move, ...pageFields(change, refs, linkDir(refs.pagePath(change.page!))) });
         touched.push({ kind: "updated_page", page: change.page });
         break;
       }
