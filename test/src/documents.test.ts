@@ -218,4 +218,41 @@ describe.each(MODES)("JSON documents over %s", (mode) => {
     expect(dup.status).toBe(400);
     expect(dup.body.error.message).toContain("changes[0].files[1].ref");
   });
+
+  test("pages inserted with a ref are what pages of the same batch link as ./<ref>.md, whatever the order", async () => {
+    const cr = await createCR("Page refs");
+    const quickstart = await pageByTitle("Quickstart");
+    const res = await edit(cr.id, [
+      { operation: "insert_page", title: "Linking", document: { markdown: "Read [the guide](./guide-ref.md#setup) first.\n" } },
+      { operation: "insert_page", title: "Guide page", ref: "guide-ref", into: quickstart.id, document: { markdown: "Guide body.\n" } },
+      {
+        operation: "insert_page",
+        title: "By document",
+        into: quickstart.id,
+        document: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "See ", marks: [] }] }, { object: "inline", type: "link", data: { ref: { kind: "url", url: "./guide-ref.md" } }, nodes: [{ object: "text", leaves: [{ object: "leaf", text: "guide", marks: [] }] }] }] }] } },
+      },
+    ]);
+    expect([res.status, res.body.error]).toEqual([200, undefined]);
+    expectSchema("updateChangeRequestContent", 200, res.body);
+    expectComponent("ChangeRequestContentUpdate", res.body);
+    const [linking, guide, byDocument] = res.body.changes.map((c: any) => c.page.id);
+    expect(res.body.changes[1]).toMatchObject({ object: "created_page", ref: "guide-ref" });
+    const guidePage = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${guide}`);
+    expect(guidePage.body.path).toBe(`${quickstart.path}/guide-page`);
+
+    const stored = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${linking}`);
+    expect(stored.body.markdown).toBe(`Read [the guide](${quickstart.path}/guide-page.md#setup) first.\n`);
+    const nested = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${byDocument}`);
+    expect(nested.body.markdown).toBe("See [guide](guide-page.md)\n");
+    const doc = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${linking}?format=document`);
+    expectComponent("JSONDocument", doc.body.document);
+    expect(nodesOf(doc.body.document).flatMap((n) => (n.data?.ref ? [n.data.ref] : []))).toEqual([{ kind: "anchor", anchor: "setup", page: guide }]);
+    const links = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${byDocument}/links`);
+    expect(links.status).toBe(200);
+    expectSchema("listPageLinksInChangeRequest", 200, withBodies(links.body));
+    expect(links.body.items.map((l: any) => [l.status, l.targetReference.kind, l.targetReference.page?.id])).toEqual([["ok", "page", guide]]);
+    // The change request moved once, to the revision with the links resolved.
+    const after = (await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body;
+    expect(after.revision).toBe(res.body.changeRequest.revision);
+  });
 });

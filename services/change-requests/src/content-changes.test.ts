@@ -1,4 +1,4 @@
-import { checkChanges, metadataInMarkdown, revertPage, toContentChanges } from "./content-changes";
+import { checkChanges, linksToPageRefs, metadataInMarkdown, resolvePageRefs, revertPage, toContentChanges } from "./content-changes";
 import type { TreeContent, TreePage } from "./merge";
 
 const noRevert = () => {
@@ -36,7 +36,7 @@ describe("GitBook content changes", () => {
     );
     expect(changes).toEqual([
       { type: "update_page", page: "p", parent: null, position: 2, emoji: null, icon: "x" },
-      { type: "insert_page", parent: "p", position: 0, markdown: "" },
+      { type: "insert_page", id: "f", parent: "p", position: 0, markdown: "" },
       { type: "delete_page", page: "q" },
     ]);
     expect(touched.map((t) => t.kind)).toEqual(["updated_page", "created_page", "deleted_page"]);
@@ -102,6 +102,25 @@ describe("GitBook content changes", () => {
     }
   });
 
+  test("pages inserted with a ref get their ids up front; links to ./<ref>.md are rewritten once paths are known", () => {
+    let n = 0;
+    const { changes, pageRefs } = toContentChanges(
+      [
+        { operation: "insert_page", document: { markdown: "See [B](./b.md#part) and [C](./c.md)." } },
+        { operation: "insert_page", ref: "b", title: "B", document: { markdown: "B" } },
+      ],
+      noRevert,
+      () => `id-${++n}`,
+    );
+    expect(pageRefs).toEqual(new Map([["b", "id-1"]]));
+    expect(changes[1]).toMatchObject({ type: "insert_page", id: "id-1" });
+    const markdown = (changes[0] as { markdown: string }).markdown;
+    expect(linksToPageRefs(markdown, pageRefs)).toBe(true);
+    const paths: Record<string, string> = { "id-1": "guides/b" };
+    expect(resolvePageRefs(markdown, "a", pageRefs, (id) => paths[id])).toBe("See [B](guides/b.md#part) and [C](./c.md).");
+    expect(resolvePageRefs('{% content-ref url="./b.md" %}\n[./b.md](./b.md)', "x/y", pageRefs, (id) => paths[id])).toBe('{% content-ref url="../guides/b.md" %}\n[./b.md](../guides/b.md)');
+  });
+
   test.each([
     [[{ operation: "nope" }], "changes[0].operation"],
     [[{ operation: "insert_page" }], "changes[0].document"],
@@ -110,6 +129,7 @@ describe("GitBook content changes", () => {
     [[{ operation: "insert_page", document: { document: { object: "document", nodes: [{ object: "block", type: "nope" }] } } }], "changes[0].document.document.nodes[0].type"],
     [[{ operation: "insert_page", document: { markdown: "x", document: { object: "document", nodes: [] } } }], "changes[0].document"],
     [[{ operation: "insert_files", files: [{ ref: "r", name: "a", contentType: "a/b", base64: "" }, { ref: "r", name: "b", contentType: "a/b", base64: "" }] }], "changes[0].files[1].ref"],
+    [[{ operation: "insert_page", ref: "a", document: { markdown: "" } }, { operation: "insert_page", ref: "a", document: { markdown: "" } }], "changes[1].ref"],
     [[{ operation: "revert_page", page: "a", block: ["b"] }], "changes[0].block"],
     [[{ operation: "insert_files", files: [{ name: "x", url: "https://e.com/x" }] }], "changes[0].files[0].url"],
     [[{ operation: "insert_files", files: [{ name: "x", base64: "aGk=" }] }], "changes[0].files[0].contentType"],

@@ -129,7 +129,13 @@ export function checkChanges(changes: unknown[]): void {
     }
   });
   const refs = new Set<string>();
+  const pageRefs = new Set<string>();
   changes.forEach((change, index) => {
+    const pageRef = (change as { operation: string; ref?: string }).operation === "insert_page" ? (change as { ref?: string }).ref : undefined;
+    if (pageRef !== undefined) {
+      if (pageRefs.has(pageRef)) throw bad(index, "ref", `'${pageRef}' is used twice in this batch.`);
+      pageRefs.add(pageRef);
+    }
     const files = (change as { operation: string; files?: Array<{ ref?: string }> }).files ?? [];
     files.forEach((file, i) => {
       if (file.ref === undefined) return;
@@ -238,6 +244,24 @@ export function resolveFileRefs(markdown: string, refs: BatchRefs, dir?: string)
   });
 }
 
+/** Whether `markdown` links to any of `refs` as `./<ref>.md` (pages inserted in the same batch). */
+export function linksToPageRefs(markdown: string, refs: ReadonlyMap<string, string>): boolean {
+  for (const ref of refs.keys()) if (markdown.includes(`./${ref}.md`)) return true;
+  return false;
+}
+
+/**
+ * Links `./<ref>.md` (optionally `#anchor`) to pages the batch inserted with that ref, rewritten as the
+ * path to that page from the page at `fromPath`, once the batch is applied and the paths are known.
+ */
+export function resolvePageRefs(markdown: string, fromPath: string, refs: ReadonlyMap<string, string>, pathOf: (id: string) => string | undefined): string {
+  return markdown.replace(/(\]\(|url=")\.\/([^)"\s#]+)\.md(#[^)"\s]*)?(?=[)"\s])/g, (whole, lead: string, ref: string, anchor: string | undefined) => {
+    const id = refs.get(ref);
+    const path = id === undefined ? undefined : pathOf(id);
+    return path === undefined ? whole : `${lead}${hrefFrom(linkDir(fromPath), `${path}.md`)}${anchor ?? ""}`;
+  });
+}
+
 /** The directory a page's links resolve from (content's rule: its parent's path), if known. */
 function linkDir(pagePath: string | undefined): string | undefined {
   if (pagePath === undefined) return undefined;
@@ -293,13 +317,16 @@ export function toContentChanges(
   revert: (change: RevertChange, index: number) => ContentChange[],
   newFileId: () => string,
   known: Pick<BatchRefs, "pagePath" | "fileName"> = { pagePath: () => undefined, fileName: () => undefined },
-): { changes: ContentChange[]; touched: Touched[]; insertedFiles: string[] } {
+  newPageId: () => string = newFileId,
+): { changes: ContentChange[]; touched: Touched[]; insertedFiles: string[]; pageRefs: Map<string, string> } {
   const out: ContentChange[] = [];
   const touched: Touched[] = [];
   const insertedFiles: string[] = [];
   // Files first, whatever their place in the batch, so that any page of it may link to them by ref.
   const refs: BatchRefs = { ...known, files: new Map() };
+  const pageRefs = new Map<string, string>();
   for (const raw of changes) {
+    if (raw.operation === "insert_page" && typeof raw.ref === "string" && !pageRefs.has(raw.ref)) pageRefs.set(raw.ref, newPageId());
     if (raw.operation !== "insert_files") continue;
     for (const file of raw.files as Array<{ ref?: string; name: string }>) if (file.ref !== undefined) refs.files.set(file.ref, file.name);
   }
@@ -309,7 +336,9 @@ export function toContentChanges(
         const change = raw as unknown as GitBookPageChange;
         const parentPath = change.into ? refs.pagePath(change.into) : "";
         const fields = pageFields(change, refs, parentPath);
-        out.push({ type: "insert_page", ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
+        // A page with a ref, or linking to one, gets its id now: the links are resolved once the batch is applied.
+        const id = (change.ref !== undefined ? pageRefs.get(change.ref) : undefined) ?? (fields.markdown !== undefined && linksToPageRefs(fields.markdown, pageRefs) ? newPageId() : undefined);
+        out.push({ type: "insert_page", ...(id ? { id } : {}), ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
         touched.push({ kind: "created_page", ref: change.ref });
         break;
       }
@@ -342,5 +371,5 @@ export function toContentChanges(
         break;
     }
   });
-  return { changes: out, touched, insertedFiles };
+  return { changes: out, touched, insertedFiles, pageRefs };
 }
