@@ -130,6 +130,8 @@ describe("GitBook content changes", () => {
     [[{ operation: "insert_page", document: { markdown: "x", document: { object: "document", nodes: [] } } }], "changes[0].document"],
     [[{ operation: "insert_files", files: [{ ref: "r", name: "a", contentType: "a/b", base64: "" }, { ref: "r", name: "b", contentType: "a/b", base64: "" }] }], "changes[0].files[1].ref"],
     [[{ operation: "insert_page", ref: "a", document: { markdown: "" } }, { operation: "insert_page", ref: "a", document: { markdown: "" } }], "changes[1].ref"],
+    [[{ operation: "insert_page", document: { document: { object: "document", nodes: [{ object: "block", type: "hint", nodes: [] }] } } }], "changes[0].document.document"],
+    [[{ operation: "update_page", page: "p", document: { document: { object: "document", nodes: [{ object: "block", type: "code", data: {}, nodes: [{ object: "block", type: "code-line" }] }] } } }], "changes[0].document.document"],
     [[{ operation: "revert_page", page: "a", block: ["b"] }], "changes[0].block"],
     [[{ operation: "insert_files", files: [{ name: "x", url: "https://e.com/x" }] }], "changes[0].files[0].url"],
     [[{ operation: "insert_files", files: [{ name: "x", base64: "aGk=" }] }], "changes[0].files[0].contentType"],

@@ -112,11 +112,18 @@ export function checkChanges(changes: unknown[]): void {
     const doc = (change as { document?: { document?: unknown; markdown?: unknown } }).document;
     if (doc?.document !== undefined) {
       if (doc.markdown !== undefined) throw bad(index, "document", "give either 'markdown' or 'document', not both.");
+      let checked: JSONDocument;
       try {
-        checkDocument(doc.document, "document.document");
+        checked = checkDocument(doc.document, "document.document");
       } catch (err) {
         if (err instanceof DocumentError) throw bad(index, err.path, err.message.slice(err.path.length + 2));
         throw err;
+      }
+      // What the structural check lets through must still be writable (a block without its data, say).
+      try {
+        documentToMarkdown(checked);
+      } catch (err) {
+        throw bad(index, "document.document", `cannot be written as Markdown (${err instanceof Error ? err.message : String(err)}).`);
       }
     }
     if (op === "insert_files") {
