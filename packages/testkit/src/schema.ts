@@ -75,3 +75,17 @@ export function expectErrorBody(status: number, body: unknown): void {
     throw new Error(`expected {"error": {"code": ${status}, "message": "..."}}, got ${JSON.stringify(body)}`);
   }
 }
+
+/** Throws, listing every mismatch, unless `value` is valid for the component schema `name` of GitBook's newest OpenAPI document (e.g. `JSONDocument`). */
+export function expectComponent(name: string, value: unknown): void {
+  const key = `component ${name}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `gitbook-latest#/${pointer("components", "schemas", name)}` });
+    compiled.set(key, validate);
+  }
+  if (!validate(value)) {
+    const problems = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`${key}: value does not match GitBook's schema:\n  ${problems.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
+  }
+}

@@ -1,5 +1,7 @@
 // GitBook's updateChangeRequestContent changes, checked and turned into the content service's changes.
+import { posix } from "node:path";
 import { Validators } from "moleculer";
+import { checkDocument, documentToMarkdown, DocumentError, type ContentRef, type JSONDocument } from "@docshelf/document";
 import { BadRequestError, describeValidation } from "@docshelf/errors";
 import type { TreeContent, TreePage } from "./merge";
 
@@ -107,8 +109,23 @@ export function checkChanges(changes: unknown[]): void {
         describeValidation(result.map((e) => ({ ...e, field: `changes[${index}].${e.field}`, message: e.message?.replace(`'${e.field}'`, `'changes[${index}].${e.field}'`) }))),
       );
     }
-    const doc = (change as { document?: { document?: unknown } }).document;
-    if (doc?.document !== undefined) throw bad(index, "document", "only markdown documents ({markdown}) are supported.");
+    const doc = (change as { document?: { document?: unknown; markdown?: unknown } }).document;
+    if (doc?.document !== undefined) {
+      if (doc.markdown !== undefined) throw bad(index, "document", "give either 'markdown' or 'document', not both.");
+      let checked: JSONDocument;
+      try {
+        checked = checkDocument(doc.document, "document.document");
+      } catch (err) {
+        if (err instanceof DocumentError) throw bad(index, err.path, err.message.slice(err.path.length + 2));
+        throw err;
+      }
+      // What the structural check lets through must still be writable (a block without its data, say).
+      try {
+        documentToMarkdown(checked);
+      } catch (err) {
+        throw bad(index, "document.document", `cannot be written as Markdown (${err instanceof Error ? err.message : String(err)}).`);
+      }
+    }
     if (op === "insert_files") {
       (change as { files: Array<{ url?: string; base64?: string; contentType?: string }> }).files.forEach((file, i) => {
         if (file.url !== undefined) throw bad(index, `files[${i}].url`, "fetching files by URL is not supported; send the bytes as base64.");
@@ -117,6 +134,21 @@ export function checkChanges(changes: unknown[]): void {
         if (Buffer.from(file.base64, "base64").length > MAX_INLINE_FILE_BYTES) throw bad(index, `files[${i}].base64`, "is larger than 1 MB.");
       });
     }
+  });
+  const refs = new Set<string>();
+  const pageRefs = new Set<string>();
+  changes.forEach((change, index) => {
+    const pageRef = (change as { operation: string; ref?: string }).operation === "insert_page" ? (change as { ref?: string }).ref : undefined;
+    if (pageRef !== undefined) {
+      if (pageRefs.has(pageRef)) throw bad(index, "ref", `'${pageRef}' is used twice in this batch.`);
+      pageRefs.add(pageRef);
+    }
+    const files = (change as { operation: string; files?: Array<{ ref?: string }> }).files ?? [];
+    files.forEach((file, i) => {
+      if (file.ref === undefined) return;
+      if (refs.has(file.ref)) throw bad(index, `files[${i}].ref`, `'${file.ref}' is used twice in this batch.`);
+      refs.add(file.ref);
+    });
   });
 }
 
@@ -133,7 +165,7 @@ export function metadataInMarkdown(markdown: string): { title: boolean; descript
 interface GitBookPageChange {
   operation: "insert_page" | "update_page";
   page?: string;
-  document?: { markdown?: string };
+  document?: { markdown?: string; document?: JSONDocument };
   into?: string | null;
   at?: number;
   ref?: string;
@@ -148,9 +180,11 @@ interface GitBookPageChange {
 }
 
 /** The page fields of an insert or update: the markdown's own title and description win over the fields (as Git Sync does). */
-function pageFields(change: GitBookPageChange): PageFields {
+function pageFields(change: GitBookPageChange, refs: BatchRefs, dir: string | undefined): PageFields {
   const out: PageFields = {};
-  const markdown = change.document?.markdown;
+  const doc = change.document?.document;
+  const given = doc ? documentToMarkdown(doc, documentHrefs(refs, dir)) : change.document?.markdown;
+  const markdown = given === undefined ? undefined : resolveFileRefs(given, refs, dir);
   const fromMarkdown = markdown === undefined ? { title: false, description: false } : metadataInMarkdown(markdown);
   if (change.title !== undefined && !fromMarkdown.title) out.title = change.title;
   if (change.description !== undefined && !fromMarkdown.description) out.description = change.description === "" ? null : change.description;
@@ -160,6 +194,86 @@ function pageFields(change: GitBookPageChange): PageFields {
   for (const flag of ["hidden", "noIndex", "noRobotsIndex"] as const) if (change[flag] !== undefined) out[flag] = change[flag];
   if (markdown !== undefined) out.markdown = markdown;
   return out;
+}
+
+/** What the batch's page bodies may point at: files it inserts by `ref`, and the revision's pages and files. */
+export interface BatchRefs {
+  /** `ref` of an `insert_files` entry -> the name of the file it inserts. */
+  files: Map<string, string>;
+  /** Page id -> its path in the revision, for `page` references in documents. */
+  pagePath(id: string): string | undefined;
+  /** File id -> its name in the revision, for `file` references in documents. */
+  fileName(id: string): string | undefined;
+}
+
+/**
+ * The Markdown path to `target` (a page path plus ".md", or a file path) from a page whose links resolve
+ * from `dir` (its parent's path, as content reads links); from the space's root when `dir` is unknown.
+ */
+function hrefFrom(dir: string | undefined, target: string): string {
+  if (dir === undefined) return `/${encodeURI(target)}`;
+  let rel = posix.relative(dir, target);
+  if (rel === "") rel = posix.join("..", posix.basename(target));
+  return encodeURI(rel);
+}
+
+/** Where a stored file is linked from Markdown: by name under `.gitbook/assets/`, as Git Sync writes it. */
+function assetHref(name: string, dir: string | undefined): string {
+  return hrefFrom(dir, `.gitbook/assets/${name}`);
+}
+
+/** The Markdown targets of a document's references, written in a page whose links resolve from `dir`. */
+function documentHrefs(refs: BatchRefs, dir: string | undefined): { toHref(ref: ContentRef): string | undefined } {
+  return {
+    toHref(ref) {
+      if ("space" in ref && ref.space !== undefined) return undefined;
+      if (ref.kind === "file") {
+        const name = refs.files.get(ref.file) ?? refs.fileName(ref.file);
+        return name === undefined ? undefined : assetHref(name, dir);
+      }
+      if (ref.kind === "page" || (ref.kind === "anchor" && ref.page)) {
+        const path = refs.pagePath(ref.kind === "page" ? ref.page : (ref.page as string));
+        if (path === undefined) return undefined;
+        const href = hrefFrom(dir, path === "" ? "README.md" : `${path}.md`);
+        return ref.kind === "anchor" ? `${href}#${ref.anchor}` : href;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Links, images and file blocks written `./<ref>` of a file inserted in the same batch, pointed at that file. */
+export function resolveFileRefs(markdown: string, refs: BatchRefs, dir?: string): string {
+  if (refs.files.size === 0) return markdown;
+  return markdown.replace(/(\]\(|src=")\.\/([^)"\s]+)(?=[)"\s])/g, (whole, lead: string, target: string) => {
+    const name = refs.files.get(target);
+    return name !== undefined ? `${lead}${assetHref(name, dir)}` : whole;
+  });
+}
+
+/** Whether `markdown` links to any of `refs` as `./<ref>.md` (pages inserted in the same batch). */
+export function linksToPageRefs(markdown: string, refs: ReadonlyMap<string, string>): boolean {
+  for (const ref of refs.keys()) if (markdown.includes(`./${ref}.md`)) return true;
+  return false;
+}
+
+/**
+ * Links `./<ref>.md` (optionally `#anchor`) to pages the batch inserted with that ref, rewritten as the
+ * path to that page from the page at `fromPath`, once the batch is applied and the paths are known.
+ */
+export function resolvePageRefs(markdown: string, fromPath: string, refs: ReadonlyMap<string, string>, pathOf: (id: string) => string | undefined): string {
+  return markdown.replace(/(\]\(|url=")\.\/([^)"\s#]+)\.md(#[^)"\s]*)?(?=[)"\s])/g, (whole, lead: string, ref: string, anchor: string | undefined) => {
+    const id = refs.get(ref);
+    const path = id === undefined ? undefined : pathOf(id);
+    return path === undefined ? whole : `${lead}${hrefFrom(linkDir(fromPath), `${path}.md`)}${anchor ?? ""}`;
+  });
+}
+
+/** The directory a page's links resolve from (content's rule: its parent's path), if known. */
+function linkDir(pagePath: string | undefined): string | undefined {
+  if (pagePath === undefined) return undefined;
+  const dir = posix.dirname(pagePath);
+  return dir === "." ? "" : dir;
 }
 
 /** A page's state in `target` restored over `current`: the whole page (body and metadata), not its place. */
@@ -209,16 +323,29 @@ export function toContentChanges(
   changes: Array<Record<string, unknown>>,
   revert: (change: RevertChange, index: number) => ContentChange[],
   newFileId: () => string,
-): { changes: ContentChange[]; touched: Touched[]; insertedFiles: string[] } {
+  known: Pick<BatchRefs, "pagePath" | "fileName"> = { pagePath: () => undefined, fileName: () => undefined },
+  newPageId: () => string = newFileId,
+): { changes: ContentChange[]; touched: Touched[]; insertedFiles: string[]; pageRefs: Map<string, string> } {
   const out: ContentChange[] = [];
   const touched: Touched[] = [];
   const insertedFiles: string[] = [];
+  // Files first, whatever their place in the batch, so that any page of it may link to them by ref.
+  const refs: BatchRefs = { ...known, files: new Map() };
+  const pageRefs = new Map<string, string>();
+  for (const raw of changes) {
+    if (raw.operation === "insert_page" && typeof raw.ref === "string" && !pageRefs.has(raw.ref)) pageRefs.set(raw.ref, newPageId());
+    if (raw.operation !== "insert_files") continue;
+    for (const file of raw.files as Array<{ ref?: string; name: string }>) if (file.ref !== undefined) refs.files.set(file.ref, file.name);
+  }
   changes.forEach((raw, index) => {
     switch (raw.operation) {
       case "insert_page": {
         const change = raw as unknown as GitBookPageChange;
-        const fields = pageFields(change);
-        out.push({ type: "insert_page", ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
+        const parentPath = change.into ? refs.pagePath(change.into) : "";
+        const fields = pageFields(change, refs, parentPath);
+        // A page with a ref, or linking to one, gets its id now: the links are resolved once the batch is applied.
+        const id = (change.ref !== undefined ? pageRefs.get(change.ref) : undefined) ?? (fields.markdown !== undefined && linksToPageRefs(fields.markdown, pageRefs) ? newPageId() : undefined);
+        out.push({ type: "insert_page", ...(id ? { id } : {}), ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
         touched.push({ kind: "created_page", ref: change.ref });
         break;
       }
@@ -228,7 +355,7 @@ export function toContentChanges(
         if (change.into !== undefined) move.parent = change.into;
         if (change.at !== undefined) move.position = change.at;
         // Moving to another parent without `at` appends at the end (content's default).
-        out.push({ type: "update_page", page: change.page!, ...move, ...pageFields(change) });
+        out.push({ type: "update_page", page: change.page!, ...move, ...pageFields(change, refs, linkDir(refs.pagePath(change.page!))) });
         touched.push({ kind: "updated_page", page: change.page });
         break;
       }
@@ -251,5 +378,5 @@ export function toContentChanges(
         break;
     }
   });
-  return { changes: out, touched, insertedFiles };
+  return { changes: out, touched, insertedFiles, pageRefs };
 }

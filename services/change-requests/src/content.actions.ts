@@ -3,7 +3,7 @@ import { ConflictError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import { MAX_CHANGES, OPERATIONS, checkChanges, revertPage, toContentChanges, type RevertChange } from "./content-changes";
+import { MAX_CHANGES, OPERATIONS, checkChanges, linksToPageRefs, resolvePageRefs, revertPage, toContentChanges, type RevertChange } from "./content-changes";
 import type { TreeContent } from "./merge";
 import { ancestorOf } from "./present";
 import type { ChangeRequestsActions, Ctx } from "./service-types";
@@ -84,20 +84,50 @@ export const contentActions: ChangeRequestsActions = {
       const reverts = ctx.params.changes.filter((c) => c.operation === "revert_page") as unknown as RevertChange[];
       const trees = new Map<string, TreeContent>();
       let bodies: Record<string, string> = {};
-      if (reverts.length) {
+      // A JSON document's page and file references are ids: its Markdown names them by path.
+      const withDocuments = ctx.params.changes.some((c) => (c.document as { document?: unknown } | undefined)?.document !== undefined);
+      if (reverts.length || withDocuments) {
         const ids = [...new Set([cr.revision, ancestorOf(cr), ...reverts.flatMap((r) => (r.revision ? [r.revision] : []))])];
         for (const [i, tree] of (await this.trees(ctx, cr.spaceId, ids)).entries()) trees.set(ids[i], tree);
         const documentIds = reverts.flatMap((r) => documentIdOf(trees.get(r.revision ?? ancestorOf(cr))!.pages, r.page) ?? []);
-        bodies = await this.documentBodies(ctx, [...new Set(documentIds)]);
+        if (documentIds.length) bodies = await this.documentBodies(ctx, [...new Set(documentIds)]);
       }
-      const { changes, touched, insertedFiles } = toContentChanges(
+      const { changes, touched, insertedFiles, pageRefs } = toContentChanges(
         ctx.params.changes,
         (change, index) => revertPage(change.page, trees.get(cr.revision)!, trees.get(change.revision ?? ancestorOf(cr))!, bodies, index),
         newId,
+        knownRefs(trees.get(cr.revision)),
       );
 
       const applied = await ctx.call<{ revision: string; pages: string[] }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: cr.revision, changes, move: false });
-      const updated = await this.moveRevision(cr, applied.revision, caller.id);
+      // Links to pages of the batch by ref (`./<ref>.md`) need their paths: known once applied, so a
+      // second revision on top rewrites them before the change request moves (to it only).
+      let revision = applied.revision;
+      const linking = changes.flatMap((c) =>
+        (c.type === "insert_page" || c.type === "update_page") && c.markdown !== undefined && linksToPageRefs(c.markdown, pageRefs) ? [c.type === "insert_page" ? c.id : c.page] : [],
+      );
+      if (linking.length) {
+        const [tree] = await this.trees(ctx, cr.spaceId, [revision]);
+        const paths = new Map<string, { path: string; documentId?: string }>();
+        const visit = (pages: TreeContent["pages"]) =>
+          pages.forEach((p) => {
+            if (typeof p.path === "string") paths.set(p.id, { path: p.path, documentId: typeof p.documentId === "string" ? p.documentId : undefined });
+            visit(p.pages);
+          });
+        visit(tree.pages);
+        const targets = linking.flatMap((id) => (id && paths.get(id)?.documentId ? [{ id, ...paths.get(id)! }] : []));
+        const bodies = await this.documentBodies(ctx, [...new Set(targets.map((t) => t.documentId as string))]);
+        const fixes = targets.map((t) => ({
+          type: "update_page" as const,
+          page: t.id,
+          markdown: resolvePageRefs(bodies[t.documentId as string] ?? "", t.path, pageRefs, (id) => paths.get(id)?.path),
+        }));
+        if (fixes.length) {
+          const second = await ctx.call<{ revision: string }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: revision, changes: fixes, move: false });
+          revision = second.revision;
+        }
+      }
+      const updated = await this.moveRevision(cr, revision, caller.id);
 
       const [resource] = await this.present(ctx, [updated], space.revision);
       if (ctx.params.compat !== false) return resource;
@@ -111,12 +141,26 @@ export const contentActions: ChangeRequestsActions = {
         if (t.kind === "deleted_page") return [{ object: "deleted_page", page: id }];
         return [{ object: t.kind, ...(t.ref ? { ref: t.ref } : {}), page: pageRef(id) }];
       });
-      const files = insertedFiles.length ? await ctx.call<{ items: unknown[] }, Record<string, unknown>>("content.readFiles", { spaceId: cr.spaceId, revisionId: applied.revision, limit: 1000 }) : { items: [] };
+      const files = insertedFiles.length ? await ctx.call<{ items: unknown[] }, Record<string, unknown>>("content.readFiles", { spaceId: cr.spaceId, revisionId: revision, limit: 1000 }) : { items: [] };
       const fileItems = (files.items as Array<{ id: string }>).filter((f) => insertedFiles.includes(f.id));
       return { changeRequest: resource, changes: outcomes, ...(fileItems.length ? { insertedFiles: fileItems } : {}) };
     },
   },
 };
+
+/** Paths of the pages and names of the files of a change request's tree, for documents' references. */
+function knownRefs(tree: TreeContent | undefined): { pagePath(id: string): string | undefined; fileName(id: string): string | undefined } {
+  const paths = new Map<string, string>();
+  const visit = (pages: TreeContent["pages"]) => {
+    for (const page of pages) {
+      if (typeof page.path === "string") paths.set(page.id, page.path);
+      visit(page.pages);
+    }
+  };
+  visit(tree?.pages ?? []);
+  const names = new Map((tree?.files ?? []).flatMap((f) => (typeof f.name === "string" ? [[f.id, f.name] as const] : [])));
+  return { pagePath: (id) => paths.get(id), fileName: (id) => names.get(id) };
+}
 
 /** The body id of a page of a tree, if it has one. */
 function documentIdOf(pages: TreeContent["pages"], pageId: string): string | undefined {

@@ -191,18 +191,3 @@ export function presentRevision(revision: RevisionDoc, space: SpaceDoc, opts: Pr
     urls,
   };
 }
-
-/** Markdown as GitBook's JSON document: one paragraph or heading block per markdown block. */
-export function markdownToDocument(markdown: string) {
-  const blocks = markdown.split(/\n{2,}/).map((b) => b.trim()).filter(Boolean);
-  return {
-    object: "document" as const,
-    data: {},
-    nodes: blocks.map((block) => {
-      const heading = /^(#{1,3})\s+(.*)$/.exec(block);
-      const type = heading ? (["heading-1", "heading-2", "heading-3"] as const)[heading[1].length - 1] : "paragraph";
-      const text = heading ? heading[2] : block;
-      return { object: "block" as const, type, data: {}, nodes: [{ object: "text" as const, leaves: [{ object: "leaf" as const, text, marks: [] }] }] };
-    }),
-  };
-}

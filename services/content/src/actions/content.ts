@@ -1,4 +1,5 @@
 // Reading a space's content: revisions, the page tree, one page by id or path, files and their bytes.
+import { markdownToDocument } from "@docshelf/document";
 import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import type { RoleOrGuest } from "@docshelf/access";
@@ -7,7 +8,8 @@ import { verifyFileToken } from "../files";
 import { viewFor } from "../computed";
 import type { RevisionDoc, SpaceDoc } from "../models";
 import { pageArray } from "../paging";
-import { markdownToDocument, presentFile, presentPage, presentRevision, type PageResource } from "../present";
+import { documentResolver, refIndex } from "../revisions/document-refs";
+import { presentFile, presentPage, presentRevision, type PageResource } from "../present";
 import { evaluateMarkdown } from "../revisions/markdown";
 import { findPageByPath, type PageNode } from "../revisions/tree";
 import type { BacklinksQuery, ContentPart, Ctx } from "../service-types";
@@ -170,7 +172,9 @@ export const contentActions: ContentPart = {
       const resource: PageResource = presentPage(page, this.presentOptions(space.id, query.metadata ?? true));
       let markdown = body ?? (await this.markdownOf(page.documentId));
       if (query.evaluated) markdown = evaluateMarkdown(markdown, revision.variables, page.variables ?? {});
-      if (query.format === "document") resource.document = markdownToDocument(markdown);
+      if (query.format === "document") {
+        resource.document = markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files), page.path));
+      }
       else resource.markdown = markdown;
       return resource;
     },

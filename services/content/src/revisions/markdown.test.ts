@@ -33,4 +33,12 @@ describe("extractLinks", () => {
       { href: "x.png", image: true },
     ]);
   });
+
+  test("finds the files of GitBook's file blocks and figures", () => {
+    const links = extractLinks('{% file src="a/b.pdf" %}\n\n<figure><img src="c.png" alt="C"></figure>\n');
+    expect(links).toEqual([
+      { href: "a/b.pdf", image: false },
+      { href: "c.png", image: true },
+    ]);
+  });
 });

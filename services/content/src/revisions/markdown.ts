@@ -63,5 +63,8 @@ export function extractLinks(markdown: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   const re = /(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
   for (let m = re.exec(text); m; m = re.exec(text)) links.push({ href: m[2], image: m[1] === "!" });
+  // GitBook's file blocks and figures link to their files too.
+  for (const m of text.matchAll(/\{%\s*file\s+src="([^"]+)"/g)) links.push({ href: m[1], image: false });
+  for (const m of text.matchAll(/<img\s[^>]*?src="([^"]+)"/g)) links.push({ href: m[1], image: true });
   return links;
 }

@@ -1,0 +1,191 @@
+import { readFileSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import { checkDocument, DocumentError, documentToMarkdown, markdownToDocument, type Block, type ContentRef, type JSONDocument, type RefResolver } from "./index";
+
+/** GitBook's newest JSONDocument schema (OpenAPI 3.0's `nullable` beside `$ref` made JSON Schema, as testkit does). */
+function normalize(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalize);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = normalize(v);
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+addFormats(ajv);
+ajv.addFormat("emoji", true);
+ajv.addSchema(normalize(require("@gitbook/api-latest/spec/openapi.json")) as object, "gitbook");
+const validDocument = ajv.compile({ $ref: "gitbook#/components/schemas/JSONDocument" });
+function expectValid(doc: JSONDocument): void {
+  if (!validDocument(doc)) throw new Error(JSON.stringify(validDocument.errors?.slice(0, 5), null, 1));
+}
+
+const corpus = readFileSync(join(__dirname, "__fixtures__", "corpus.md"), "utf8");
+
+function types(nodes: Block[]): string[] {
+  return nodes.map((n) => n.type);
+}
+
+describe("markdown <-> GitBook JSON document", () => {
+  it("returns the same markdown for a corpus with every block", () => {
+    const doc = markdownToDocument(corpus);
+    expect(documentToMarkdown(doc)).toBe(corpus);
+    // and the document is stable through a second trip
+    expect(markdownToDocument(documentToMarkdown(doc))).toEqual(doc);
+    expectValid(doc);
+  });
+
+  it("keeps blocks GitBook does not allow inside a hint, tab or step as their source", () => {
+    const md = '{% hint style="info" %}\nText.\n\n```js\nx();\n```\n\n{% hint style="danger" %}\nInner.\n{% endhint %}\n{% endhint %}\n\n{% tabs %}\n{% tab title="A" %}\n<details>\n\n<summary>S</summary>\n\nB\n\n</details>\n\n{% endtab %}\n{% endtabs %}\n';
+    const doc = markdownToDocument(md);
+    const hint = doc.nodes[0];
+    if (hint.type !== "hint") throw new Error("hint expected");
+    expect(hint.nodes.map((n) => [n.type, n.key?.startsWith("raw-") ?? false])).toEqual([["paragraph", false], ["paragraph", true], ["paragraph", true]]);
+    expectValid(doc);
+    expect(documentToMarkdown(doc)).toBe(md);
+  });
+
+  it("maps each block of the corpus to GitBook's block type", () => {
+    const doc = markdownToDocument(corpus);
+    expect(types(doc.nodes)).toEqual([
+      "heading-1", "paragraph", "paragraph", "paragraph",
+      "heading-2", "list-unordered", "list-ordered", "list-tasks",
+      "heading-3", "code", "code", "blockquote", "hint", "hint", "table", "divider",
+      "images", "images", "file", "embed", "expandable", "tabs", "content-ref", "stepper", "math",
+      "reusable-content", "paragraph", "paragraph", "paragraph",
+    ]);
+    // the unknown blocks are kept verbatim as raw paragraphs
+    const raws = doc.nodes.filter((n) => n.type === "paragraph" && n.key?.startsWith("raw-"));
+    expect(raws).toHaveLength(3);
+  });
+
+  it("reads marks, links and inline nodes", () => {
+    const doc = markdownToDocument("Some **bold _both_** `x` ~~s~~ [a](https://e.com) ![i](p.png) $$x$$\n");
+    const p = doc.nodes[0];
+    if (p.type !== "paragraph") throw new Error("paragraph expected");
+    const text = p.nodes[0];
+    if (text.object !== "text") throw new Error("text expected");
+    expect(text.leaves.map((l) => [l.text, l.marks.map((m) => m.type)])).toEqual([
+      ["Some ", []],
+      ["bold ", ["bold"]],
+      ["both", ["bold", "italic"]],
+      [" ", []],
+      ["x", ["code"]],
+      [" ", []],
+      ["s", ["strikethrough"]],
+      [" ", []],
+    ]);
+    expect(p.nodes.slice(1).map((n) => (n.object === "inline" ? n.type : "text"))).toEqual(["link", "text", "inline-image", "text", "inline-math"]);
+  });
+
+  it("reads lists with nesting, tasks and start numbers", () => {
+    const doc = markdownToDocument("3. three\n4. four\n\n* [x] done\n  * [ ] open\n");
+    const [ordered, tasks] = doc.nodes;
+    expect(ordered).toMatchObject({ type: "list-ordered", data: { start: 3 } });
+    expect(tasks).toMatchObject({ type: "list-tasks", nodes: [{ data: { checked: true } }] });
+    if (tasks.type !== "list-tasks") throw new Error("tasks expected");
+    expect(tasks.nodes[0].nodes[1]).toMatchObject({ type: "list-tasks", nodes: [{ data: { checked: false } }] });
+    expect(documentToMarkdown(doc)).toBe("3. three\n4. four\n\n* [x] done\n  * [ ] open\n");
+  });
+
+  it("reads code blocks with language and title, tables with alignment", () => {
+    const doc = markdownToDocument('{% code title="a.ts" %}\n```ts\nlet a = 1;\n\nlet b = 2;\n```\n{% endcode %}\n\n| A | B |\n| --- | --: |\n| 1 | 2 |\n');
+    expect(doc.nodes[0]).toMatchObject({ type: "code", data: { syntax: "ts", title: "a.ts" } });
+    if (doc.nodes[0].type !== "code") throw new Error("code expected");
+    expect(doc.nodes[0].nodes).toHaveLength(3);
+    const table = doc.nodes[1];
+    if (table.type !== "table") throw new Error("table expected");
+    expect(Object.values(table.data.definition).map((d) => [d.title, d.textAlignment])).toEqual([["A", "left"], ["B", "right"]]);
+    expect(Object.keys(table.data.records)).toHaveLength(1);
+    expect(table.fragments).toHaveLength(2);
+  });
+
+  it("resolves links, images, files and includes through the resolver, both ways", () => {
+    const resolver: RefResolver = {
+      toRef: (href, use) => {
+        if (href === "guide.md") return { kind: "page", page: "pg1" };
+        if (href === "./report-ref" || href === "report.pdf") return { kind: "file", file: "f1" };
+        if (use === "include" && href === "inc.md") return { kind: "reusable-content", reusableContent: "rc1" };
+        return undefined;
+      },
+      toHref: (ref: ContentRef) => (ref.kind === "page" ? "guide.md" : ref.kind === "file" ? "report.pdf" : ref.kind === "reusable-content" ? "inc.md" : undefined),
+    };
+    const md = '[Guide](guide.md) [File](./report-ref)\n\n{% file src="report.pdf" %}\n\n{% include "inc.md" %}\n';
+    const doc = markdownToDocument(md, resolver);
+    expect(JSON.stringify(doc)).toContain('{"kind":"page","page":"pg1"}');
+    expect(doc.nodes[1]).toMatchObject({ type: "file", data: { ref: { kind: "file", file: "f1" } } });
+    expect(doc.nodes[2]).toMatchObject({ type: "reusable-content", data: { ref: { kind: "reusable-content", reusableContent: "rc1" } } });
+    expect(documentToMarkdown(doc, resolver)).toBe('[Guide](guide.md) [File](report.pdf)\n\n{% file src="report.pdf" %}\n\n{% include "inc.md" %}\n');
+  });
+
+  it("escapes text that would otherwise read as markup", () => {
+    const doc: JSONDocument = {
+      object: "document",
+      data: {},
+      nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "# not *a* [heading] snake_case _x_", marks: [] }] }] }],
+    };
+    const md = documentToMarkdown(doc);
+    expect(md).toBe("\\# not \\*a\\* \\[heading\\] snake_case \\_x\\_\n");
+    expect(markdownToDocument(md)).toEqual(doc);
+  });
+
+  it("reads GitBook's heading anchors as heading ids and writes them back", () => {
+    const md = '## Why AddOns? <a href="#why-addons" id="why-addons"></a>\n';
+    const doc = markdownToDocument(md);
+    expect(doc.nodes[0]).toMatchObject({ type: "heading-2", data: { id: "why-addons" }, nodes: [{ leaves: [{ text: "Why AddOns?" }] }] });
+    expect(documentToMarkdown(doc)).toBe(md);
+  });
+
+  it("keeps unknown blocks as their source text", () => {
+    const md = "{% swagger %}\nbody\n{% endswagger %}\n\n{% unknown-single %}\n\n##### deep\n";
+    expect(documentToMarkdown(markdownToDocument(md))).toBe(md);
+  });
+
+  it("names the wrong field of a bad document", () => {
+    expect(() => checkDocument({ object: "document", nodes: [{ object: "block", type: "nope", nodes: [] }] })).toThrow(DocumentError);
+    try {
+      checkDocument({ object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf" }] }] }] });
+      throw new Error("should have thrown");
+    } catch (e) {
+      expect((e as DocumentError).path).toBe("document.nodes[0].nodes[0].leaves[0]");
+    }
+    expect(() => checkDocument({ nodes: [] })).toThrow("document.object");
+    expect(checkDocument(markdownToDocument(corpus))).toBeTruthy();
+  });
+
+  // The pages of the real GitBook-synced repositories the Git sync tests use (test/fixtures/git-sync).
+  const fixtures = join(__dirname, "..", "..", "..", "test", "fixtures", "git-sync");
+  const pages: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".md") && name !== "SUMMARY.md") pages.push(path);
+    }
+  };
+  walk(fixtures);
+  const withoutKeys = (doc: JSONDocument): unknown => JSON.parse(JSON.stringify(doc, (k, v: unknown) => (k === "key" ? undefined : v)));
+
+  it("reads every page of the real repositories as a valid document that survives its own Markdown", () => {
+    expect(pages.length).toBeGreaterThan(40);
+    let exact = 0;
+    for (const page of pages) {
+      const markdown = readFileSync(page, "utf8").replace(/^---\n[\s\S]*?\n---\n+/, "");
+      const doc = markdownToDocument(markdown);
+      expectValid(doc);
+      const written = documentToMarkdown(doc);
+      // Nothing is lost: the written Markdown reads back as the same document, and is a fixed point.
+      expect([page, withoutKeys(markdownToDocument(written))]).toEqual([page, withoutKeys(doc)]);
+      expect([page, documentToMarkdown(markdownToDocument(written))]).toEqual([page, written]);
+      if (written === markdown) exact++;
+    }
+    // Byte-for-byte only where the page is already in the canonical form (most are hand-written or pandoc output).
+    expect(exact).toBeGreaterThan(0);
+  });
+});
