@@ -11,6 +11,7 @@ import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
 import { startMergedChannel, type MergedMessage } from "./merged-channel";
 import { pdfActions } from "./pdf.actions";
+import { reviewActions } from "./reviews.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
 import { presentChangeRequest, type User } from "./present";
@@ -31,6 +32,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       ...contentActions,
       ...mergeActions,
       ...pdfActions,
+      ...reviewActions,
     },
 
     events: {
@@ -38,6 +40,8 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       "content.space.purged": {
         async handler(ctx: Context<{ spaceId: string }>) {
           await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.reviews.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.reviewRequests.deleteMany({ spaceId: ctx.params.spaceId });
           await this.counters.deleteOne({ id: ctx.params.spaceId });
         },
       },

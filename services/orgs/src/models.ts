@@ -1,3 +1,4 @@
+import type { MergeRules } from "./merge-rules";
 // Organizations, memberships, invitations, teams, collections and translation settings as stored.
 import type { Grants, Role, RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
@@ -15,6 +16,8 @@ export interface OrgDoc {
   sso: boolean;
   ai: boolean;
   inviteLinks: boolean;
+  /** GitBook's merge rules for every space of the organization; none when unset. */
+  mergeRules?: MergeRules;
   createdAt: string;
   updatedAt: string;
   /** Held (`<ms>:<token>`) while a change that could remove an administrator checks and writes. */

@@ -10,6 +10,7 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { chainGrants, chainLevels } from "./collection-tree";
 import { collectionPermissionActions } from "./collection-permissions.actions";
 import { collectionActions } from "./collections.actions";
+import { checkMergeRules, mergeRulesRule, type MergeRule, type MergeRules } from "./merge-rules";
 import { memberActions } from "./members.actions";
 import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
@@ -42,6 +43,7 @@ interface UpdateParams {
   sso?: boolean;
   ai?: boolean;
   inviteLinks?: boolean;
+  mergeRules?: { type: "none" | "rules"; rules?: MergeRule[] };
 }
 
 interface InviteParams {
@@ -129,12 +131,14 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           sso: { type: "boolean", optional: true },
           ai: { type: "boolean", optional: true },
           inviteLinks: { type: "boolean", optional: true },
+          mergeRules: mergeRulesRule,
         },
         async handler(ctx: Ctx<UpdateParams>) {
           const { organizationId, ...fields } = ctx.params;
           const { org, member } = await this.loadForMember(organizationId, callerOf(ctx));
           this.requireAdmin(member);
           const set: Partial<OrgDoc> = { updatedAt: new Date().toISOString() };
+          if (fields.mergeRules !== undefined) set.mergeRules = checkMergeRules(fields.mergeRules);
           const unset: string[] = [];
           if (fields.title !== undefined) set.title = fields.title;
           if (fields.emailDomains !== undefined) set.emailDomains = [...new Set(fields.emailDomains.map((d) => d.toLowerCase()))];
@@ -156,6 +160,16 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           // Who counts as a member depends on `sso`: cached memberships must go.
           if (fields.sso !== undefined && fields.sso !== org.sso) await this.membersChanged(org.id);
           return presentOrganization(updated, member.role, this.publicUrl());
+        },
+      },
+
+      /** Internal: the organization's merge rules, for the change-requests service's merge. */
+      mergeRulesOf: {
+        visibility: "public",
+        params: { organizationId: idRule },
+        async handler(ctx: Ctx<{ organizationId: string }>): Promise<MergeRules> {
+          const org = await this.orgs.findOne({ id: ctx.params.organizationId });
+          return org?.mergeRules ?? { type: "none" };
         },
       },
 
