@@ -258,4 +258,88 @@ describe.each(MODES)("change request reviews over %s", (mode) => {
       expect((await owner.api.get(`/v1/orgs/${orgId}`)).body.mergeRules).toEqual({ type: "none" });
     });
   });
+
+  describe("the organization's review queue", () => {
+    let spaceA: string;
+    let spaceB: string;
+    let crs: any[];
+    let guest: TestUser;
+    let queueOrg: string;
+
+    beforeAll(async () => {
+      guest = await createUser(sys.admin);
+      // A fresh organization, so the queue holds only this block's change requests.
+      const org = (await createOrg(owner.api)).id;
+      await addMember(owner.api, org, editor.email, "edit");
+      await addMember(owner.api, org, reviewer.email, "review");
+      await addMember(owner.api, org, guest.email, null);
+      queueOrg = org;
+      spaceA = (await createSpace(owner.api, org, { title: "A" })).id;
+      spaceB = (await createSpace(owner.api, org, { title: "B" })).id;
+      crs = [];
+      for (const [space, as, subject] of [
+        [spaceA, editor, "one"],
+        [spaceB, editor, "two"],
+        [spaceA, owner, "three"],
+      ] as const) {
+        const res = await as.api.post(`/v1/spaces/${space}/change-requests`, { subject });
+        expect(res.status).toBe(201);
+        crs.push(res.body);
+      }
+      // one and two open, three stays a draft; two waits for the reviewer.
+      for (const cr of crs.slice(0, 2)) expect((await editor.api.patch(`/v1/spaces/${cr.space}/change-requests/${cr.id}`, { status: "open" })).status).toBe(200);
+      expect((await editor.api.post(`/v1/spaces/${spaceB}/change-requests/${crs[1].id}/requested-reviewers`, { users: [reviewer.id] })).status).toBe(200);
+    });
+    const subjects = (body: any) => body.items.map((cr: any) => cr.subject);
+
+    test("open change requests of every space, newest update first, with GitBook's filters", async () => {
+      const path = `/v1/orgs/${queueOrg}/change-requests`;
+      const open = await reviewer.api.get(path);
+      expect(open.status).toBe(200);
+      expectSchema("listChangeRequestsForOrganization", 200, open.body);
+      expect(subjects(open.body)).toEqual(["two", "one"]);
+      expect(open.body.count).toBe(2);
+      expect(subjects((await reviewer.api.get(`${path}?status=draft`)).body)).toEqual(["three"]);
+      expect(subjects((await reviewer.api.get(`${path}?status=draft&status=open&orderBy=createdAt`)).body)).toEqual(["three", "two", "one"]);
+      expect(subjects((await reviewer.api.get(`${path}?space=${spaceA}&status=open&status=draft`)).body)).toEqual(["one", "three"]);
+      expect(subjects((await reviewer.api.get(`${path}?creator=${owner.id}&status=draft`)).body)).toEqual(["three"]);
+      expect(subjects((await reviewer.api.get(`${path}?contributor=${editor.id}`)).body)).toEqual(["two", "one"]);
+      expect(subjects((await reviewer.api.get(`${path}?requestedReviewer=${reviewer.id}`)).body)).toEqual(["two"]);
+      expect(subjects((await reviewer.api.get(`${path}?topic=any`)).body)).toEqual([]);
+      expect(subjects((await reviewer.api.get(`${path}?finding=all`)).body)).toEqual(["two", "one"]);
+      const paged = await reviewer.api.get(`${path}?limit=1`);
+      expect(subjects(paged.body)).toEqual(["two"]);
+      expect(subjects((await reviewer.api.get(`${path}?limit=1&page=${encodeURIComponent(paged.body.next.page)}`)).body)).toEqual(["one"]);
+
+      // A site's spaces only.
+      const site = await owner.api.post(`/v1/orgs/${queueOrg}/sites`, { title: "Handbook", spaces: [spaceB] });
+      expect(site.status).toBe(201);
+      expect(subjects((await reviewer.api.get(`${path}?site=${site.body.id}`)).body)).toEqual(["two"]);
+      const noSite = await reviewer.api.get(`${path}?site=nosuchsite000000`);
+      expect(noSite.status).toBe(400);
+      expect(noSite.body.error.message).toContain("site");
+    });
+
+    test("a guest sees only the spaces open to them; another organization's caller 404; bad input names the field", async () => {
+      const path = `/v1/orgs/${queueOrg}/change-requests`;
+      const asGuest = await guest.api.get(path);
+      expect(asGuest.status).toBe(200);
+      expect(asGuest.body.items).toEqual([]);
+      const other = await outsider.api.get(path);
+      expect(other.status).toBe(404);
+      expectErrorBody(404, other.body);
+      expect((await sys.admin.as(undefined).get(path)).status).toBe(401);
+      for (const [query, field] of [
+        ["status=closed", "status"],
+        ["orderBy=title", "orderBy"],
+        ["finding=some", "finding"],
+        ["limit=0", "limit"],
+      ] as const) {
+        const res = await reviewer.api.get(`${path}?${query}`);
+        expect(res.status).toBe(400);
+        expectErrorBody(400, res.body);
+        expect(res.body.error.message).toContain(field);
+      }
+    });
+  });
 });

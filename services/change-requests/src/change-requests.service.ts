@@ -11,6 +11,7 @@ import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
 import { startMergedChannel, type MergedMessage } from "./merged-channel";
 import { pdfActions } from "./pdf.actions";
+import { queueActions } from "./queue.actions";
 import { reviewActions } from "./reviews.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
@@ -33,6 +34,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       ...mergeActions,
       ...pdfActions,
       ...reviewActions,
+      ...queueActions,
     },
 
     events: {

@@ -53,7 +53,7 @@ export interface SettingDoc {
 export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
-    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
+    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["status", "updatedAt"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
   },
   counters: { name: "counters" },
   settings: { name: "settings" },

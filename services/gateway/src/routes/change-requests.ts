@@ -4,6 +4,7 @@ const one = `${prefix}/:changeRequestId`;
 
 const routes: Record<string, string> = {
   [`GET ${prefix}`]: "change-requests.list",
+  "GET /orgs/:organizationId/change-requests": "change-requests.listForOrganization",
   [`POST ${prefix}`]: "change-requests.create",
   [`GET ${one}`]: "change-requests.get",
   [`PATCH ${one}`]: "change-requests.update",
