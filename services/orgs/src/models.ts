@@ -118,7 +118,7 @@ export const collections: Record<
   orgs: { name: "orgs", indexes: [{ fields: ["hostname"], unique: true, sparse: true }, { fields: ["emailDomains"] }] },
   members: { name: "members", indexes: [{ fields: ["organizationId"] }, { fields: ["userId"] }] },
   invites: { name: "invites", indexes: [{ fields: ["email"] }, { fields: ["organizationId", "email"], unique: true }] },
-  linkInvites: { name: "link_invites", indexes: [{ fields: ["organizationId"] }] },
+  linkInvites: { name: "link_invites", indexes: [{ fields: ["organizationId", "createdAt"] }] },
   teams: { name: "teams", indexes: [{ fields: ["organizationId"] }] },
   teamMembers: { name: "team_members", indexes: [{ fields: ["teamId"] }, { fields: ["organizationId", "userId"] }] },
   collections: { name: "collections", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }] },

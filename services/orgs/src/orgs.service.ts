@@ -11,6 +11,7 @@ import { chainGrants, chainLevels } from "./collection-tree";
 import { collectionPermissionActions } from "./collection-permissions.actions";
 import { collectionActions } from "./collections.actions";
 import { checkMergeRules, mergeRulesRule, type MergeRule, type MergeRules } from "./merge-rules";
+import { inviteLinkActions } from "./invite-links.actions";
 import { memberActions } from "./members.actions";
 import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
@@ -318,6 +319,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       ...memberActions,
       ...membersInternalActions,
       ...teamActions,
+      ...inviteLinkActions,
       ...collectionActions,
       ...collectionPermissionActions,
       ...translationActions,

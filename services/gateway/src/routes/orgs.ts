@@ -7,6 +7,8 @@ export const orgsRoutes: Record<string, string> = {
   "POST /orgs/:organizationId/invites": "orgs.invite",
   "GET /orgs/:organizationId/invites": "orgs.listInvites",
   "POST /orgs/:organizationId/link-invites": "orgs.createLinkInvite",
+  "GET /orgs/:organizationId/link-invites": "orgs.listLinkInvites",
+  "GET /orgs/:organizationId/link-invites/:inviteId": "orgs.getLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
   "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
   "GET /email-domains/:emailDomain/orgs": "orgs.listForEmailDomain",

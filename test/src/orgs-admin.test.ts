@@ -1,0 +1,84 @@
+// Administration operations from GitBook's current API through HTTP, in every process mode: invite links,
+// team members and users.
+import { addMember, createOrg, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { MODES, start } from "./modes";
+
+describe.each(MODES)("administration over %s", (mode) => {
+  let sys: RunningSystem;
+  let owner: TestUser;
+  let member: TestUser;
+  let guest: TestUser;
+  let outsider: TestUser;
+  let orgId: string;
+  let otherOrg: string;
+
+  beforeAll(async () => {
+    sys = await start(mode);
+    [owner, member, guest, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
+    orgId = (await createOrg(owner.api)).id;
+    otherOrg = (await createOrg(outsider.api)).id;
+    await addMember(owner.api, orgId, member.email, "create");
+    await addMember(owner.api, orgId, guest.email, null);
+  });
+  afterAll(async () => {
+    await sys?.stop();
+  });
+
+  describe("invite links", () => {
+    test("admins list and read the links, newest first, and can revoke one found that way", async () => {
+      const made: string[] = [];
+      for (const role of ["read", "edit", "comment"]) {
+        const res = await owner.api.post(`/v1/orgs/${orgId}/link-invites`, { role });
+        expect(res.status).toBe(201);
+        made.push(res.body.id);
+      }
+      const list = await owner.api.get(`/v1/orgs/${orgId}/link-invites`);
+      expect(list.status).toBe(200);
+      expectSchema("listOrganizationInviteLinks", 200, list.body);
+      expect(list.body.items.map((l: any) => l.id)).toEqual([...made].reverse());
+      expect(list.body.items.map((l: any) => l.role)).toEqual(["comment", "edit", "read"]);
+      const paged = await owner.api.get(`/v1/orgs/${orgId}/link-invites?limit=2`);
+      expect(paged.body.items).toHaveLength(2);
+      const rest = await owner.api.get(`/v1/orgs/${orgId}/link-invites?limit=2&page=${encodeURIComponent(paged.body.next.page)}`);
+      expect(rest.body.items.map((l: any) => l.id)).toEqual([made[0]]);
+
+      const one = await owner.api.get(`/v1/orgs/${orgId}/link-invites/${made[1]}`);
+      expect(one.status).toBe(200);
+      expectSchema("getOrganizationInviteLink", 200, one.body);
+      expect(one.body).toEqual({ object: "invite", id: made[1], role: "edit", redundant: false });
+
+      // A link found through the list is revoked: it no longer lets anyone join.
+      expect((await owner.api.delete(`/v1/orgs/${orgId}/link-invites/${made[1]}`)).status).toBe(204);
+      expect((await owner.api.get(`/v1/orgs/${orgId}/link-invites/${made[1]}`)).status).toBe(404);
+      const joiner = await createUser(sys.admin);
+      expect((await joiner.api.post(`/v1/orgs/${orgId}/invites/${made[1]}`)).status).toBe(404);
+      expect((await owner.api.get(`/v1/orgs/${orgId}/link-invites`)).body.count).toBe(2);
+    });
+
+    test("members below admin 403, other organizations 404, unknown ids 404, bad input 400", async () => {
+      const link = (await owner.api.post(`/v1/orgs/${orgId}/link-invites`, { role: "read" })).body;
+      for (const path of [`/v1/orgs/${orgId}/link-invites`, `/v1/orgs/${orgId}/link-invites/${link.id}`]) {
+        for (const as of [member, guest]) {
+          const res = await as.api.get(path);
+          expect(res.status).toBe(403);
+          expectErrorBody(403, res.body);
+        }
+        const other = await outsider.api.get(path);
+        expect(other.status).toBe(404);
+        expectErrorBody(404, other.body);
+        expect((await sys.admin.as(undefined).get(path)).status).toBe(401);
+      }
+      // Another organization's link is not found through this one.
+      const foreign = (await outsider.api.post(`/v1/orgs/${otherOrg}/link-invites`, { role: "read" })).body;
+      expect((await owner.api.get(`/v1/orgs/${orgId}/link-invites/${foreign.id}`)).status).toBe(404);
+      expect((await owner.api.get(`/v1/orgs/${orgId}/link-invites`)).body.items.map((l: any) => l.id)).not.toContain(foreign.id);
+      const bad = await owner.api.get(`/v1/orgs/${orgId}/link-invites?limit=0`);
+      expect(bad.status).toBe(400);
+      expectErrorBody(400, bad.body);
+      expect(bad.body.error.message).toContain("limit");
+      const badPage = await owner.api.get(`/v1/orgs/${orgId}/link-invites?page=nonsense`);
+      expect(badPage.status).toBe(400);
+      expect(badPage.body.error.message).toContain("page");
+    });
+  });
+});
