@@ -81,4 +81,74 @@ describe.each(MODES)("administration over %s", (mode) => {
       expect(badPage.body.error.message).toContain("page");
     });
   });
+
+  describe("team members", () => {
+    let teamId: string;
+    let third: TestUser;
+    beforeAll(async () => {
+      third = await createUser(sys.admin);
+      await addMember(owner.api, orgId, third.email, "read");
+      const team = await owner.api.put(`/v1/orgs/${orgId}/teams`, { title: `Writers ${mode}`, members: [member.id] });
+      expect(team.status).toBe(201);
+      teamId = team.body.id;
+    });
+    const path = () => `/v1/orgs/${orgId}/teams/${teamId}/members`;
+
+    test("members with a role list a team's members; admins and owners add, re-role and remove them in one request", async () => {
+      const list = await third.api.get(path());
+      expect(list.status).toBe(200);
+      expectSchema("listTeamMembersInOrganizationById", 200, list.body);
+      expect(list.body.items).toHaveLength(1);
+      expect(list.body.items[0]).toMatchObject({ organization: { id: member.id, role: "create", user: { id: member.id } }, team: { role: "member" }, permissions: { view: true } });
+
+      // By email and by id; the added user becomes an owner through `memberships`.
+      const updated = await owner.api.put(path(), { add: [third.email.toUpperCase()], memberships: { [third.email.toUpperCase()]: { role: "owner" } } });
+      expect(updated.status).toBe(204);
+      expectSchema("updateMembersInOrganizationTeam", 204, updated.body);
+      const after = await third.api.get(path());
+      expect(after.body.items.map((m: any) => [m.organization.id, m.team.role])).toEqual([
+        [member.id, "member"],
+        [third.id, "owner"],
+      ]);
+      // The new owner manages the team: removes the member.
+      expect((await third.api.put(path(), { remove: [member.id] })).status).toBe(204);
+      expect((await third.api.get(path())).body.items.map((m: any) => m.organization.id)).toEqual([third.id]);
+      expect((await owner.api.get(`/v1/orgs/${orgId}/members/${member.id}/teams`)).body.items).toEqual([]);
+      // Paged.
+      expect((await owner.api.put(path(), { add: [member.id, owner.id] })).status).toBe(204);
+      const page = await owner.api.get(`${path()}?limit=2`);
+      expect(page.body.items).toHaveLength(2);
+      expect((await owner.api.get(`${path()}?limit=2&page=${encodeURIComponent(page.body.next.page)}`)).body.items).toHaveLength(1);
+      expect((await owner.api.put(path(), { remove: [member.id, owner.id] })).status).toBe(204);
+    });
+
+    test("guests 403 listing, non-owners 403 changing, other organizations 404, bad input 400 naming the field and changing nothing", async () => {
+      const asGuest = await guest.api.get(path());
+      expect(asGuest.status).toBe(403);
+      expectErrorBody(403, asGuest.body);
+      const byMember = await member.api.put(path(), { add: [member.id] });
+      expect(byMember.status).toBe(403);
+      expectErrorBody(403, byMember.body);
+      for (const res of [await outsider.api.get(path()), await outsider.api.put(path(), { add: [outsider.id] })]) {
+        expect(res.status).toBe(404);
+        expectErrorBody(404, res.body);
+      }
+      expect((await owner.api.get(`/v1/orgs/${orgId}/teams/noteam0000000000/members`)).status).toBe(404);
+      expect((await sys.admin.as(undefined).get(path())).status).toBe(401);
+      const before = (await owner.api.get(path())).body.items;
+      for (const [body, field] of [
+        [{ add: [outsider.id] }, "add"],
+        [{ add: [member.id], remove: ["nobody@example.com"] }, "remove"],
+        [{ add: "x" }, "add"],
+        [{ memberships: { [member.id]: { role: "owner" } } }, "memberships"],
+        [{ add: [member.id], memberships: { [member.id]: { role: "boss" } } }, "role"],
+      ] as const) {
+        const res = await owner.api.put(path(), body);
+        expect(res.status).toBe(400);
+        expectErrorBody(400, res.body);
+        expect(res.body.error.message).toContain(field);
+      }
+      expect((await owner.api.get(path())).body.items).toEqual(before);
+    });
+  });
 });

@@ -19,6 +19,7 @@ import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInv
 import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
 import type { Ctx, Grantee, Methods, Vars } from "./service-types";
 import { ssoActions } from "./sso.actions";
+import { teamMemberActions } from "./team-members.actions";
 import { teamActions } from "./teams.actions";
 import { translationActions } from "./translations.actions";
 
@@ -320,6 +321,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       ...membersInternalActions,
       ...teamActions,
       ...inviteLinkActions,
+      ...teamMemberActions,
       ...collectionActions,
       ...collectionPermissionActions,
       ...translationActions,

@@ -26,6 +26,8 @@ export const orgsRoutes: Record<string, string> = {
   "GET /orgs/:organizationId/teams/:teamId": "orgs.getTeam",
   "PATCH /orgs/:organizationId/teams/:teamId": "orgs.updateTeam",
   "DELETE /orgs/:organizationId/teams/:teamId": "orgs.deleteTeam",
+  "GET /orgs/:organizationId/teams/:teamId/members": "orgs.listTeamMembers",
+  "PUT /orgs/:organizationId/teams/:teamId/members": "orgs.updateTeamMembers",
   "PUT /orgs/:organizationId/teams/:teamId/members/:userId": "orgs.addTeamMember",
   "DELETE /orgs/:organizationId/teams/:teamId/members/:userId": "orgs.removeTeamMember",
 
