@@ -151,4 +151,66 @@ describe.each(MODES)("administration over %s", (mode) => {
       expect((await owner.api.get(path())).body.items).toEqual(before);
     });
   });
+
+  describe("users", () => {
+    /** The members a search finds, asked again for up to 2 s until some are found. */
+    async function searchFinds(text: string): Promise<string[]> {
+      for (let i = 0; ; i++) {
+        const ids = (await owner.api.get(`/v1/orgs/${orgId}/members?search=${text}`)).body.items.map((m: any) => m.id);
+        if (ids.length || i >= 40) return ids;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    test("a user renames themself and sets a photo; an instance admin changes a user's email; members search the new name at once", async () => {
+      const user = await createUser(sys.admin);
+      await addMember(owner.api, orgId, user.email, "read");
+      const renamed = await user.api.patch(`/v1/users/${user.id}`, { displayName: "Grace Hopper", photoURL: "https://example.com/grace.png" });
+      expect(renamed.status).toBe(200);
+      expectSchema("updateUserById", 200, renamed.body);
+      expect(renamed.body).toMatchObject({ object: "user", id: user.id, displayName: "Grace Hopper", email: user.email, photoURL: "https://example.com/grace.png" });
+      expect((await owner.api.get(`/v1/users/${user.id}`)).body.displayName).toBe("Grace Hopper");
+      // The member search follows on identity's broadcast (another process when scaled out).
+      expect(await searchFinds("hopper")).toEqual([user.id]);
+      expect((await user.api.patch(`/v1/users/${user.id}`, { photoURL: null })).body.photoURL).toBeUndefined();
+
+      const email = `moved-${Date.now()}-${mode}@example.com`;
+      const moved = await sys.admin.patch(`/v1/users/${user.id}`, { email: email.toUpperCase() });
+      expect(moved.status).toBe(200);
+      expectSchema("updateUserById", 200, moved.body);
+      expect(moved.body.email).toBe(email);
+      expect((await user.api.get("/v1/user")).body.email).toBe(email);
+      expect(await searchFinds("moved-")).toEqual([user.id]);
+    });
+
+    test("only the user or an instance admin changes a user; email only an instance admin; bad input names the field", async () => {
+      const user = await createUser(sys.admin);
+      const byOther = await member.api.patch(`/v1/users/${user.id}`, { displayName: "Mallory" });
+      expect(byOther.status).toBe(403);
+      expectErrorBody(403, byOther.body);
+      const ownEmail = await user.api.patch(`/v1/users/${user.id}`, { email: "elsewhere@example.com" });
+      expect(ownEmail.status).toBe(403);
+      expect(ownEmail.body.error.message).toContain("email");
+      const missing = await sys.admin.patch(`/v1/users/nosuchuser000000`, { displayName: "X" });
+      expect(missing.status).toBe(404);
+      expectErrorBody(404, missing.body);
+      expect((await sys.admin.as(undefined).patch(`/v1/users/${user.id}`, { displayName: "X" })).status).toBe(401);
+      const taken = await sys.admin.patch(`/v1/users/${user.id}`, { email: member.email });
+      expect(taken.status).toBe(409);
+      expectErrorBody(409, taken.body);
+      for (const [body, field] of [
+        [{}, "displayName"],
+        [{ displayName: "" }, "displayName"],
+        [{ displayName: "x".repeat(65) }, "displayName"],
+        [{ photoURL: "not a url" }, "photoURL"],
+        [{ email: "nope" }, "email"],
+      ] as const) {
+        const res = await user.api.patch(`/v1/users/${user.id}`, body);
+        expect(res.status).toBe(400);
+        expectErrorBody(400, res.body);
+        expect(res.body.error.message).toContain(field);
+      }
+      expect((await user.api.get("/v1/user")).body).toMatchObject({ displayName: "Test User", email: user.email });
+    });
+  });
 });

@@ -351,6 +351,16 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
        * own SSO did. Anything else (another organization's IdP) converts none: the invitee accepts
        * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
        */
+      /** A user's name or email changed (identity's updateUser): their memberships' search text follows. */
+      "identity.user.changed": {
+        async handler(ctx: Context<{ id?: string; displayName?: string; email?: string }>) {
+          const { id, displayName, email } = ctx.params;
+          if (!id || displayName === undefined || email === undefined) return;
+          const search = memberSearchText({ displayName, email });
+          for (const member of await this.members.find({ userId: id })) await this.members.updateOne({ id: member.id }, { $set: { search } });
+        },
+      },
+
       "identity.user.created": {
         async handler(ctx: Context<{ id: string; email: string; via?: "instance-admin" | "sso"; organizationId?: string }>) {
           const { via, organizationId } = ctx.params;
