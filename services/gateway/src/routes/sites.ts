@@ -16,6 +16,7 @@ export const sitesRoutes: Record<string, string> = {
   [`GET ${SITE}/customization`]: "sites.getCustomization",
   [`PUT ${SITE}/customization`]: "sites.updateCustomization",
   [`GET ${SITE}/publishing/auth`]: "sites.getPublishingAuth",
+  [`POST ${SITE}/publishing/auth/regenerate`]: "sites.regeneratePublishingAuth",
 
   [`GET ${SITE}/sections`]: "sites.listSections",
   [`POST ${SITE}/sections`]: "sites.addSection",
