@@ -1,5 +1,5 @@
 // Site administration from GitBook's current API through HTTP, in every process mode: rotating the
-// visitor-token signing key.
+// visitor-token signing key, and site redirects (kept through the API, followed by the published site).
 import { expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
@@ -61,6 +61,129 @@ describe.each(MODES)("site administration over %s", (mode) => {
       expect((await w.owner.api.post(`${w.sites}/nosuchsite000000/publishing/auth/regenerate`)).status).toBe(404);
       expect((await w.owner.api.as(undefined).post(`${path()}/regenerate`)).status).toBe(401);
       expect((await w.owner.api.get(path())).body.privateKey).toBe(before);
+    });
+  });
+
+  describe("site redirects", () => {
+    let site: PublishedSite;
+    let siteSpaceId: string;
+    let guideId: string;
+    const path = () => `${w.sites}/${site.site.id}/redirects`;
+    beforeAll(async () => {
+      site = await publishedSite(sys, w);
+      siteSpaceId = (await w.owner.api.get(`${w.sites}/${site.site.id}/site-spaces`)).body.items[0].id;
+      const pages = (await w.owner.api.get(`/v1/spaces/${site.spaceId}/content/pages`)).body.pages;
+      guideId = pages.find((p: any) => p.title === "Guide").id;
+    });
+
+    test("created, listed, read by source, updated and deleted with GitBook's shapes; the published site follows them", async () => {
+      const toPage = await w.creator.api.post(path(), { source: "/old-guide", destination: { kind: "site-page", siteSpaceId, pageId: guideId }, permanent: true });
+      expect(toPage.status).toBe(201);
+      expectSchema("createSiteRedirect", 201, toPage.body, { latest: true });
+      expect(toPage.body).toMatchObject({ object: "site-redirect", source: "/old-guide", draft: false, captureWildcard: false, permanent: true });
+      const external = await w.owner.api.post(path(), { source: "/blog/*", destination: { kind: "external", url: "https://blog.example.com/posts" }, captureWildcard: true });
+      expect(external.status).toBe(201);
+      const draft = await w.owner.api.post(path(), { source: "/soon", destination: { kind: "site-space", siteSpaceId }, draft: true });
+      expect(draft.status).toBe(201);
+
+      // Served: 308 for a permanent redirect of a public site, 307 otherwise; wildcards carry their suffix.
+      const served = await get(`${site.base}/old-guide`);
+      expect(served.status).toBe(308);
+      expect(served.headers["location"]).toBe(`${site.base}/guide`);
+      const blog = await get(`${site.base}/blog/2024/hello`);
+      expect(blog.status).toBe(307);
+      expect(blog.headers["location"]).toBe("https://blog.example.com/posts/2024/hello");
+      // A draft is not live; a real page is never shadowed by a redirect.
+      expect((await get(`${site.base}/soon`)).status).toBe(404);
+      await w.owner.api.post(path(), { source: "/guide", destination: { kind: "external", url: "https://example.com/" } });
+      expect((await get(`${site.base}/guide`)).status).toBe(200);
+
+      const list = await w.reader.api.get(path());
+      expect(list.status).toBe(200);
+      expectSchema("listSiteRedirects", 200, list.body, { latest: true });
+      expect(list.body.items.map((r: any) => r.source)).toEqual(["/guide", "/blog/*", "/old-guide"]);
+      expect((await w.reader.api.get(`${path()}?orderBy=source&search=g`)).body.items.map((r: any) => r.source)).toEqual(["/blog/*", "/guide", "/old-guide"]);
+      expect((await w.reader.api.get(`${path()}?draft=true`)).body.items.map((r: any) => r.source)).toEqual(["/soon"]);
+
+      const bySource = await w.reader.api.get(`${w.sites}/${site.site.id}/redirect?source=${encodeURIComponent("/blog/a/b")}`);
+      expect(bySource.status).toBe(200);
+      expectSchema("getSiteRedirectBySource", 200, bySource.body, { latest: true });
+      expect(bySource.body).toMatchObject({ redirect: { id: external.body.id }, target: "https://blog.example.com/posts/a/b" });
+      const toGuide = await w.reader.api.get(`${w.sites}/${site.site.id}/redirect?source=/old-guide`);
+      expect(toGuide.body.target).toBe(`${sys.url}${site.base}/guide`);
+      expect((await w.reader.api.get(`${w.sites}/${site.site.id}/redirect?source=/nothing`)).status).toBe(404);
+
+      // Promoting the draft makes it live; updating a destination changes where the site sends visitors.
+      const promoted = await w.owner.api.patch(`${path()}/${draft.body.id}`, { draft: false, permanent: false });
+      expect(promoted.status).toBe(200);
+      expectSchema("updateSiteRedirectById", 200, promoted.body, { latest: true });
+      expect(promoted.body.updatedAt).toBeDefined();
+      const soon = await get(`${site.base}/soon`);
+      expect(soon.status).toBe(307);
+      expect(soon.headers["location"]).toBe(site.base);
+      await w.owner.api.patch(`${path()}/${toPage.body.id}`, { destination: { kind: "external", url: "https://example.org/guide" } });
+      expect((await get(`${site.base}/old-guide`)).headers["location"]).toBe("https://example.org/guide");
+
+      const removed = await w.owner.api.delete(`${path()}/${toPage.body.id}`);
+      expect(removed.status).toBe(205);
+      expect((await w.owner.api.delete(`${path()}/${toPage.body.id}`)).status).toBe(204);
+      expect((await get(`${site.base}/old-guide`)).status).toBe(404);
+    });
+
+    test("bulk upsert creates, updates, deletes and publishes by source, with an error result for a bad item", async () => {
+      const res = await w.owner.api.put(path(), {
+        redirects: [
+          { source: "/a", destination: { kind: "external", url: "https://example.com/a" } },
+          { source: "/b", intent: "draft", destination: { kind: "site-space", siteSpaceId } },
+          { source: "/a", destination: { kind: "external", url: "https://example.com/a2" }, permanent: true },
+          { source: "/c", destination: { kind: "site-section", siteSectionId: "nosuchsection000" } },
+          { source: "/b", intent: "publish" },
+          { source: "/a", destination: null },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expectSchema("bulkUpsertSiteRedirects", 200, res.body, { latest: true });
+      expect(res.body.results.map((r: any) => r.status)).toEqual(["created", "created", "updated", "error", "published", "deleted"]);
+      expect(res.body.results[3].error).toContain("redirects[3].destination.siteSectionId");
+      expect((await get(`${site.base}/b`)).status).toBe(307);
+      expect((await get(`${site.base}/a`)).status).toBe(404);
+    });
+
+    test("changes need create or admin, reads a role; other organizations 404; bad input 400 naming the field", async () => {
+      const body = { source: "/x", destination: { kind: "external", url: "https://example.com/" } };
+      for (const as of [w.reader, w.editor]) {
+        const res = await as.api.post(path(), body);
+        expect(res.status).toBe(403);
+        expectErrorBody(403, res.body);
+      }
+      expect((await w.editor.api.put(path(), { redirects: [body] })).status).toBe(403);
+      for (const res of [await w.outsider.api.get(path()), await w.outsider.api.post(path(), body), await w.outsider.api.get(`${w.sites}/${site.site.id}/redirect?source=/x`)]) {
+        expect(res.status).toBe(404);
+        expectErrorBody(404, res.body);
+      }
+      expect((await w.owner.api.as(undefined).get(path())).status).toBe(401);
+      for (const [bad, field] of [
+        [{ ...body, source: "no-slash" }, "source"],
+        [{ ...body, source: "/a/*/b" }, "source"],
+        [{ source: "/x" }, "destination"],
+        [{ ...body, destination: { kind: "external" } }, "destination.url"],
+        [{ ...body, destination: { kind: "site-space", siteSpaceId: "nosuchsitespace0" } }, "destination.siteSpaceId"],
+        [{ ...body, destination: { kind: "path", spaceId: "s", path: "p" } }, "destination.kind"],
+        [{ ...body, permanent: "yes" }, "permanent"],
+      ] as const) {
+        const res = await w.owner.api.post(path(), bad);
+        expect(res.status).toBe(400);
+        expectErrorBody(400, res.body);
+        expect(res.body.error.message).toContain(field);
+      }
+      const twice = await w.owner.api.post(path(), { ...body, source: "/dup" });
+      expect(twice.status).toBe(201);
+      const dup = await w.owner.api.post(path(), { ...body, source: "/dup" });
+      expect(dup.status).toBe(409);
+      expectErrorBody(409, dup.body);
+      expect((await w.owner.api.put(path(), { redirects: [] })).status).toBe(400);
+      expect((await w.owner.api.get(`${path()}?orderBy=title`)).status).toBe(400);
+      expect((await w.owner.api.get(`${w.sites}/${site.site.id}/redirect`)).status).toBe(400);
     });
   });
 });

@@ -38,6 +38,13 @@ export const sitesRoutes: Record<string, string> = {
   [`DELETE ${SITE}/site-spaces/:siteSpaceId`]: "sites.removeSiteSpace",
   [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: "sites.moveSiteSpace",
 
+  [`GET ${SITE}/redirects`]: "sites.listRedirects",
+  [`POST ${SITE}/redirects`]: "sites.createRedirect",
+  [`PUT ${SITE}/redirects`]: "sites.bulkUpsertRedirects",
+  [`PATCH ${SITE}/redirects/:siteRedirectId`]: "sites.updateRedirect",
+  [`DELETE ${SITE}/redirects/:siteRedirectId`]: "sites.deleteRedirect",
+  [`GET ${SITE}/redirect`]: "sites.getRedirectBySource",
+
   [`GET ${SITE}/share-links`]: "sites.listShareLinks",
   [`POST ${SITE}/share-links`]: "sites.createShareLink",
   [`PATCH ${SITE}/share-links/:shareLinkId`]: "sites.updateShareLink",
