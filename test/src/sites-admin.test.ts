@@ -2,7 +2,7 @@
 // visitor-token signing key, and site redirects (kept through the API, followed by the published site).
 import { expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
-import { sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { newSection, newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { cookiesOf, publishedSite, rawGet, signToken, type PublishedSite } from "./sites-serve-fixtures";
 
 describe.each(MODES)("site administration over %s", (mode) => {
@@ -184,6 +184,49 @@ describe.each(MODES)("site administration over %s", (mode) => {
       expect((await w.owner.api.put(path(), { redirects: [] })).status).toBe(400);
       expect((await w.owner.api.get(`${path()}?orderBy=title`)).status).toBe(400);
       expect((await w.owner.api.get(`${w.sites}/${site.site.id}/redirect`)).status).toBe(400);
+    });
+  });
+
+  describe("site structure", () => {
+    test("a site without sections answers its site spaces; with sections, its sections and groups in order", async () => {
+      const [a, b] = [await newSpace(w, "Alpha"), await newSpace(w, "Beta")];
+      const plain = await newSite(w, { spaces: [a, b] });
+      const flat = await w.reader.api.get(`${w.sites}/${plain.id}/structure`);
+      expect(flat.status).toBe(200);
+      expectSchema("getSiteStructure", 200, flat.body, { latest: true });
+      expect(flat.body.type).toBe("siteSpaces");
+      expect(flat.body.structure.map((s: any) => s.space.id)).toEqual([a, b]);
+
+      const sectioned = await newSite(w);
+      const first = await newSection(w, sectioned.id, "First");
+      const second = await newSection(w, sectioned.id, "Second");
+      const group = await w.owner.api.post(`${w.sites}/${sectioned.id}/section-groups`, { title: "More" });
+      expect(group.status).toBe(201);
+      expect((await w.owner.api.post(`${w.sites}/${sectioned.id}/section-groups/${group.body.id}/sections`, { sectionId: second.id })).status).toBeLessThan(300);
+      const tree = await w.reader.api.get(`${w.sites}/${sectioned.id}/structure`);
+      expect(tree.status).toBe(200);
+      expectSchema("getSiteStructure", 200, tree.body, { latest: true });
+      expect(tree.body.type).toBe("sections");
+      expect(tree.body.structure.map((item: any) => [item.object, item.id])).toEqual([
+        ["site-section", first.id],
+        ["site-section-group", group.body.id],
+      ]);
+      expect(tree.body.structure[1].sections.map((s: any) => s.id)).toEqual([second.id]);
+    });
+
+    test("guests and other organizations 404 or 403 as for the site; a wrong share key 400; no token 401", async () => {
+      const site = await newSite(w);
+      const other = await w.outsider.api.get(`${w.sites}/${site.id}/structure`);
+      expect(other.status).toBe(404);
+      expectErrorBody(404, other.body);
+      expect((await w.owner.api.get(`${w.sites}/nosuchsite000000/structure`)).status).toBe(404);
+      expect((await w.owner.api.as(undefined).get(`${w.sites}/${site.id}/structure`)).status).toBe(401);
+      const guest = await w.guest.api.get(`${w.sites}/${site.id}/structure`);
+      expect([403, 404]).toContain(guest.status);
+      expect((await w.guest.api.get(`${w.sites}/${site.id}/sections`)).status).toBe(guest.status);
+      const badKey = await w.owner.api.get(`${w.sites}/${site.id}/structure?shareKey=nope`);
+      expect(badKey.status).toBe(400);
+      expect(badKey.body.error.message).toContain("shareKey");
     });
   });
 });

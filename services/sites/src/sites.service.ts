@@ -8,6 +8,7 @@ import { idRule } from "@docshelf/validation";
 import { adaptiveActions } from "./adaptive.actions";
 import { customizationActions } from "./customization.actions";
 import { redirectActions } from "./redirects.actions";
+import { siteStructureActions } from "./site-structure.actions";
 import { publishingAuthActions } from "./publishing-auth.actions";
 import { defaultCustomization, mergeCustomization } from "./customization";
 import { groupActions } from "./groups.actions";
@@ -45,6 +46,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...customizationActions,
       ...publishingAuthActions,
       ...redirectActions,
+      ...siteStructureActions,
       ...serveActions,
       ...spaceUrlActions,
 

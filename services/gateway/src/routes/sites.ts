@@ -38,6 +38,8 @@ export const sitesRoutes: Record<string, string> = {
   [`DELETE ${SITE}/site-spaces/:siteSpaceId`]: "sites.removeSiteSpace",
   [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: "sites.moveSiteSpace",
 
+  [`GET ${SITE}/structure`]: "sites.getStructure",
+
   [`GET ${SITE}/redirects`]: "sites.listRedirects",
   [`POST ${SITE}/redirects`]: "sites.createRedirect",
   [`PUT ${SITE}/redirects`]: "sites.bulkUpsertRedirects",
