@@ -202,7 +202,7 @@ export const reviewActions: ChangeRequestsActions = {
    * that reviewer's earlier reviews outdated).
    */
   requestReviewers: {
-    params: { ...at, users: { type: "array", min: 1, max: MAX_REVIEWERS, items: idRule }, subject: { type: "string", optional: true, trim: true, max: 255 } },
+    params: { ...at, users: { type: "array", min: 1, max: MAX_REVIEWERS, items: idRule }, subject: { type: "string", optional: true, trim: true, max: 100 } },
     async handler(ctx: Ctx<At & { users: string[]; subject?: string }>) {
       const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
       this.requireRole(space, "edit", "Requesting reviewers");
