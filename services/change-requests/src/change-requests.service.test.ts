@@ -76,6 +76,11 @@ const identityStub: ServiceSchema = {
   },
 };
 
+const orgsStub: ServiceSchema = {
+  name: "orgs",
+  actions: { mergeRulesOf: { visibility: "public", handler: () => ({ type: "none" }) } },
+};
+
 async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -98,8 +103,9 @@ describe("change-requests service", () => {
     service = node.createService(changeRequestsSchema() as unknown as ServiceSchema) as unknown as ChangeRequestsService;
     other.createService(contentStub);
     other.createService(identityStub);
+    other.createService(orgsStub);
     await Promise.all([node.start(), other.start()]);
-    await node.waitForServices(["content", "identity"]);
+    await node.waitForServices(["content", "identity", "orgs"]);
   });
   afterAll(() => Promise.all([node.stop(), other.stop()]));
 

@@ -11,6 +11,8 @@ import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
 import { startMergedChannel, type MergedMessage } from "./merged-channel";
 import { pdfActions } from "./pdf.actions";
+import { queueActions } from "./queue.actions";
+import { reviewActions } from "./reviews.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
 import { presentChangeRequest, type User } from "./present";
@@ -31,6 +33,8 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       ...contentActions,
       ...mergeActions,
       ...pdfActions,
+      ...reviewActions,
+      ...queueActions,
     },
 
     events: {
@@ -38,6 +42,8 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       "content.space.purged": {
         async handler(ctx: Context<{ spaceId: string }>) {
           await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.reviews.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.reviewRequests.deleteMany({ spaceId: ctx.params.spaceId });
           await this.counters.deleteOne({ id: ctx.params.spaceId });
         },
       },

@@ -2,7 +2,8 @@
 import { ConflictError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
 import { describeConflicts, mergeRevisions } from "./merge";
-import { ancestorOf } from "./present";
+import { ancestorOf, isOutdated } from "./present";
+import { failingRule, type MergeRules } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 import { isActive } from "./status-rules";
 
@@ -45,6 +46,18 @@ async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: stri
   const { space, cr, caller } = await service.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
   service.requireRole(space, "review", "Merging a change request");
   if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be merged.`);
+  // The organization's merge rules (GitBook's MergeRulesStandaloneConfiguration) must all hold.
+  if (space.organizationId) {
+    const rules = await ctx.call<MergeRules, { organizationId: string }>("orgs.mergeRulesOf", { organizationId: space.organizationId });
+    if (rules.type === "rules") {
+      const [reviews, requests] = await Promise.all([
+        service.reviews.find({ changeRequestId: cr.id }, { limit: 1000 }),
+        service.reviewRequests.find({ changeRequestId: cr.id }, { limit: 1000 }),
+      ]);
+      const failing = failingRule(rules, { cr, reviews, requests, actor: caller.id, outdated: isOutdated(cr, space.revision) });
+      if (failing) throw new ConflictError(`The merge rule ${failing.rule} does not hold: ${failing.reason}.`, { rule: failing.rule });
+    }
+  }
   // Claim the change request first: edits, updates and other merges of it now fail, so nothing is lost.
   const claimed = await service.changeRequests.updateOne({ id: cr.id, status: cr.status, revision: cr.revision }, { $set: { status: "merged" } });
   if (!claimed) throw new ConflictError("The change request changed meanwhile; read it and try again.");

@@ -50,11 +50,14 @@ export interface SettingDoc {
   value: string;
 }
 
-export const collections: Record<"changeRequests" | "counters" | "settings", CollectionSpec> = {
+export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
-    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
+    indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["status", "updatedAt"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
   },
   counters: { name: "counters" },
   settings: { name: "settings" },
+  /** Reviews (reviews.ts), and the reviewers asked for one until they answer. */
+  reviews: { name: "reviews", indexes: [{ fields: ["changeRequestId", "createdAt"] }] },
+  reviewRequests: { name: "review_requests", indexes: [{ fields: ["changeRequestId", "createdAt"] }, { fields: ["userId"] }] },
 };

@@ -7,6 +7,7 @@ import type { TreeContent } from "./merge";
 import type { MergedChannel } from "./merged-channel";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
 import type { ChangeRequestResource } from "./present";
+import type { ReviewDoc, ReviewRequestDoc } from "./reviews";
 import type { KeyedQueue } from "./space-queue";
 
 export interface Vars {
@@ -15,6 +16,8 @@ export interface Vars {
   changeRequests: Collection<ChangeRequestDoc>;
   counters: Collection<CounterDoc>;
   settings: Collection<SettingDoc>;
+  reviews: Collection<ReviewDoc>;
+  reviewRequests: Collection<ReviewRequestDoc>;
   countSync: CountSync;
   /** Signs the temporary PDF URLs; made once and kept, so URLs work on every replica. */
   pdfKey: string;

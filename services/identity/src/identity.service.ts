@@ -116,6 +116,47 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
         },
       },
 
+      /**
+       * PATCH /users/:userId `{displayName?, photoURL?, email?}` (GitBook's updateUserById) — the user or an
+       * instance administrator. `email` only by an instance administrator (there is no re-verification
+       * of a new address): anyone else 403 naming it. A taken email 409. `photoURL: null` removes it.
+       */
+      updateUser: {
+        params: {
+          userId: { type: "string", min: 1, max: 64 },
+          displayName: { type: "string", min: 1, max: 64, trim: true, optional: true },
+          photoURL: urlRule(2048, { optional: true, nullable: true }),
+          email: { type: "email", max: 254, optional: true },
+        },
+        async handler(ctx: Ctx<{ userId: string; displayName?: string; photoURL?: string | null; email?: string }>) {
+          const caller = callerOf(ctx);
+          const { userId, displayName, photoURL, email } = ctx.params;
+          if (displayName === undefined && photoURL === undefined && email === undefined) {
+            throw new BadRequestError("Invalid parameters: give 'displayName', 'photoURL' or 'email'.");
+          }
+          if (caller.id !== userId && !caller.instanceAdmin) throw new ForbiddenError("Only the user or an instance administrator can change a user.");
+          const user = await this.loadUser(userId);
+          if (email !== undefined && !caller.instanceAdmin) throw new ForbiddenError("Only an instance administrator can change the 'email' of a user.");
+          const set: Partial<UserDoc> = { updatedAt: new Date().toISOString() };
+          const unset: string[] = [];
+          if (displayName !== undefined) set.displayName = displayName;
+          if (photoURL === null) unset.push("photoURL");
+          else if (photoURL !== undefined) set.photoURL = photoURL;
+          if (email !== undefined) set.email = email.toLowerCase();
+          let updated: UserDoc | null;
+          try {
+            updated = await this.users.updateOne({ id: user.id }, { $set: set, $unset: unset });
+          } catch (err) {
+            if (err instanceof ConflictError) throw new ConflictError(`A user with the email ${set.email} already exists.`);
+            throw err;
+          }
+          if (!updated) throw new NotFoundError(`User ${userId} was not found.`);
+          // Gateways drop cached callers; orgs refreshes the member search text.
+          await this.broker.broadcast("identity.user.changed", { id: updated.id, displayName: updated.displayName, email: updated.email });
+          return this.present(updated, caller);
+        },
+      },
+
       createToken: {
         params: {
           userId: { type: "string", min: 1, max: 64 },

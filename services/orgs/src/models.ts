@@ -1,3 +1,4 @@
+import type { MergeRules } from "./merge-rules";
 // Organizations, memberships, invitations, teams, collections and translation settings as stored.
 import type { Grants, Role, RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
@@ -15,6 +16,8 @@ export interface OrgDoc {
   sso: boolean;
   ai: boolean;
   inviteLinks: boolean;
+  /** GitBook's merge rules for every space of the organization; none when unset. */
+  mergeRules?: MergeRules;
   createdAt: string;
   updatedAt: string;
   /** Held (`<ms>:<token>`) while a change that could remove an administrator checks and writes. */
@@ -115,7 +118,7 @@ export const collections: Record<
   orgs: { name: "orgs", indexes: [{ fields: ["hostname"], unique: true, sparse: true }, { fields: ["emailDomains"] }] },
   members: { name: "members", indexes: [{ fields: ["organizationId"] }, { fields: ["userId"] }] },
   invites: { name: "invites", indexes: [{ fields: ["email"] }, { fields: ["organizationId", "email"], unique: true }] },
-  linkInvites: { name: "link_invites", indexes: [{ fields: ["organizationId"] }] },
+  linkInvites: { name: "link_invites", indexes: [{ fields: ["organizationId", "createdAt"] }] },
   teams: { name: "teams", indexes: [{ fields: ["organizationId"] }] },
   teamMembers: { name: "team_members", indexes: [{ fields: ["teamId"] }, { fields: ["organizationId", "userId"] }] },
   collections: { name: "collections", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }] },

@@ -10,6 +10,8 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { chainGrants, chainLevels } from "./collection-tree";
 import { collectionPermissionActions } from "./collection-permissions.actions";
 import { collectionActions } from "./collections.actions";
+import { checkMergeRules, mergeRulesRule, type MergeRule, type MergeRules } from "./merge-rules";
+import { inviteLinkActions } from "./invite-links.actions";
 import { memberActions } from "./members.actions";
 import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, assertBatchKeepsAdmin, memberSearchText, ssoAdmits } from "./membership-rules";
@@ -17,6 +19,7 @@ import { collections, memberId, type CollectionDoc, type InviteDoc, type LinkInv
 import { presentLinkInvite, presentMember, presentOrganization, presentTeam, type UserResource } from "./present";
 import type { Ctx, Grantee, Methods, Vars } from "./service-types";
 import { ssoActions } from "./sso.actions";
+import { teamMemberActions } from "./team-members.actions";
 import { teamActions } from "./teams.actions";
 import { translationActions } from "./translations.actions";
 
@@ -42,6 +45,7 @@ interface UpdateParams {
   sso?: boolean;
   ai?: boolean;
   inviteLinks?: boolean;
+  mergeRules?: { type: "none" | "rules"; rules?: MergeRule[] };
 }
 
 interface InviteParams {
@@ -129,12 +133,14 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           sso: { type: "boolean", optional: true },
           ai: { type: "boolean", optional: true },
           inviteLinks: { type: "boolean", optional: true },
+          mergeRules: mergeRulesRule,
         },
         async handler(ctx: Ctx<UpdateParams>) {
           const { organizationId, ...fields } = ctx.params;
           const { org, member } = await this.loadForMember(organizationId, callerOf(ctx));
           this.requireAdmin(member);
           const set: Partial<OrgDoc> = { updatedAt: new Date().toISOString() };
+          if (fields.mergeRules !== undefined) set.mergeRules = checkMergeRules(fields.mergeRules);
           const unset: string[] = [];
           if (fields.title !== undefined) set.title = fields.title;
           if (fields.emailDomains !== undefined) set.emailDomains = [...new Set(fields.emailDomains.map((d) => d.toLowerCase()))];
@@ -156,6 +162,16 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           // Who counts as a member depends on `sso`: cached memberships must go.
           if (fields.sso !== undefined && fields.sso !== org.sso) await this.membersChanged(org.id);
           return presentOrganization(updated, member.role, this.publicUrl());
+        },
+      },
+
+      /** Internal: the organization's merge rules, for the change-requests service's merge. */
+      mergeRulesOf: {
+        visibility: "public",
+        params: { organizationId: idRule },
+        async handler(ctx: Ctx<{ organizationId: string }>): Promise<MergeRules> {
+          const org = await this.orgs.findOne({ id: ctx.params.organizationId });
+          return org?.mergeRules ?? { type: "none" };
         },
       },
 
@@ -304,6 +320,8 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       ...memberActions,
       ...membersInternalActions,
       ...teamActions,
+      ...inviteLinkActions,
+      ...teamMemberActions,
       ...collectionActions,
       ...collectionPermissionActions,
       ...translationActions,
@@ -333,6 +351,16 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
        * own SSO did. Anything else (another organization's IdP) converts none: the invitee accepts
        * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
        */
+      /** A user's name or email changed (identity's updateUser): their memberships' search text follows. */
+      "identity.user.changed": {
+        async handler(ctx: Context<{ id?: string; displayName?: string; email?: string }>) {
+          const { id, displayName, email } = ctx.params;
+          if (!id || displayName === undefined || email === undefined) return;
+          const search = memberSearchText({ displayName, email });
+          for (const member of await this.members.find({ userId: id })) await this.members.updateOne({ id: member.id }, { $set: { search } });
+        },
+      },
+
       "identity.user.created": {
         async handler(ctx: Context<{ id: string; email: string; via?: "instance-admin" | "sso"; organizationId?: string }>) {
           const { via, organizationId } = ctx.params;

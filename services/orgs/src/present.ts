@@ -7,6 +7,7 @@ import {
   type OrganizationPermissions,
   type RoleOrGuest,
 } from "@docshelf/access";
+import type { MergeRules } from "./merge-rules";
 import type { CollectionDoc, DefaultLevel, LinkInviteDoc, MemberDoc, OrgDoc, TeamDoc, TranslationDoc } from "./models";
 
 export interface OrganizationResource {
@@ -24,7 +25,7 @@ export interface OrganizationResource {
   ai: boolean;
   inviteLinks: boolean;
   plan: "free_2024";
-  mergeRules: { type: "none" };
+  mergeRules: MergeRules;
   trial: { status: "notapplicable"; count: number };
   internal_isOnNewTrial: true;
   urls: { location: string; app: string; logo?: string };
@@ -45,7 +46,7 @@ export function presentOrganization(org: OrgDoc, memberRole: RoleOrGuest | undef
     inviteLinks: org.inviteLinks,
     // A self-hosted instance has no billing: every organization has every feature.
     plan: "free_2024",
-    mergeRules: { type: "none" },
+    mergeRules: org.mergeRules ?? { type: "none" },
     trial: { status: "notapplicable", count: 0 },
     internal_isOnNewTrial: true,
     urls: { location: `${publicUrl}/v1/orgs/${org.id}`, app: `${publicUrl}/o/${org.id}` },

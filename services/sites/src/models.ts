@@ -105,7 +105,27 @@ export interface CustomizationDoc {
   updatedAt: string;
 }
 
-type Name = "sites" | "sections" | "groups" | "siteSpaces" | "shareLinks" | "siteKeys" | "adaptiveSchemas" | "customizations";
+/** Where a site redirect sends a visitor (GitBook's SiteRedirectDestination). */
+export type RedirectDestination =
+  | { kind: "site-section"; siteSectionId: string }
+  | { kind: "site-space"; siteSpaceId: string }
+  | { kind: "site-page"; siteSpaceId: string; pageId: string }
+  | { kind: "external"; url: string };
+
+/** A site redirect (GitBook's SiteRedirect): one live and one draft at most per source. */
+export interface RedirectDoc {
+  id: string;
+  siteId: string;
+  source: string;
+  draft: boolean;
+  captureWildcard: boolean;
+  permanent: boolean;
+  destination: RedirectDestination;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+type Name = "sites" | "sections" | "groups" | "siteSpaces" | "shareLinks" | "siteKeys" | "adaptiveSchemas" | "customizations" | "redirects";
 
 export const collections: Record<Name, CollectionSpec> = {
   sites: {
@@ -125,4 +145,5 @@ export const collections: Record<Name, CollectionSpec> = {
   siteKeys: { name: "siteKeys" },
   adaptiveSchemas: { name: "adaptiveSchemas" },
   customizations: { name: "customizations" },
+  redirects: { name: "redirects", indexes: [{ fields: ["siteId", "source", "draft"], unique: true }, { fields: ["siteId", "createdAt"] }] },
 };

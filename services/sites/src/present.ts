@@ -31,6 +31,8 @@ export interface SiteResource {
 
 export interface SiteSpaceResource {
   object: "site-space";
+  /** GitBook's draft structure items: this instance has none, so always false. */
+  draft: false;
   id: string;
   path: string;
   section?: string;
@@ -44,6 +46,7 @@ export interface SiteSpaceResource {
 
 export interface SectionResource {
   object: "site-section";
+  draft: false;
   id: string;
   title: string;
   description?: string;
@@ -58,6 +61,7 @@ export interface SectionResource {
 
 export interface GroupResource {
   object: "site-section-group";
+  draft: false;
   id: string;
   title: string;
   icon?: string;
@@ -168,6 +172,7 @@ export class StructurePresenter {
     const section = this.structure.sections.find((s) => s.id === siteSpace.sectionId);
     const resource: SiteSpaceResource = {
       object: "site-space",
+      draft: false,
       id: siteSpace.id,
       path: siteSpace.path,
       space,
@@ -187,6 +192,7 @@ export class StructurePresenter {
     const isDefault = section.id === this.defaultSection?.id;
     const resource: SectionResource = {
       object: "site-section",
+      draft: false,
       id: section.id,
       title: section.title,
       default: isDefault,
@@ -205,7 +211,7 @@ export class StructurePresenter {
 
   group(group: GroupDoc): GroupResource {
     const sections = this.sections.filter((s) => s.groupId === group.id).map((s) => this.section(s));
-    const resource: GroupResource = { object: "site-section-group", id: group.id, title: group.title, sections, children: sections };
+    const resource: GroupResource = { object: "site-section-group", draft: false, id: group.id, title: group.title, sections, children: sections };
     if (group.icon !== undefined) resource.icon = group.icon;
     return resource;
   }

@@ -2,6 +2,7 @@
 // (GitBook's getSitePublishingAuthById): without it no visitor token could ever be made.
 import { callerOf } from "@docshelf/access";
 import { NotFoundError } from "@docshelf/errors";
+import { newSecret } from "@docshelf/store";
 import { siteRef, type SiteRef } from "./rules";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
@@ -22,6 +23,24 @@ export const publishingAuthActions: SitesActions = {
       if (!keys) throw new NotFoundError(`Site ${site.id} has no visitor signing key.`);
       ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
       return { object: "publishing-auth", backend: "custom", privateKey: keys.visitorSigningKey };
+    },
+  },
+
+  /**
+   * POST …/publishing/auth/regenerate — create or admin (GitBook's regenerateSitePublishingAuthById): a
+   * new signing key at once. Serving reads the key from the store on every request, so tokens (and
+   * visitor cookies) signed with the old key stop opening the site with the next request.
+   */
+  regeneratePublishingAuth: {
+    params: siteRef,
+    async handler(this: SitesService, ctx: Ctx<SiteRef>): Promise<PublishingAuthResource> {
+      await this.siteAccess(ctx.params.organizationId, callerOf(ctx), true);
+      const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
+      const key = newSecret(32);
+      const updated = await this.siteKeys.updateOne({ id: site.id }, { $set: { visitorSigningKey: key } });
+      if (!updated) await this.siteKeys.insert({ id: site.id, visitorSigningKey: key });
+      ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
+      return { object: "publishing-auth", backend: "custom", privateKey: key };
     },
   },
 };

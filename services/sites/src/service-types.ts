@@ -2,7 +2,7 @@
 import type { Context, Service } from "moleculer";
 import type { Caller, MembershipCache, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { AdaptiveSchemaDoc, CustomizationDoc, GroupDoc, SectionDoc, ShareLinkDoc, SiteDoc, SiteKeyDoc, SiteSpaceDoc } from "./models";
+import type { AdaptiveSchemaDoc, CustomizationDoc, GroupDoc, RedirectDoc, SectionDoc, ShareLinkDoc, SiteDoc, SiteKeyDoc, SiteSpaceDoc } from "./models";
 import type { SiteStructure } from "./present";
 import type { Customization } from "./customization";
 import type { PublishedContent } from "./serve/content";
@@ -16,6 +16,7 @@ export interface Vars {
   siteKeys: Collection<SiteKeyDoc>;
   adaptiveSchemas: Collection<AdaptiveSchemaDoc>;
   customizations: Collection<CustomizationDoc>;
+  redirects: Collection<RedirectDoc>;
   memberships: MembershipCache;
   /** What published sites read from the content service, with its caches (serve/content.ts). */
   publishedContent: PublishedContent;

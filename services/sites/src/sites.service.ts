@@ -7,6 +7,8 @@ import { newId, storeMixin } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { adaptiveActions } from "./adaptive.actions";
 import { customizationActions } from "./customization.actions";
+import { redirectActions } from "./redirects.actions";
+import { siteStructureActions } from "./site-structure.actions";
 import { publishingAuthActions } from "./publishing-auth.actions";
 import { defaultCustomization, mergeCustomization } from "./customization";
 import { groupActions } from "./groups.actions";
@@ -43,6 +45,8 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...adaptiveActions,
       ...customizationActions,
       ...publishingAuthActions,
+      ...redirectActions,
+      ...siteStructureActions,
       ...serveActions,
       ...spaceUrlActions,
 
@@ -210,6 +214,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
           this.siteKeys.deleteMany({ id: siteId }),
           this.adaptiveSchemas.deleteMany({ id: siteId }),
           this.customizations.deleteMany({ id: siteId }),
+          this.redirects.deleteMany({ siteId }),
         ]);
       },
     },

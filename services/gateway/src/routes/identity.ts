@@ -2,6 +2,7 @@
 export const identityRoutes: Record<string, string> = {
   "GET /user": "identity.me",
   "GET /users/:userId": "identity.getUser",
+  "PATCH /users/:userId": "identity.updateUser",
   "POST /users": "identity.createUser",
   "POST /users/:userId/tokens": "identity.createToken",
   "DELETE /users/:userId/tokens/:tokenId": "identity.revokeToken",

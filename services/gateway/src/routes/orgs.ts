@@ -7,6 +7,8 @@ export const orgsRoutes: Record<string, string> = {
   "POST /orgs/:organizationId/invites": "orgs.invite",
   "GET /orgs/:organizationId/invites": "orgs.listInvites",
   "POST /orgs/:organizationId/link-invites": "orgs.createLinkInvite",
+  "GET /orgs/:organizationId/link-invites": "orgs.listLinkInvites",
+  "GET /orgs/:organizationId/link-invites/:inviteId": "orgs.getLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
   "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
   "GET /email-domains/:emailDomain/orgs": "orgs.listForEmailDomain",
@@ -24,6 +26,8 @@ export const orgsRoutes: Record<string, string> = {
   "GET /orgs/:organizationId/teams/:teamId": "orgs.getTeam",
   "PATCH /orgs/:organizationId/teams/:teamId": "orgs.updateTeam",
   "DELETE /orgs/:organizationId/teams/:teamId": "orgs.deleteTeam",
+  "GET /orgs/:organizationId/teams/:teamId/members": "orgs.listTeamMembers",
+  "PUT /orgs/:organizationId/teams/:teamId/members": "orgs.updateTeamMembers",
   "PUT /orgs/:organizationId/teams/:teamId/members/:userId": "orgs.addTeamMember",
   "DELETE /orgs/:organizationId/teams/:teamId/members/:userId": "orgs.removeTeamMember",
 

@@ -16,6 +16,7 @@ export const sitesRoutes: Record<string, string> = {
   [`GET ${SITE}/customization`]: "sites.getCustomization",
   [`PUT ${SITE}/customization`]: "sites.updateCustomization",
   [`GET ${SITE}/publishing/auth`]: "sites.getPublishingAuth",
+  [`POST ${SITE}/publishing/auth/regenerate`]: "sites.regeneratePublishingAuth",
 
   [`GET ${SITE}/sections`]: "sites.listSections",
   [`POST ${SITE}/sections`]: "sites.addSection",
@@ -36,6 +37,15 @@ export const sitesRoutes: Record<string, string> = {
   [`PATCH ${SITE}/site-spaces/:siteSpaceId`]: "sites.updateSiteSpace",
   [`DELETE ${SITE}/site-spaces/:siteSpaceId`]: "sites.removeSiteSpace",
   [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: "sites.moveSiteSpace",
+
+  [`GET ${SITE}/structure`]: "sites.getStructure",
+
+  [`GET ${SITE}/redirects`]: "sites.listRedirects",
+  [`POST ${SITE}/redirects`]: "sites.createRedirect",
+  [`PUT ${SITE}/redirects`]: "sites.bulkUpsertRedirects",
+  [`PATCH ${SITE}/redirects/:siteRedirectId`]: "sites.updateRedirect",
+  [`DELETE ${SITE}/redirects/:siteRedirectId`]: "sites.deleteRedirect",
+  [`GET ${SITE}/redirect`]: "sites.getRedirectBySource",
 
   [`GET ${SITE}/share-links`]: "sites.listShareLinks",
   [`POST ${SITE}/share-links`]: "sites.createShareLink",

@@ -3,6 +3,8 @@
 import { configFor } from "@docshelf/config";
 import type { Customization } from "../customization";
 import type { SiteDoc } from "../models";
+import { matchRedirect, redirectStatus } from "../redirects";
+import { redirectTarget } from "../redirects.actions";
 import type { Ctx, SitesActions, SitesService } from "../service-types";
 import { instanceSiteUrl, sitePathName } from "../structure";
 import { decideAccess, parseCookies, type AccessDecision } from "./access";
@@ -252,8 +254,19 @@ export const serveActions: SitesActions = {
         return respond(200, HTML, searchHtml(chrome, q, results), true);
       }
 
+      // A path that shows no page follows the site's live redirect for it (GitBook's site redirects), if any.
+      const redirected = async (): Promise<ServeAnswer | null> => {
+        const redirects = await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 });
+        const match = redirects.length ? matchRedirect(redirects, `/${rest.join("/")}`) : null;
+        const target = match ? await redirectTarget(this, map, match.redirect, match.suffix) : null;
+        if (!match || target === null) return null;
+        const search = new URLSearchParams(query).toString();
+        const location = search && !target.includes("?") && !/^https?:/.test(target) ? `${target}?${search}` : target;
+        return { status: redirectStatus(match.redirect, site.visibility === "public"), headers: { Location: location || "/", "Cache-Control": "no-store" }, body: "" };
+      };
+
       const route = routeOf(map, rest);
-      if (!route) return notFound(site.visibility, stylesheetHref, access.setCookies);
+      if (!route) return (await redirected()) ?? notFound(site.visibility, stylesheetHref, access.setCookies);
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
       if (!page && !route.pagePath) {
@@ -262,7 +275,7 @@ export const serveActions: SitesActions = {
         const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
         return respond(200, HTML, empty);
       }
-      if (!page) return respond(404, HTML, messageHtml("Page not found", "There is no page at this address.", stylesheetHref), true);
+      if (!page) return (await redirected()) ?? respond(404, HTML, messageHtml("Page not found", "There is no page at this address.", stylesheetHref), true);
       const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base);
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
