@@ -164,10 +164,9 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
         return res.status === 200 && (await owner.api.get(`/v1/spaces/${doomed.id}`)).status === 404;
       }),
     ]);
-    const downFor = Date.now() - killedAt;
+    const allAcknowledged = Date.now() - killedAt;
 
-    // Every acknowledged event has its effect; the node comes back meanwhile.
-    const restart = cluster.nodes[victim].start();
+    // Every acknowledged event has its effect, with the node still down (two of three copies of each stream left).
     const exportJob = await job(exported.id, `merge-${cr.body.id}`);
     const exportedMs = Date.now() - killedAt;
     const importDone = await job(imported.id, importJob);
@@ -177,12 +176,12 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
       return now.changeRequests + now.gitLinks + now.gitJobs === 0 ? now : undefined;
     }, "the purged space's dependants to go");
     const purgedMs = Date.now() - killedAt;
-    await restart;
+    expect(cluster.nodes[victim].running()).toBe(false);
 
     console.log(
-      `nats-cluster-events: clients per node ${counts.join("/")}, node ${victim} killed and down ${downFor} ms; acknowledged after the kill: ` +
+      `nats-cluster-events: clients per node ${counts.join("/")}, node ${victim} killed; acknowledged after the kill (all by ${allAcknowledged} ms): ` +
         `merge ${merge.ms} ms (${merge.tries} tries), import ${importing.ms} ms (${importing.tries}), deletion+purge ${purge.ms} ms (${purge.tries}); ` +
-        `done after the kill: export ${exportJob.status} at ${exportedMs} ms, import ${importDone.status} at ${importedMs} ms, dependants gone at ${purgedMs} ms ` +
+        `done after the kill, the node still down: export ${exportJob.status} at ${exportedMs} ms, import ${importDone.status} at ${importedMs} ms, dependants gone at ${purgedMs} ms ` +
         `(${before.changeRequests} change request, ${before.gitLinks} link, ${before.gitJobs} job before)`,
     );
     expect(exportJob).toMatchObject({ status: "succeeded", changeRequest: { id: cr.body.id, number: cr.body.number } });
@@ -195,12 +194,16 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
   });
 
   test("the killed node rejoins after its restart and a Git export runs through the cluster", async () => {
-    expect(cluster.nodes.every((n) => n.running())).toBe(true);
+    const victim = cluster.nodes.findIndex((n) => !n.running());
+    expect(victim).toBeGreaterThanOrEqual(0);
+    const restartedAt = Date.now();
+    await cluster.nodes[victim].start();
     const space = await createSpace(owner.api, orgId, { title: "After" });
     await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, { changes: [{ type: "insert_page", title: "Home", markdown: "Home.\n" }] });
     createRepo(server, "after", {});
     const setUp = await owner.api.post(`/v1/spaces/${space.id}/git/export`, { url: server.url("after"), ref: "refs/heads/main", commitMessage: "Set up" });
     expect(setUp.status).toBe(204);
     expect((await job(space.id, setUp.headers.get("location")!.split("/").pop()!)).status).toBe("succeeded");
+    console.log(`nats-cluster-events: node ${victim} restarted; an export through the cluster succeeded ${Date.now() - restartedAt} ms later`);
   });
 });
