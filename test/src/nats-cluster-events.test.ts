@@ -6,12 +6,11 @@
 // the API acknowledges it; then every acknowledged event must have had its effect: the export commit is
 // in the repository, the import's pages are in the space, the purged space's change requests, Git link
 // and jobs are gone from the store. The test logs what it saw.
-import mongoose from "mongoose";
 import { createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser } from "@docshelf/testkit";
 import { cloneRepo, createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES } from "./modes";
 import { startNatsCluster, type OwnServers } from "./nats-servers";
-import { readStore } from "./store-snapshot";
+import { countStored } from "./store-snapshot";
 
 const maybe = MODES.includes("nats") ? describe : describe.skip;
 const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE"] as const;
@@ -69,20 +68,7 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
     }, `Git job ${jobId}`);
   }
 
-  /** Documents of one service's collection that `match`, from the store the system keeps them in. */
-  async function stored(service: string, collection: string, match: (doc: Record<string, unknown>) => boolean): Promise<number> {
-    if (!sys.mongoUrl) {
-      const docs = Object.values(readStore(sys.dataDir)[`${service}/${collection}`] ?? {}) as Array<Record<string, unknown>>;
-      return docs.filter(match).length;
-    }
-    const connection = await mongoose.createConnection(sys.mongoUrl, { serverSelectionTimeoutMS: 5000 }).asPromise();
-    try {
-      const docs = (await connection.collection(`${service}_${collection}`).find({}).toArray()) as Array<Record<string, unknown>>;
-      return docs.filter(match).length;
-    } finally {
-      await connection.close();
-    }
-  }
+  const stored = (service: string, collection: string, match: (doc: Record<string, unknown>) => boolean) => countStored(sys, service, collection, match);
 
   /** What a purged space left behind: its change requests, its Git link and its Git jobs. */
   async function dependants(spaceId: string): Promise<{ changeRequests: number; gitLinks: number; gitJobs: number }> {

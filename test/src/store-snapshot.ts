@@ -3,6 +3,7 @@
 // earlier one and `$$deleted` removes it. Reading the files needs no hook in the services.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import mongoose from "mongoose";
 
 /** `service/collection` → id → document. */
 export type StoreSnapshot = Record<string, Record<string, unknown>>;
@@ -75,5 +76,28 @@ export async function settledStore(dataDir: string, volatile: Volatile = {}, int
     const next = readStore(dataDir, volatile);
     if (diffStore(previous, next).length === 0 || Date.now() > deadline) return next;
     previous = next;
+  }
+}
+
+/**
+ * How many documents of one service's collection `match`, read from the store a system keeps them in:
+ * the embedded store's files, or (with `mongoUrl`) the MongoDB collection `<service>_<collection>`.
+ */
+export async function countStored(
+  system: { dataDir: string; mongoUrl?: string },
+  service: string,
+  collection: string,
+  match: (doc: Record<string, unknown>) => boolean,
+): Promise<number> {
+  if (!system.mongoUrl) {
+    const docs = Object.values(readStore(system.dataDir)[`${service}/${collection}`] ?? {}) as Array<Record<string, unknown>>;
+    return docs.filter(match).length;
+  }
+  const connection = await mongoose.createConnection(system.mongoUrl, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  try {
+    const docs = (await connection.collection(`${service}_${collection}`).find({}).toArray()) as Array<Record<string, unknown>>;
+    return docs.filter(match).length;
+  } finally {
+    await connection.close();
   }
 }

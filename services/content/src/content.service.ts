@@ -30,6 +30,8 @@ import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx, type P
 
 const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How long a purged space is announced again by every purge sweep (so for a day, once an hour). */
+const PURGE_REPLAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
 
 interface CreateParams {
@@ -408,7 +410,14 @@ export function contentSchema(): ContentSchema {
       },
 
       async purgeDeleted() {
-        const cutoff = new Date(this.now().getTime() - RETENTION_MS).toISOString();
+        const now = this.now();
+        const cutoff = new Date(now.getTime() - RETENTION_MS).toISOString();
+        // Spaces purged by earlier sweeps are announced again while their tombstone lasts (models.ts).
+        const replayFrom = new Date(now.getTime() - PURGE_REPLAY_MS).toISOString();
+        for (const gone of await this.purgedSpaces.find({ purgedAt: op.gte(replayFrom) })) {
+          await this.broker.broadcast("content.space.purged", { spaceId: gone.id, organizationId: gone.organizationId });
+        }
+        await this.purgedSpaces.deleteMany({ purgedAt: op.lt(replayFrom) });
         const expired = await this.spaces.find({ deletedAt: op.lt(cutoff) });
         if (!expired.length) return 0;
         const removedDocuments = new Set<string>();
@@ -420,6 +429,10 @@ export function contentSchema(): ContentSchema {
             for (const f of revision.files) removedFiles.add(f.sha256);
             this.revisionCache.delete(revision.id);
           }
+          // The tombstone first: a purge that stops half-way is announced by the next sweep all the same.
+          await this.purgedSpaces.insert({ id: space.id, organizationId: space.organizationId, purgedAt: now.toISOString() }).catch((err: unknown) => {
+            if (!(err instanceof ConflictError)) throw err;
+          });
           await this.revisions.deleteMany({ spaceId: space.id });
           await this.spaces.deleteOne({ id: space.id });
           await this.broker.broadcast("content.space.purged", { spaceId: space.id, organizationId: space.organizationId });

@@ -69,9 +69,21 @@ export interface SettingDoc {
   value: string;
 }
 
-export const collections: Record<"spaces" | "revisions" | "documents" | "settings", CollectionSpec> = {
+/**
+ * A space purged for good, kept for PURGE_REPLAY_MS so that every purge sweep announces it again
+ * (`content.space.purged`): a service that missed the broadcast (down, or its NATS node was) still
+ * drops the space's dependants. The handlers are idempotent.
+ */
+export interface PurgedSpaceDoc {
+  id: string;
+  organizationId: string;
+  purgedAt: string;
+}
+
+export const collections: Record<"spaces" | "revisions" | "documents" | "settings" | "purgedSpaces", CollectionSpec> = {
   spaces: { name: "spaces", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }, { fields: ["deletedAt"] }] },
   revisions: { name: "revisions", indexes: [{ fields: ["spaceId"] }] },
   documents: { name: "documents" },
   settings: { name: "settings" },
+  purgedSpaces: { name: "purged_spaces", indexes: [{ fields: ["purgedAt"] }] },
 };

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import type { Grants, Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
-import type { DocumentDoc, RevisionDoc, SettingDoc, SpaceDoc } from "./models";
+import type { DocumentDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PageResource, PresentOptions, SpaceResource } from "./present";
 import type { ImportSettings } from "./actions/import";
 import type { LinkReport, LinkStatus } from "./revisions/links";
@@ -38,6 +38,7 @@ export interface ContentVars {
   revisions: Collection<RevisionDoc>;
   documents: Collection<DocumentDoc>;
   settings: Collection<SettingDoc>;
+  purgedSpaces: Collection<PurgedSpaceDoc>;
   memberships: MembershipCache;
   collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
   publishedUrls: Map<string, { value: PublishedUrl | null; expires: number }>;
