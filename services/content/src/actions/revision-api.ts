@@ -1,0 +1,132 @@
+// GitBook's reads of a given revision of a space (`/spaces/:spaceId/revisions/:revisionId/…`) and of a
+// page document by id (`/spaces/:spaceId/documents/:documentId`). Revisions never change, so an old
+// revision answers its own content whatever was edited after it.
+import { markdownToDocument } from "@docshelf/document";
+import { NotFoundError } from "@docshelf/errors";
+import { listParams } from "@docshelf/list";
+import { idRule } from "@docshelf/validation";
+import { viewFor } from "../computed";
+import type { RevisionDoc } from "../models";
+import { pageArray } from "../paging";
+import { presentFile, presentPage } from "../present";
+import { documentResolver, refIndex } from "../revisions/document-refs";
+import { walk } from "../revisions/tree";
+import type { ContentPart, Ctx } from "../service-types";
+
+const flags = {
+  metadata: { type: "boolean", optional: true, convert: true },
+  computed: { type: "boolean", optional: true, convert: true },
+} as const;
+const at = { spaceId: idRule, revisionId: idRule } as const;
+
+interface At {
+  spaceId: string;
+  revisionId: string;
+  metadata?: boolean;
+  computed?: boolean;
+}
+
+/** Where a document is used in a revision: the path its relative links resolve from. */
+function useOf(revision: RevisionDoc, documentId: string): { path: string } | undefined {
+  for (const { page } of walk(revision.pages)) if (page.documentId === documentId) return { path: page.path };
+  if (revision.reusableContents.some((r) => r.documentId === documentId)) return { path: "" };
+  return undefined;
+}
+
+export const revisionApiActions: ContentPart = {
+  actions: {
+    listPagesInRevision: {
+      params: { ...at, ...flags },
+      async handler(ctx: Ctx<At>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const metadata = ctx.params.metadata ?? true;
+        const opts = this.presentOptions(space.id, metadata);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        const pages = (view?.revision ?? revision).pages;
+        return this.respondJson(ctx, `pages:${revision.id}:${metadata}${view ? `:${view.variant}` : ""}`, () => ({ pages: pages.map((p) => presentPage(p, opts)) }));
+      },
+    },
+
+    getPageInRevision: {
+      params: {
+        ...at,
+        pageId: idRule,
+        ...flags,
+        format: { type: "enum", values: ["document", "markdown"], optional: true },
+        evaluated: { type: "boolean", optional: true, convert: true },
+      },
+      async handler(ctx: Ctx<At & { pageId: string; format?: "document" | "markdown"; evaluated?: boolean }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const view = await viewFor(this.broker, space, revision, ctx.params.computed);
+        const page = (view?.index ?? this.pageIndex(revision)).get(ctx.params.pageId);
+        if (!page) throw new NotFoundError(`Page ${ctx.params.pageId} was not found in revision ${revision.id}.`);
+        return this.servePage(space, revision, page, ctx.params, view?.bodies.get(page.id));
+      },
+    },
+
+    getPageDocumentInRevision: {
+      params: { ...at, pageId: idRule, evaluated: { type: "boolean", optional: true, convert: true } },
+      async handler(ctx: Ctx<At & { pageId: string; evaluated?: boolean }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const page = this.pageIndex(revision).get(ctx.params.pageId);
+        // A group has no document.
+        if (!page || page.type === "group") throw new NotFoundError(`Page ${ctx.params.pageId} was not found in revision ${revision.id}.`);
+        const resource = await this.servePage(space, revision, page, { format: "document", evaluated: ctx.params.evaluated });
+        return resource.document;
+      },
+    },
+
+    listFilesInRevision: {
+      params: { ...at, ...listParams, ...flags },
+      async handler(ctx: Ctx<At & { page?: string; limit?: number }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const { page, limit } = ctx.params;
+        return pageArray(revision.files, { page, limit }, (files) => files.map((f) => presentFile(f, this.downloadURL(f), ctx.params.metadata ?? true)));
+      },
+    },
+
+    getFileInRevision: {
+      params: { ...at, fileId: idRule, ...flags },
+      async handler(ctx: Ctx<At & { fileId: string }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const file = revision.files.find((f) => f.id === ctx.params.fileId);
+        if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in revision ${revision.id}.`);
+        return presentFile(file, this.downloadURL(file), ctx.params.metadata ?? true);
+      },
+    },
+
+    /**
+     * A page body as GitBook's JSON document, by its document id. Bodies are content-addressed and
+     * shared between spaces, so the id answers only in a space one of whose revisions uses it: the
+     * current revision first, then the older ones (newest first).
+     */
+    getDocument: {
+      params: { spaceId: idRule, documentId: idRule },
+      async handler(ctx: Ctx<{ spaceId: string; documentId: string }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const { documentId } = ctx.params;
+        let revision: RevisionDoc | undefined = await this.loadRevision(space.id, space.revision);
+        let use = useOf(revision, documentId);
+        if (!use) {
+          revision = undefined;
+          const older = (await this.revisions.find({ spaceId: space.id })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+          for (const candidate of older) {
+            use = useOf(candidate, documentId);
+            if (use) {
+              revision = candidate;
+              break;
+            }
+          }
+        }
+        const doc = revision && use ? await this.documents.findOne({ id: documentId }) : null;
+        if (!revision || !use || !doc) throw new NotFoundError(`Document ${documentId} was not found in the space.`);
+        return markdownToDocument(doc.markdown, documentResolver(refIndex(revision.pages, revision.files), use.path));
+      },
+    },
+  },
+};
