@@ -8,7 +8,7 @@ import { idRule } from "@docshelf/validation";
 import { viewFor } from "../computed";
 import type { RevisionDoc } from "../models";
 import { pageArray } from "../paging";
-import { presentFile, presentPage } from "../present";
+import { presentFile, presentPage, type PageResource } from "../present";
 import { documentResolver, refIndex } from "../revisions/document-refs";
 import { walk } from "../revisions/tree";
 import type { ContentPart, Ctx } from "../service-types";
@@ -24,6 +24,18 @@ interface At {
   revisionId: string;
   metadata?: boolean;
   computed?: boolean;
+}
+
+/**
+ * A page in the shape of GitBook's current API, which these operations come from: every document page
+ * has `tags` (none are kept yet) and the newer layout options (GitBook's defaults: no cover mask, tags,
+ * actions and anchors shown) filled in where the stored layout predates them.
+ */
+function latestShape(page: PageResource): PageResource {
+  const pages = page.pages.map(latestShape);
+  if (page.type === "group") return { ...page, pages };
+  const layout = page.layout ? { coverMask: "none", tags: true, actions: true, anchors: true, ...page.layout } : page.layout;
+  return { tags: [], ...page, ...(layout ? { layout } : {}), pages } as PageResource;
 }
 
 /** Where a document is used in a revision: the path its relative links resolve from. */
@@ -44,7 +56,7 @@ export const revisionApiActions: ContentPart = {
         const opts = this.presentOptions(space.id, metadata);
         const view = await viewFor(this.broker, space, revision, ctx.params.computed);
         const pages = (view?.revision ?? revision).pages;
-        return this.respondJson(ctx, `pages:${revision.id}:${metadata}${view ? `:${view.variant}` : ""}`, () => ({ pages: pages.map((p) => presentPage(p, opts)) }));
+        return this.respondJson(ctx, `revision-pages:${revision.id}:${metadata}${view ? `:${view.variant}` : ""}`, () => ({ pages: pages.map((p) => latestShape(presentPage(p, opts))) }));
       },
     },
 
@@ -62,7 +74,7 @@ export const revisionApiActions: ContentPart = {
         const view = await viewFor(this.broker, space, revision, ctx.params.computed);
         const page = (view?.index ?? this.pageIndex(revision)).get(ctx.params.pageId);
         if (!page) throw new NotFoundError(`Page ${ctx.params.pageId} was not found in revision ${revision.id}.`);
-        return this.servePage(space, revision, page, ctx.params, view?.bodies.get(page.id));
+        return latestShape(await this.servePage(space, revision, page, ctx.params, view?.bodies.get(page.id)));
       },
     },
 
