@@ -143,6 +143,87 @@ describe.each(MODES)("revisions over %s", (mode) => {
     }
   });
 
+  describe("getRevisionSemanticChanges", () => {
+    /**
+     * GitBook's `page_edited` attributes are a oneOf of document, group and link attributes that do not
+     * exclude each other (no required or forbidden properties), so an edit of a document page matches
+     * two of them and no body with one can pass the oneOf. Those changes are checked against the
+     * document (or group) attributes and the changed page schemas; the rest of the body as a whole.
+     */
+    const expectChanges = (body: any) => {
+      const edits = body.changes.filter((c: any) => c.type === "page_edited");
+      expectSchema("getRevisionSemanticChanges", 200, { ...body, changes: body.changes.filter((c: any) => c.type !== "page_edited") }, { latest: true });
+      for (const edit of edits) {
+        expect(Object.keys(edit).sort()).toEqual(["attributes", "page", "type"]);
+        expectComponent("ChangedRevisionPage", edit.page);
+        expectComponent(edit.page.type === "group" ? "RevisionPageGroupChangeAttributes" : "RevisionPageDocumentChangeAttributes", edit.attributes);
+      }
+    };
+    const changesOf = async (revisionId: string, query = "") => {
+      const res = await reader.api.get(rev(revisionId, `/changes${query}`));
+      expect(res.status).toBe(200);
+      expectChanges(res.body);
+      return res.body;
+    };
+
+    test("an edit revision lists the page edited, the page created and the file deleted", async () => {
+      const body = await changesOf(newRevision);
+      expect(body.more).toBe(0);
+      const byType = (type: string) => body.changes.filter((c: any) => c.type === type);
+      expect(byType("page_created").map((c: any) => c.page.title)).toEqual(["Added later"]);
+      const edited = byType("page_edited");
+      expect(edited).toHaveLength(1);
+      expect(edited[0].page.id).toBe(page.id);
+      const documentIds = [(await reader.api.get(rev(oldRevision, `/page/${page.id}`))).body.documentId, (await reader.api.get(rev(newRevision, `/page/${page.id}`))).body.documentId];
+      expect(edited[0].attributes.document).toEqual({ before: documentIds[0], after: documentIds[1] });
+      expect(byType("file_deleted").map((c: any) => c.file.id)).toEqual([file.id]);
+      expect(byType("page_deleted")).toEqual([]);
+      expect(byType("page_moved")).toEqual([]);
+    });
+
+    test("the first content revision lists every page and file created; limit keeps the first and counts the rest", async () => {
+      const body = await changesOf(oldRevision);
+      const pages = (await reader.api.get(rev(oldRevision, "/pages"))).body.pages;
+      const count = (list: any[]): number => list.reduce((n, p) => n + 1 + count(p.pages ?? []), 0);
+      expect(body.changes.filter((c: any) => c.type === "page_created")).toHaveLength(count(pages));
+      expect(body.changes.filter((c: any) => c.type === "file_created").map((c: any) => c.file.id)).toEqual([file.id]);
+      const limited = await changesOf(oldRevision, "?limit=1");
+      expect(limited.changes).toEqual(body.changes.slice(0, 1));
+      expect(limited.more).toBe(body.changes.length - 1);
+    });
+
+    test("moves, deletions and variables are listed with before and after", async () => {
+      const space = (await createSpace(owner.api, (await owner.api.get(`/v1/spaces/${spaceId}`)).body.organization, { title: "Moves" })).body;
+      const made = await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, {
+        changes: [
+          { type: "insert_page", id: "movA0000000000000000", markdown: "# A\n\na" },
+          { type: "insert_page", id: "movB0000000000000000", markdown: "# B\n\nb" },
+          { type: "insert_page", id: "movC0000000000000000", markdown: "# C\n\nc" },
+          { type: "set_variables", variables: { product: "Docshelf", old: "x" } },
+        ],
+      });
+      expect(made.status).toBe(201);
+      const moved = await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, {
+        changes: [
+          { type: "update_page", page: "movB0000000000000000", parent: "movA0000000000000000" },
+          { type: "delete_page", page: "movC0000000000000000" },
+          { type: "set_variables", variables: { product: "Shelf" } },
+        ],
+      });
+      expect(moved.status).toBe(201);
+      const revisionId = (await owner.api.get(`/v1/spaces/${space.id}`)).body.revision;
+      const res = await reader.api.get(`/v1/spaces/${space.id}/revisions/${revisionId}/changes`);
+      expect(res.status).toBe(200);
+      expectChanges(res.body);
+      const changes = res.body.changes;
+      expect(changes.find((c: any) => c.type === "page_moved")).toMatchObject({ page: { id: "movB0000000000000000", title: "B" }, parent: { after: { id: "movA0000000000000000", title: "A" } } });
+      expect(changes.find((c: any) => c.type === "page_moved").parent.before).toBeUndefined();
+      expect(changes.find((c: any) => c.type === "page_deleted")).toMatchObject({ page: { id: "movC0000000000000000", title: "C" } });
+      expect(changes.find((c: any) => c.type === "variables_edited").variables).toEqual({ product: { before: "Docshelf", after: "Shelf" } });
+      expect(changes.filter((c: any) => c.type === "page_created" || c.type === "page_edited")).toEqual([]);
+    });
+  });
+
   test("unknown revisions, pages, files and documents are 404", async () => {
     const missing = [
       rev("nope", "/pages"),
@@ -150,6 +231,7 @@ describe.each(MODES)("revisions over %s", (mode) => {
       rev("nope", `/page/${page.id}/document`),
       rev("nope", "/files"),
       rev("nope", `/files/${file.id}`),
+      rev("nope", "/changes"),
       rev(newRevision, "/page/nope"),
       rev(newRevision, "/page/nope/document"),
       rev(newRevision, "/files/nope"),
@@ -179,6 +261,7 @@ describe.each(MODES)("revisions over %s", (mode) => {
       rev(oldRevision, `/page/${page.id}/document`),
       rev(oldRevision, "/files"),
       rev(oldRevision, `/files/${file.id}`),
+      rev(oldRevision, "/changes"),
       `/v1/spaces/${spaceId}/documents/${(await reader.api.get(rev(oldRevision, `/page/${page.id}`))).body.documentId}`,
     ];
     for (const path of paths) {
@@ -203,6 +286,8 @@ describe.each(MODES)("revisions over %s", (mode) => {
       [rev(oldRevision, "/files?limit=0"), "limit"],
       [rev(oldRevision, `/files/${file.id}?computed=perhaps`), "computed"],
       [rev("r".repeat(65), "/pages"), "revisionId"],
+      [rev(oldRevision, "/changes?limit=0"), "limit"],
+      [rev(oldRevision, "/changes?limit=many"), "limit"],
       [`/v1/spaces/${spaceId}/documents/${"d".repeat(65)}`, "documentId"],
     ];
     for (const [path, field] of cases) {

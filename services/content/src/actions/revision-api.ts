@@ -10,6 +10,7 @@ import type { RevisionDoc } from "../models";
 import { pageArray } from "../paging";
 import { presentFile, presentPage, type PageResource } from "../present";
 import { documentResolver, refIndex } from "../revisions/document-refs";
+import { semanticChanges } from "../revisions/semantic-changes";
 import { walk } from "../revisions/tree";
 import type { ContentPart, Ctx } from "../service-types";
 
@@ -109,6 +110,22 @@ export const revisionApiActions: ContentPart = {
         const file = revision.files.find((f) => f.id === ctx.params.fileId);
         if (!file) throw new NotFoundError(`File ${ctx.params.fileId} was not found in revision ${revision.id}.`);
         return presentFile(file, this.downloadURL(file), ctx.params.metadata ?? true);
+      },
+    },
+
+    /**
+     * GitBook's `getRevisionSemanticChanges`: what the revision changed from its first parent (a first
+     * revision: from an empty space), the first `limit` changes and how many more there are.
+     */
+    getRevisionSemanticChanges: {
+      params: { ...at, ...flags, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true, convert: true } },
+      async handler(ctx: Ctx<At & { limit?: number }>) {
+        const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
+        const revision = await this.loadRevision(space.id, ctx.params.revisionId);
+        const parent = revision.parents.length ? await this.loadRevision(space.id, revision.parents[0]) : null;
+        const all = semanticChanges(parent, revision, (f) => this.downloadURL(f));
+        const limit = ctx.params.limit ?? 10;
+        return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
       },
     },
 

@@ -27,6 +27,7 @@ const routes: Record<string, string> = {
   "GET /spaces/:spaceId/revisions/:revisionId/page/:pageId/document": "content.getPageDocumentInRevision",
   "GET /spaces/:spaceId/revisions/:revisionId/files": "content.listFilesInRevision",
   "GET /spaces/:spaceId/revisions/:revisionId/files/:fileId": "content.getFileInRevision",
+  "GET /spaces/:spaceId/revisions/:revisionId/changes": "content.getRevisionSemanticChanges",
   "GET /spaces/:spaceId/documents/:documentId": "content.getDocument",
   "POST /spaces/:spaceId/content/template": "content.applyTemplate",
   "GET /spaces/:spaceId/content/pages": "content.listPages",
