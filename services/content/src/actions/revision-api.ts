@@ -139,6 +139,10 @@ export const revisionApiActions: ContentPart = {
       async handler(ctx: Ctx<{ spaceId: string; documentId: string }>) {
         const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
         const { documentId } = ctx.params;
+        const missing = () => new NotFoundError(`Document ${documentId} was not found in the space.`);
+        // An id stored nowhere is answered at once, without reading the space's older revisions.
+        const doc = await this.documents.findOne({ id: documentId });
+        if (!doc) throw missing();
         let revision: RevisionDoc | undefined = await this.loadRevision(space.id, space.revision);
         let use = useOf(revision, documentId);
         if (!use) {
@@ -152,8 +156,7 @@ export const revisionApiActions: ContentPart = {
             }
           }
         }
-        const doc = revision && use ? await this.documents.findOne({ id: documentId }) : null;
-        if (!revision || !use || !doc) throw new NotFoundError(`Document ${documentId} was not found in the space.`);
+        if (!revision || !use) throw missing();
         return markdownToDocument(doc.markdown, documentResolver(refIndex(revision.pages, revision.files), use.path));
       },
     },
