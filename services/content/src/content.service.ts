@@ -20,6 +20,7 @@ import { publishedActions } from "./actions/published";
 import { permissionActions } from "./actions/permissions";
 import { searchActions } from "./actions/search";
 import { revisionReadActions } from "./actions/revision-reads";
+import { revisionApiActions } from "./actions/revision-api";
 import { spaceActions } from "./actions/spaces";
 import { signFileToken } from "./files";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
@@ -67,7 +68,7 @@ const PUBLISHED_URL_TTL_MS = 10_000;
 export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, searchActions, importActions, gitInternalActions, gitStateActions, computedEvents, pagesInternalActions, publishedActions, permissionActions] as Array<Partial<ServiceSchema>>,
+    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, revisionApiActions, searchActions, importActions, gitInternalActions, gitStateActions, computedEvents, pagesInternalActions, publishedActions, permissionActions] as Array<Partial<ServiceSchema>>,
 
     actions: {
       createSpace: {
