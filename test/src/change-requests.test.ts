@@ -1,20 +1,6 @@
 // Change requests through HTTP, in every process mode: lifecycle, numbers, content edits and reads, merge and update.
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, walkPages, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, withBodies, walkPages, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
-
-/** GitBook's schema wants a body on every document page; tree answers leave it out (see content.test.ts). */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
 
 const titles = (pages: any[]): string[] => pages.flatMap((p) => [p.title, ...titles(p.pages ?? [])]);
 

@@ -1,23 +1,6 @@
 // Space content through HTTP, in every process mode: revisions, pages, files, links and templates.
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
-
-/**
- * GitBook's schema makes every document page carry a body (`markdown` or `document`), which its own
- * tree answers leave out; the tree's other fields are checked as they are by adding an empty body.
- */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
 
 describe.each(MODES)("space content over %s", (mode) => {
   let sys: RunningSystem;

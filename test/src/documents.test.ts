@@ -3,24 +3,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { documentToMarkdown, markdownToDocument } from "@docshelf/document";
-import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 const corpus = readFileSync(join(__dirname, "..", "..", "packages", "document", "src", "__fixtures__", "corpus.md"), "utf8");
-
-/** GitBook's schema wants a body on every document page; tree answers leave it out (see content.test.ts). */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
 
 /** Every node of a document, depth first, fragments included. */
 function nodesOf(node: any): any[] {

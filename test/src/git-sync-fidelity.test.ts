@@ -2,11 +2,9 @@
 // the same tree (asserted with the git CLI), files the space never managed are never touched, and an
 // edit of one page changes exactly that page's file.
 import { join } from "node:path";
-import { addMember, createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, start } from "./modes";
-
-const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
@@ -104,35 +102,19 @@ export const FIDELITY_REPO: Record<string, string | Buffer> = {
   "docs/.gitbook/assets/sub/logo.png": Buffer.concat([PNG, Buffer.from([2])]),
 };
 
-/** GitBook's page schema wants a body member on every document page; the list answers leave bodies out. */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
-
 describe.each(MODES)("Git sync fidelity over %s", (mode) => {
   let sys: RunningSystem;
   let server: GitServer;
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: () => void = () => undefined;
   let repoCount = 0;
   const repoName = (label: string) => `${label}-${mode}-${++repoCount}`;
 
   beforeAll(async () => {
     server = await startGitServer();
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
-    process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
+    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
     sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
@@ -141,10 +123,7 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
 
   afterAll(async () => {
     await sys?.stop();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv();
     await server?.close();
   });
 

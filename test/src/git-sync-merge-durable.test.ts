@@ -1,11 +1,10 @@
 // Scaled out, a change request merged while every git-sync worker is down is still exported once one is
 // back: change-requests publishes merges on a durable JetStream channel git-sync's group reads.
 import { ALL_SERVICES } from "@docshelf/config";
-import { addMember, createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
 import { cloneRepo, createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES } from "./modes";
 
-const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
 const maybe = MODES.includes("nats") ? describe : describe.skip;
 
 maybe("exports of merged change requests across a git-sync outage (NATS)", () => {
@@ -14,14 +13,12 @@ maybe("exports of merged change requests across a git-sync outage (NATS)", () =>
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: () => void = () => undefined;
   const gitSyncIndex = ALL_SERVICES.indexOf("git-sync");
 
   beforeAll(async () => {
     server = await startGitServer();
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
-    process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
+    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
     sys = await startNats();
     [owner, editor] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
     orgId = (await createOrg(owner.api)).id;
@@ -30,10 +27,7 @@ maybe("exports of merged change requests across a git-sync outage (NATS)", () =>
 
   afterAll(async () => {
     await sys?.stop();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv();
     await server?.close();
   });
 

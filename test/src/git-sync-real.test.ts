@@ -3,11 +3,10 @@
 // an edit of one page changes only that page's file.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, start } from "./modes";
 
-const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
 const FIXTURES = join(__dirname, "..", "fixtures", "git-sync");
 
 function filesOf(dir: string, root = dir): Record<string, Buffer> {
@@ -31,13 +30,11 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: () => void = () => undefined;
 
   beforeAll(async () => {
     server = await startGitServer();
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
-    process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
+    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
     sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
@@ -46,10 +43,7 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
 
   afterAll(async () => {
     await sys?.stop();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv();
     await server?.close();
   });
 

@@ -1,7 +1,7 @@
 // Git sync through HTTP against a real smart-HTTP Git server (git http-backend, basic auth), in every process mode.
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { cloneRepo, commitFiles, commitRawEntry, createRepo, git, GIT_PASSWORD, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, start } from "./modes";
 
@@ -24,20 +24,6 @@ function walkTree(pages: any[]): Array<{ title: string; path: string; depth: num
   const visit = (list: any[], depth: number) => list.forEach((p) => (out.push({ title: p.title, path: p.path, depth }), visit(p.pages ?? [], depth + 1)));
   visit(pages, 0);
   return out;
-}
-
-/** GitBook's page schema wants a body member on every document page; the list answers leave bodies out. */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
 }
 
 function filesUnder(dir: string): string[] {

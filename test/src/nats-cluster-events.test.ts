@@ -6,14 +6,13 @@
 // the API acknowledges it; then every acknowledged event must have had its effect: the export commit is
 // in the repository, the import's pages are in the space, the purged space's change requests, Git link
 // and jobs are gone from the store. The test logs what it saw.
-import { createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, startNats, type NatsSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
 import { cloneRepo, createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES } from "./modes";
 import { startNatsCluster, type OwnServers } from "./nats-servers";
 import { countStored } from "./store-snapshot";
 
 const maybe = MODES.includes("nats") ? describe : describe.skip;
-const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE"] as const;
 const DAY = 24 * 3600 * 1000;
 /** How long a trigger is retried, and an effect waited for, after the kill. */
 const PATIENCE_MS = 45_000;
@@ -28,12 +27,11 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
   let server: GitServer;
   let owner: TestUser;
   let orgId: string;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: () => void = () => undefined;
 
   beforeAll(async () => {
     server = await startGitServer();
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
+    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}` });
     cluster = await startNatsCluster();
     // Three copies of every stream, as deploy/k8s sets it; git-sync's sweep at its default (10 s).
     sys = await startNats({ natsUrl: cluster.urls, env: { RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0", NATS_STREAM_REPLICAS: "3" } });
@@ -44,10 +42,7 @@ maybe("durable events while a node of a three-node NATS cluster is killed", () =
   afterAll(async () => {
     await sys?.stop();
     await cluster?.dispose();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv();
     await server?.close();
   });
 

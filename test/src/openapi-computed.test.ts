@@ -1,6 +1,6 @@
 // Computed `builtin:openapi` pages through HTTP, in every process mode: a page naming a spec shows
 // the spec's operations when its space's content is read (computed=true, the default).
-import { addMember, createOrg, createSpace, createUser, expectSchema, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 const petstore = (extraTag?: string) => ({
@@ -23,20 +23,6 @@ const petstore = (extraTag?: string) => ({
 });
 
 const computedOn = (spec: string, models = false) => ({ type: "builtin:openapi", dependencies: { spec: { ref: { kind: "openapi", spec } } }, props: { models } });
-
-/** GitBook's page schema wants a body member on every document page; tree answers leave bodies out. */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
 
 describe.each(MODES)("computed OpenAPI pages over %s", (mode) => {
   let sys: RunningSystem;

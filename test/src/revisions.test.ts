@@ -1,21 +1,7 @@
 // A space's revisions read as GitBook's current API has them: pages, one page (and its JSON document),
 // files and one file of a given revision, and a page document by id; an old revision keeps its content.
-import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
-
-/** GitBook's schema wants a body on every document page; tree answers leave it out (see content.test.ts). */
-function withBodies<T>(value: T): T {
-  const copy = structuredClone(value) as unknown;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    const obj = node as Record<string, unknown>;
-    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
-    Object.values(obj).forEach(visit);
-  };
-  visit(copy);
-  return copy as T;
-}
 
 /** The text of a JSON document's leaves, joined. */
 function textOf(node: any): string {

@@ -93,3 +93,20 @@ export function expectComponent(name: string, value: unknown): void {
     throw new Error(`${key}: value does not match GitBook's schema:\n  ${problems.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
   }
 }
+
+/**
+ * A copy of `value` in which every document page without a body has an empty `markdown`: GitBook's page
+ * schema wants a body member on every document page, and tree and list answers leave bodies out.
+ */
+export function withBodies<T>(value: T): T {
+  const copy = structuredClone(value) as unknown;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    const obj = node as Record<string, unknown>;
+    if (obj.type === "document" && typeof obj.slug === "string" && obj.markdown === undefined && obj.document === undefined) obj.markdown = "";
+    Object.values(obj).forEach(visit);
+  };
+  visit(copy);
+  return copy as T;
+}

@@ -267,3 +267,15 @@ export async function removeNamespaceStreams(natsUrl: string, namespace: string)
     await nc.close().catch(() => undefined);
   }
 }
+
+/** Sets environment variables of this test process (services started in it read them); the answer puts back what was there. */
+export function overrideEnv(values: Record<string, string>): () => void {
+  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
