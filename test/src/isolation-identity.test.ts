@@ -10,6 +10,7 @@ import { loadConfig } from "@docshelf/config";
 import { createBroker, listeningPort } from "@docshelf/runtime";
 import { ApiClient, createOrg, createUser, expectErrorBody, freePort, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { startDns, type TestDns } from "./dns-server";
+import { countStored } from "./store-snapshot";
 import { MODES, type Mode } from "./modes";
 import { encode, makeIdp, readAuthnRequest, responseXml, type TestIdp } from "./saml-idp";
 
@@ -415,6 +416,16 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
     test("tokens are stored only as their SHA-256", async () => {
       const user = await createUser(sys.admin);
       const hash = createHash("sha256").update(user.token).digest("hex");
+      const mongoUrl = (sys as RunningSystem & { mongoUrl?: string }).mongoUrl;
+      if (mongoUrl) {
+        // Every collection in MongoDB: the tokens collection holds the hash, and no document the token.
+        const where = { dataDir: sys.dataDir, mongoUrl };
+        expect(await countStored(where, "identity", "tokens", (d) => d.hash === hash)).toBe(1);
+        for (const collection of ["tokens", "users"]) {
+          expect(await countStored(where, "identity", collection, (d) => JSON.stringify(d).includes(user.token))).toBe(0);
+        }
+        return;
+      }
       const files = (function walk(dir: string): string[] {
         return readdirSync(dir).flatMap((name) => {
           const path = join(dir, name);
