@@ -337,7 +337,8 @@ describe.each(MODES)("tenant isolation of sites, grants, transfers and specs (%s
 
       const moved = await mover.api.post(`/v1/collections/${collection.body.id}/transfer`, { organization: b.id });
       expect(moved.status).toBe(200);
-      expect((await b.admin.api.get(`/v1/spaces/${spaceId}`)).body.organization).toBe(b.id);
+      // Content moves the collection's spaces when it hears of the transfer, a moment after the answer.
+      await eventually(async () => (await b.admin.api.get(`/v1/spaces/${spaceId}`)).body.organization === b.id, "the space is in B");
       // The site of A no longer has the space, so no longer serves its pages.
       await eventually(async () => (await a.admin.api.get(`${a.sites}/${site.id}/site-spaces`)).body.items.length === 0, "the site space is gone");
       expect((await rawGet(sys.url, `/sites/${site.id}/guide`)).status).toBe(404);
