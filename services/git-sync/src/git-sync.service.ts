@@ -3,7 +3,7 @@
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
-import { configFor, natsConnectionOptions } from "@docshelf/config";
+import { configFor, natsConnectionOptions, type GitSyncConfig } from "@docshelf/config";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, newSecret, storeMixin, type Collection } from "@docshelf/store";
@@ -15,7 +15,6 @@ import { collections, type JobDoc, type JobKind, type JobParams, type LeaseDoc, 
 import { cleanDirectory } from "./paths";
 import { gitSyncStateOf, jobLocation, presentInfo, presentJob } from "./present";
 import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
-import { readGitSyncSettings, type GitSyncSettings } from "./settings";
 import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL, type WakeChannel } from "./wake-channel";
 
 interface Vars {
@@ -23,7 +22,8 @@ interface Vars {
   links: Collection<LinkDoc>;
   leases: Collection<LeaseDoc>;
   settings: Collection<SettingDoc>;
-  gitSettings: GitSyncSettings;
+  /** GIT_SYNC_* of packages/config, read at start. */
+  gitSettings: GitSyncConfig;
   sealer: CredentialSealer;
   queue: JobQueue;
   workDir: string;
@@ -314,7 +314,7 @@ export function gitSyncSchema(): ServiceSchema {
     },
 
     async started() {
-      this.gitSettings = readGitSyncSettings(process.env);
+      this.gitSettings = configFor(this.broker).gitSync;
       const dataDir = configFor(this.broker).dataDir;
       this.workDir = dataDir === ":memory:" ? join(require("node:os").tmpdir(), `docshelf-git-sync-${process.pid}`) : join(resolve(dataDir), "git-sync");
       let secret = this.gitSettings.secret;
