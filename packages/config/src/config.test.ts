@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALL_SERVICES, ConfigError, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
+import { ALL_SERVICES, ConfigError, MAX_IMPORT_PAGES, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -50,7 +50,75 @@ describe("defaults", () => {
       openapi: { fetchTimeoutMs: 10000, maxBytes: 5242880, refreshIntervalMs: 21600000, sweepIntervalMs: 60000, fetchAllowPrivate: [] },
       maxTokensPerUser: 100,
       ssoDomains: { dnsServers: [], dnsTimeoutMs: 5000 },
+      gitSync: {
+        maxFileBytes: 100 * 1024 * 1024,
+        maxPages: 5000,
+        maxFetchBytes: 1024 * 1024 * 1024,
+        requestTimeoutMs: 120000,
+        sweepIntervalMs: 10000,
+        leaseMs: 60000,
+        secret: "",
+        allowedPrivateTargets: [],
+      },
+      // The import's 60 s is capped at 80 % of the 10 s request timeout.
+      contentImport: { maxPages: 50, maxBytesTotal: 20 * 1024 * 1024, timeoutMs: 8000, allowedPrivateTargets: [] },
     });
+  });
+
+  test("the GIT_SYNC_* variables are read, and a bad value names its variable", () => {
+    const env = {
+      GIT_SYNC_MAX_FILE_BYTES: "1000",
+      GIT_SYNC_MAX_PAGES: "7",
+      GIT_SYNC_MAX_FETCH_BYTES: "2000",
+      GIT_SYNC_REQUEST_TIMEOUT_MS: "1500",
+      GIT_SYNC_SWEEP_INTERVAL_MS: "200",
+      GIT_SYNC_LEASE_MS: "3000",
+      GIT_SYNC_SECRET: "a-kept-secret",
+      GIT_SYNC_ALLOW_PRIVATE: "127.0.0.1:8081, [::1]:9000",
+    };
+    expect(loadConfig(env).gitSync).toEqual({
+      maxFileBytes: 1000,
+      maxPages: 7,
+      maxFetchBytes: 2000,
+      requestTimeoutMs: 1500,
+      sweepIntervalMs: 200,
+      leaseMs: 3000,
+      secret: "a-kept-secret",
+      allowedPrivateTargets: ["127.0.0.1:8081", "[::1]:9000"],
+    });
+    for (const [name, value] of [["GIT_SYNC_MAX_PAGES", "0"], ["GIT_SYNC_MAX_FILE_BYTES", "lots"], ["GIT_SYNC_LEASE_MS", "-5"], ["GIT_SYNC_ALLOW_PRIVATE", "localhost:80"], ["GIT_SYNC_ALLOW_PRIVATE", "127.0.0.1"]]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
+  });
+
+  test("a bad variable's message never repeats GIT_SYNC_SECRET", () => {
+    let message = "";
+    try {
+      loadConfig({ GIT_SYNC_SECRET: "do-not-print-me", GIT_SYNC_MAX_PAGES: "none" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain("GIT_SYNC_MAX_PAGES");
+    expect(message).not.toContain("do-not-print-me");
+  });
+
+  test("the CONTENT_IMPORT_* variables are read, the crawl's time capped at 80 % of REQUEST_TIMEOUT_MS", () => {
+    const env = { CONTENT_IMPORT_MAX_PAGES: "7", CONTENT_IMPORT_MAX_BYTES: "1000", CONTENT_IMPORT_TIMEOUT_MS: "1500", CONTENT_IMPORT_ALLOW_PRIVATE: "127.0.0.1:8081, [::1]:9000" };
+    expect(loadConfig(env).contentImport).toEqual({ maxPages: 7, maxBytesTotal: 1000, timeoutMs: 1500, allowedPrivateTargets: ["127.0.0.1:8081", "[::1]:9000"] });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: "600000" }).contentImport.timeoutMs).toBe(60000);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: "100" }).contentImport.timeoutMs).toBe(1000);
+  });
+
+  test.each([
+    ["CONTENT_IMPORT_MAX_PAGES", "0"],
+    ["CONTENT_IMPORT_MAX_PAGES", String(MAX_IMPORT_PAGES + 1)],
+    ["CONTENT_IMPORT_MAX_BYTES", "lots"],
+    ["CONTENT_IMPORT_TIMEOUT_MS", "-5"],
+    ["CONTENT_IMPORT_ALLOW_PRIVATE", "localhost:80"],
+    ["CONTENT_IMPORT_ALLOW_PRIVATE", "127.0.0.1"],
+  ])("%s=%s is refused, naming the variable", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
   test("MAX_TOKENS_PER_USER and the SSO_DNS_* variables are read, and a bad value names its variable", () => {

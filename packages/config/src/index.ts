@@ -69,7 +69,44 @@ export interface Config {
   maxTokensPerUser: number;
   /** How SSO email domains are verified by DNS. */
   ssoDomains: SsoDomainsConfig;
+  /** The git-sync service's limits, timers and credentials key. */
+  gitSync: GitSyncConfig;
+  /** The content service's website import (`POST …/content/import`). */
+  contentImport: ContentImportConfig;
 }
+
+export interface GitSyncConfig {
+  /** Largest file accepted in a repository (import) or written to one (export). */
+  maxFileBytes: number;
+  /** Most pages a space may get from a repository. */
+  maxPages: number;
+  /** Largest answer of the Git server (a packfile), in bytes. */
+  maxFetchBytes: number;
+  /** Longest one HTTP request to the Git server may take. */
+  requestTimeoutMs: number;
+  /** How often the service looks for jobs left waiting (a restart, another replica's crash). */
+  sweepIntervalMs: number;
+  /** How long a worker holds a space's jobs without renewing before another may take over. */
+  leaseMs: number;
+  /** Secret the credentials of waiting jobs are sealed with; empty: one made and kept in the service's store. Never logged. */
+  secret: string;
+  /** Tests only: `IP:port` pairs a clone or push may reach although private (lower case). */
+  allowedPrivateTargets: string[];
+}
+
+export interface ContentImportConfig {
+  /** Pages imported at most per import. */
+  maxPages: number;
+  /** Bytes downloaded at most per import, all responses together. */
+  maxBytesTotal: number;
+  /** Time for the whole crawl, already capped at 80 % of REQUEST_TIMEOUT_MS (at least 1 s). */
+  timeoutMs: number;
+  /** Tests only: `IP:port` pairs the fetch may reach although private (lower case). */
+  allowedPrivateTargets: string[];
+}
+
+/** Largest CONTENT_IMPORT_MAX_PAGES: one import is one revision, and a batch holds at most 10,000 changes. */
+export const MAX_IMPORT_PAGES = 2000;
 
 export interface SsoDomainsConfig {
   /** DNS servers (`IP` or `IP:port`) that verification asks; empty uses the system's resolvers. */
@@ -167,6 +204,18 @@ export const VARIABLES: readonly Variable[] = [
   { name: "SSO_DNS_SERVERS", default: "", why: "Comma-separated DNS servers (IP or IP:port) that SSO domain verification asks for TXT records; empty uses the system's resolvers." },
   { name: "SSO_DNS_TIMEOUT_MS", default: "5000", why: "How long an SSO domain verification waits for DNS before answering that the record was not found." },
   { name: "OPENAPI_FETCH_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs (127.0.0.1:8081, [::1]:8081) a spec fetch may reach although private. Never set it in production." },
+  { name: "GIT_SYNC_MAX_FILE_BYTES", default: "104857600", why: "Largest file Git sync reads from or writes to a repository (100 MiB)." },
+  { name: "GIT_SYNC_MAX_PAGES", default: "5000", why: "Most pages a space may get from a repository; a larger import fails." },
+  { name: "GIT_SYNC_MAX_FETCH_BYTES", default: "1073741824", why: "Largest answer of a Git server (a packfile, 1 GiB)." },
+  { name: "GIT_SYNC_REQUEST_TIMEOUT_MS", default: "120000", why: "Longest single HTTP request to a Git server." },
+  { name: "GIT_SYNC_SWEEP_INTERVAL_MS", default: "10000", why: "How often git-sync looks for Git jobs left waiting or abandoned." },
+  { name: "GIT_SYNC_LEASE_MS", default: "60000", why: "How long a git-sync worker holds a space's jobs without renewing before another may take over." },
+  { name: "GIT_SYNC_SECRET", default: "", why: "Key material the credentials of waiting Git jobs are sealed with; empty makes one and keeps it in git-sync's store. When set, every replica needs the same value." },
+  { name: "GIT_SYNC_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs a clone or push may reach although private. Never set it in production." },
+  { name: "CONTENT_IMPORT_MAX_PAGES", default: "50", why: "Pages imported per website import (at most 2000); the crawl stops there." },
+  { name: "CONTENT_IMPORT_MAX_BYTES", default: "20971520", why: "Bytes a website import downloads, all answers together (20 MiB; each page at most 5 MiB)." },
+  { name: "CONTENT_IMPORT_TIMEOUT_MS", default: "60000", why: "Time for a website import's crawl, capped at 80 % of REQUEST_TIMEOUT_MS so the answer comes before the gateway gives up." },
+  { name: "CONTENT_IMPORT_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs a website import may reach although private. Never set it in production." },
 ];
 
 /** Every problem found in the configuration; the message lists them all, one per line after the first. */
@@ -210,6 +259,9 @@ function addressList(env: NodeJS.ProcessEnv, name: string): string[] {
   }
   return entries;
 }
+
+/** Largest byte limit a variable takes (1 TiB). */
+const MAX_SIZE = 1099511627776;
 
 const TARGET = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i;
 
@@ -432,7 +484,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dnsServers: check(() => dnsServerList(env, "SSO_DNS_SERVERS"), []),
       dnsTimeoutMs: check(() => integer(env, "SSO_DNS_TIMEOUT_MS", "5000", 100, 60000), 0),
     }),
+    gitSync: Object.freeze({
+      maxFileBytes: check(() => integer(env, "GIT_SYNC_MAX_FILE_BYTES", "104857600", 1, MAX_SIZE), 0),
+      maxPages: check(() => integer(env, "GIT_SYNC_MAX_PAGES", "5000", 1, 10000000), 0),
+      maxFetchBytes: check(() => integer(env, "GIT_SYNC_MAX_FETCH_BYTES", "1073741824", 1, MAX_SIZE), 0),
+      requestTimeoutMs: check(() => integer(env, "GIT_SYNC_REQUEST_TIMEOUT_MS", "120000", 1, 86400000), 0),
+      sweepIntervalMs: check(() => integer(env, "GIT_SYNC_SWEEP_INTERVAL_MS", "10000", 1, 86400000), 0),
+      leaseMs: check(() => integer(env, "GIT_SYNC_LEASE_MS", "60000", 1, 86400000), 0),
+      secret: env.GIT_SYNC_SECRET || "",
+      allowedPrivateTargets: check(() => targetList(env, "GIT_SYNC_ALLOW_PRIVATE"), []),
+    }),
+    contentImport: Object.freeze({
+      maxPages: check(() => integer(env, "CONTENT_IMPORT_MAX_PAGES", "50", 1, MAX_IMPORT_PAGES), 0),
+      maxBytesTotal: check(() => integer(env, "CONTENT_IMPORT_MAX_BYTES", "20971520", 1, MAX_SIZE), 0),
+      timeoutMs: check(() => integer(env, "CONTENT_IMPORT_TIMEOUT_MS", "60000", 1, 86400000), 0),
+      allowedPrivateTargets: check(() => targetList(env, "CONTENT_IMPORT_ALLOW_PRIVATE"), []),
+    }),
   };
+  // The crawl's time leaves a fifth of the request timeout for the answer and the commit.
+  const importCap = Math.max(1000, Math.floor(cfg.requestTimeoutMs * 0.8));
+  cfg.contentImport = Object.freeze({ ...cfg.contentImport, timeoutMs: Math.min(cfg.contentImport.timeoutMs, importCap) });
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(cfg);
 }

@@ -1,4 +1,4 @@
-import { isPublicAddress } from "./address-policy";
+import { addressPolicyFor, canonicalAddress, isPublicAddress } from "./address-policy";
 
 describe("isPublicAddress", () => {
   it.each([
@@ -41,6 +41,47 @@ describe("isPublicAddress", () => {
     "allows the public address %s",
     (address) => {
       expect(isPublicAddress(address)).toBe(true);
+    },
+  );
+});
+
+describe("canonicalAddress", () => {
+  it.each([
+    ["::ffff:127.0.0.1", "127.0.0.1"],
+    ["::FFFF:7f00:1", "127.0.0.1"],
+    ["0:0:0:0:0:0:0:1", "::1"],
+    ["FD00::1", "fd00::1"],
+    ["10.0.0.1", "10.0.0.1"],
+  ])("%s is %s", (address, canonical) => {
+    expect(canonicalAddress(address)).toBe(canonical);
+  });
+});
+
+describe("addressPolicyFor", () => {
+  const url = new URL("http://127.0.0.1:8081/");
+
+  test("without an allowance it is isPublicAddress itself", () => {
+    expect(addressPolicyFor(url, [])).toBe(isPublicAddress);
+  });
+
+  test("an allowance admits exactly its address and port, in any spelling of the address", () => {
+    const allowed = ["127.0.0.1:8081", "[::1]:9000"];
+    expect(addressPolicyFor(url, allowed)("127.0.0.1")).toBe(true);
+    expect(addressPolicyFor(url, allowed)("::ffff:127.0.0.1")).toBe(true);
+    expect(addressPolicyFor(new URL("http://[::1]:9000/"), allowed)("0:0:0:0:0:0:0:1")).toBe(true);
+    expect(addressPolicyFor(new URL("http://127.0.0.1:8082/"), allowed)("127.0.0.1")).toBe(false);
+    expect(addressPolicyFor(url, allowed)("127.0.0.2")).toBe(false);
+    expect(addressPolicyFor(new URL("http://127.0.0.1/"), allowed)("127.0.0.1")).toBe(false);
+    expect(addressPolicyFor(new URL("http://[::1]:8081/"), allowed)("::1")).toBe(false);
+    expect(addressPolicyFor(url, allowed)("8.8.8.8")).toBe(true);
+  });
+
+  // The addresses every fetching path (git-sync remotes, website import, OpenAPI specs) must refuse.
+  test.each(["::ffff:127.0.0.1", "::ffff:10.0.0.1", "::1", "0.0.0.0", "169.254.169.254", "fc00::1", "fdff:ffff::1", "100.64.0.1", "100.127.255.254"])(
+    "%s is refused, with or without an allowance for another target",
+    (address) => {
+      expect(addressPolicyFor(url, [])(address)).toBe(false);
+      expect(addressPolicyFor(url, ["127.0.0.2:8081"])(address)).toBe(false);
     },
   );
 });

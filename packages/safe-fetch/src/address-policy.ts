@@ -28,3 +28,45 @@ export const isPublicAddress: AddressPolicy = (address) => {
 export function normalizeAddress(address: string): string {
   return ipaddr.isValid(address) ? ipaddr.parse(address).toNormalizedString() : address;
 }
+
+/**
+ * The text an address is matched against an allowance in: an IPv4-mapped IPv6 address as the IPv4
+ * address it carries, other IPv6 addresses compressed and lower case ("0:0::1" is "::1").
+ */
+export function canonicalAddress(address: string): string {
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return address.toLowerCase();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address().toString();
+  return parsed.toString();
+}
+
+/** The port a URL connects to: its own, else its scheme's. */
+export function portOf(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}
+
+/** `address:port` with brackets around an IPv6 address, in canonical text. */
+function targetOf(address: string, port: string): string {
+  const a = canonicalAddress(address);
+  return a.includes(":") ? `[${a}]:${port}` : `${a}:${port}`;
+}
+
+/** An allowance entry (`127.0.0.1:8081`, `[::1]:9000`) in the text targetOf gives. */
+function canonicalTarget(entry: string): string {
+  const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(entry.trim());
+  return m ? targetOf(m[1], m[2]) : entry.trim().toLowerCase();
+}
+
+/**
+ * The address policy of one request to `url`: public addresses (isPublicAddress), plus exactly the
+ * allowed private `IP:port` pairs at this URL's port. The allowance is for tests' loopback servers
+ * (OPENAPI_FETCH_ALLOW_PRIVATE, CONTENT_IMPORT_ALLOW_PRIVATE, GIT_SYNC_ALLOW_PRIVATE); without one
+ * this is isPublicAddress itself. Addresses and entries are compared in canonical text, so an
+ * IPv4-mapped `::ffff:127.0.0.1` matches the entry `127.0.0.1:port` and nothing else.
+ */
+export function addressPolicyFor(url: URL, allowedPrivateTargets: readonly string[]): AddressPolicy {
+  if (allowedPrivateTargets.length === 0) return isPublicAddress;
+  const port = portOf(url);
+  const allowed = new Set(allowedPrivateTargets.map(canonicalTarget));
+  return (address) => isPublicAddress(address) || (isIP(address) !== 0 && allowed.has(targetOf(address, port)));
+}

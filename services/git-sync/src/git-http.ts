@@ -1,10 +1,10 @@
 // The HTTP client isomorphic-git talks through: every request's host is resolved and EVERY address
-// checked against the same SSRF policy as safe-fetch (plus test-only IP:port allowances), the socket
+// checked with safe-fetch's policy (addressPolicyFor: public only, plus test-only IP:port allowances), the socket
 // is pinned to the checked address, redirects are not followed, and time and bytes are bounded.
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { isPublicAddress, SafeFetchError, systemResolver, type AddressPolicy, type Resolver } from "@docshelf/safe-fetch";
+import type { LookupFunction } from "node:net";
+import { addressPolicyFor, canonicalAddress, resolveChecked, SafeFetchError, systemResolver, type ResolvedAddress, type Resolver } from "@docshelf/safe-fetch";
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 
 export interface GitHttpLimits {
@@ -19,46 +19,10 @@ export interface GitHttpLimits {
   signal?: AbortSignal;
 }
 
-function portOf(url: URL): string {
-  return url.port || (url.protocol === "https:" ? "443" : "80");
-}
-
-function normalize(address: string): string {
-  const lower = address.toLowerCase();
-  return lower.startsWith("::ffff:") && isIP(lower.slice(7)) === 4 ? lower.slice(7) : lower;
-}
-
-/** Public addresses, plus exactly the allowed private `address:port` pairs for this URL's port. */
-export function addressPolicyFor(url: URL, allowedPrivateTargets: string[]): AddressPolicy {
-  if (allowedPrivateTargets.length === 0) return isPublicAddress;
-  const port = portOf(url);
-  return (address) => {
-    const a = normalize(address);
-    const target = (a.includes(":") ? `[${a}]:${port}` : `${a}:${port}`).toLowerCase();
-    return isPublicAddress(address) || allowedPrivateTargets.includes(target);
-  };
-}
-
-/** Resolves the host and checks every address of the answer; the first is the one connected to. */
-export async function checkedAddress(url: URL, limits: GitHttpLimits): Promise<{ address: string; family: 4 | 6 }> {
+/** Resolves the host and checks every address of the answer (safe-fetch's policy and allowance); the first is the one connected to. */
+export async function checkedAddress(url: URL, limits: GitHttpLimits): Promise<ResolvedAddress> {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SafeFetchError("scheme", "Only http and https Git URLs may be used.");
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const literal = isIP(hostname);
-  let answers: Array<{ address: string; family: 4 | 6 }>;
-  if (literal) answers = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
-  else {
-    try {
-      answers = await (limits.resolver ?? systemResolver)(hostname);
-    } catch {
-      throw new SafeFetchError("fetch-failed", `The host ${url.host} could not be resolved.`);
-    }
-  }
-  const allowed = addressPolicyFor(url, limits.allowedPrivateTargets);
-  if (answers.length === 0) throw new SafeFetchError("fetch-failed", `The host ${url.host} could not be resolved.`);
-  if (!answers.every((a) => allowed(a.address))) {
-    throw new SafeFetchError("private-address", `The host ${url.host} points to a private or reserved network address, which may not be used.`);
-  }
-  return answers[0];
+  return resolveChecked(url, limits.resolver ?? systemResolver, addressPolicyFor(url, limits.allowedPrivateTargets));
 }
 
 async function collect(body: GitHttpRequest["body"]): Promise<Buffer | undefined> {
@@ -105,7 +69,7 @@ export function safeGitHttp(limits: GitHttpLimits): HttpClient {
           },
           (res) => {
             const remote = res.socket.remoteAddress;
-            if (remote && normalize(remote) !== normalize(target.address)) {
+            if (remote && canonicalAddress(remote) !== canonicalAddress(target.address)) {
               fail(new SafeFetchError("private-address", `The connection to ${url.host} went to an unexpected address.`));
               return;
             }

@@ -1,101 +1,24 @@
 // Git sync: import a repository into a space and export a space to a repository, as durable jobs
-// run one at a time per space in event order (see job-queue.ts, run-job.ts, README.md).
+// run one at a time per space in event order. This file holds the schema's lifecycle, events,
+// channels and shared methods; the actions are in jobs.actions.ts and integration.actions.ts.
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { newId, newSecret, storeMixin, type Collection } from "@docshelf/store";
-import { idRule } from "@docshelf/validation";
-import { CredentialSealer, repoNameOf, scrub, splitRepoUrl } from "./credentials";
+import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { newId, newSecret, storeMixin } from "@docshelf/store";
+import { CredentialSealer, repoNameOf, scrub } from "./credentials";
+import { integrationActions } from "./integration.actions";
 import { JobQueue } from "./job-queue";
-import { exportTargetOf, mergeExportJob, type MergedEvent } from "./merge-export";
-import { collections, type JobDoc, type JobKind, type JobParams, type LeaseDoc, type LinkDoc, type SettingDoc } from "./models";
-import { cleanDirectory } from "./paths";
-import { gitSyncStateOf, jobLocation, presentInfo, presentJob } from "./present";
+import { jobActions } from "./jobs.actions";
+import { mergeExportJob, type MergedEvent } from "./merge-export";
+import { collections, type JobDoc, type LinkDoc } from "./models";
+import { gitSyncStateOf } from "./present";
 import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
-import { readGitSyncSettings, type GitSyncSettings } from "./settings";
-import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL, type WakeChannel } from "./wake-channel";
-
-interface Vars {
-  jobs: Collection<JobDoc>;
-  links: Collection<LinkDoc>;
-  leases: Collection<LeaseDoc>;
-  settings: Collection<SettingDoc>;
-  gitSettings: GitSyncSettings;
-  sealer: CredentialSealer;
-  queue: JobQueue;
-  workDir: string;
-  sweepTimer?: NodeJS.Timeout;
-  /** Scaled out: wake-ups through NATS JetStream (wake-channel.ts); absent in one process. */
-  wakeChannel?: WakeChannel;
-}
-
-interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: string | null;
-}
-
-interface Methods {
-  publicUrl(): string;
-  access(ctx: Context, spaceId: string, min: "read" | "edit" | "admin", doing: string): Promise<SpaceAccess & { organizationId: string }>;
-  startJob(ctx: Context<StartParams>, kind: JobKind): Promise<null>;
-  exportMerged(merged: MergedEvent): Promise<void>;
-  pushGitSync(spaceId: string, link: LinkDoc | null): Promise<void>;
-  runJob(job: JobDoc, signal: AbortSignal): ReturnType<typeof runImport>;
-  sweep(): Promise<void>;
-  wake(spaceId: string): Promise<void>;
-}
-
-type GitSyncService = Service<Record<string, unknown>> & Vars & Methods;
-type Ctx<P> = Context<P, Record<string, unknown>>;
-
-interface StartParams {
-  spaceId: string;
-  url: string;
-  ref: string;
-  commitMessage?: string;
-  repoCacheID?: string;
-  repoTreeURL?: string;
-  repoCommitURL?: string;
-  repoProjectDirectory?: string;
-  timestamp?: string | number;
-  force?: boolean;
-  standalone?: boolean;
-  gitInfo?: { provider?: "github" | "gitlab"; url?: string };
-}
-
-const optionalText = (max: number) => ({ type: "string", max, optional: true }) as const;
-const startRules = {
-  spaceId: idRule,
-  url: { type: "string", min: 1, max: 2048 },
-  ref: { type: "string", min: 1, max: 255 },
-  repoCacheID: optionalText(256),
-  repoTreeURL: optionalText(2048),
-  repoCommitURL: optionalText(2048),
-  repoProjectDirectory: optionalText(1024),
-  timestamp: { type: "multi", optional: true, rules: [{ type: "string", max: 64 }, { type: "number" }] },
-  force: { type: "boolean", optional: true },
-  standalone: { type: "boolean", optional: true },
-  gitInfo: {
-    type: "object",
-    optional: true,
-    strict: "remove",
-    props: { provider: { type: "enum", values: ["github", "gitlab"], optional: true }, url: optionalText(2048) },
-  },
-} as const;
-
-const BRANCH_REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\/)[^\s~^:?*[\\\x00-\x1f]+$/;
-
-/** A URL param for display (tree or commit prefix): http(s), credentials removed. */
-function displayUrl(value: string | undefined, field: string): string | undefined {
-  if (value === undefined || value === "") return undefined;
-  const split = splitRepoUrl(value);
-  if (!split) throw new BadRequestError(`Invalid parameters: '${field}' must be an absolute http(s) URL.`);
-  return split.url;
-}
+import type { GitSyncService, Methods, SpaceAccess, Vars } from "./service-types";
+import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL } from "./wake-channel";
 
 async function readAll(stream: Readable): Promise<string> {
   const parts: string[] = [];
@@ -109,51 +32,8 @@ export function gitSyncSchema(): ServiceSchema {
     mixins: [storeMixin(collections)],
 
     actions: {
-      import: {
-        params: startRules,
-        handler(this: GitSyncService, ctx: Ctx<StartParams>) {
-          return this.startJob(ctx, "import");
-        },
-      },
-
-      export: {
-        params: { ...startRules, commitMessage: { type: "string", min: 1, max: 10_000 } },
-        handler(this: GitSyncService, ctx: Ctx<StartParams>) {
-          return this.startJob(ctx, "export");
-        },
-      },
-
-      info: {
-        params: { spaceId: idRule },
-        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string }>) {
-          await this.access(ctx, ctx.params.spaceId, "read", "Reading Git info");
-          const link = await this.links.findOne({ id: ctx.params.spaceId });
-          if (!link) throw new NotFoundError(`Space ${ctx.params.spaceId} has no Git sync set up.`);
-          const [latest] = await this.jobs.find({ spaceId: ctx.params.spaceId }, { sort: [["createdAt", -1]], limit: 1 });
-          return presentInfo(link, latest ?? null, this.publicUrl());
-        },
-      },
-
-      getJob: {
-        params: { spaceId: idRule, jobId: idRule },
-        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string; jobId: string }>) {
-          await this.access(ctx, ctx.params.spaceId, "read", "Reading Git jobs");
-          const job = await this.jobs.findOne({ id: ctx.params.jobId, spaceId: ctx.params.spaceId });
-          if (!job) throw new NotFoundError(`Git job ${ctx.params.jobId} was not found.`);
-          return presentJob(job, this.publicUrl());
-        },
-      },
-
-      deleteLegacyInstallation: {
-        params: { spaceId: idRule },
-        async handler(this: GitSyncService, ctx: Ctx<{ spaceId: string }>) {
-          await this.access(ctx, ctx.params.spaceId, "admin", "Removing the Git installation");
-          await this.links.deleteOne({ id: ctx.params.spaceId });
-          await this.pushGitSync(ctx.params.spaceId, null);
-          ctx.meta.$statusCode = 204;
-          return null;
-        },
-      },
+      ...jobActions,
+      ...integrationActions,
     },
 
     events: {
@@ -184,67 +64,6 @@ export function gitSyncSchema(): ServiceSchema {
         if (!access.exists || !access.role || !access.organizationId) throw new NotFoundError(`Space ${spaceId} was not found.`);
         if (!atLeast(access.role as RoleOrGuest, min)) throw new ForbiddenError(`${doing} needs the ${min} role or better on the space.`);
         return { ...access, organizationId: access.organizationId };
-      },
-
-      async startJob(ctx: Ctx<StartParams>, kind: JobKind) {
-        const p = ctx.params;
-        const split = splitRepoUrl(p.url);
-        if (!split) throw new BadRequestError("Invalid parameters: 'url' must be an absolute http(s) URL of a Git repository.");
-        if (!BRANCH_REF.test(p.ref)) throw new BadRequestError("Invalid parameters: 'ref' must have the form refs/heads/<branch>.");
-        const projectDir = cleanDirectory(p.repoProjectDirectory);
-        if (projectDir === null) throw new BadRequestError("Invalid parameters: 'repoProjectDirectory' must be a directory inside the repository.");
-        let timestamp = Date.now();
-        if (p.timestamp !== undefined) {
-          timestamp = typeof p.timestamp === "number" ? p.timestamp : Date.parse(p.timestamp);
-          if (!Number.isFinite(timestamp)) throw new BadRequestError("Invalid parameters: 'timestamp' must be a date-time.");
-        }
-        const params: JobParams = { url: split.url, ref: p.ref, force: p.force ?? false, standalone: kind === "import" && (p.standalone ?? false) };
-        if (kind === "export") params.commitMessage = p.commitMessage;
-        if (p.repoCacheID) params.repoCacheID = p.repoCacheID;
-        if (projectDir) params.repoProjectDirectory = projectDir;
-        const treeURL = displayUrl(p.repoTreeURL, "repoTreeURL");
-        const commitURL = displayUrl(p.repoCommitURL, "repoCommitURL");
-        const infoURL = displayUrl(p.gitInfo?.url, "gitInfo.url");
-        if (treeURL) params.repoTreeURL = treeURL;
-        if (commitURL) params.repoCommitURL = commitURL;
-        if (p.gitInfo) params.gitInfo = { ...(p.gitInfo.provider ? { provider: p.gitInfo.provider } : {}), ...(infoURL ? { url: infoURL } : {}) };
-
-        const access = await this.access(ctx, p.spaceId, "edit", kind === "import" ? "Importing from Git" : "Exporting to Git");
-        const now = new Date().toISOString();
-        const job: JobDoc = {
-          id: newId(),
-          spaceId: p.spaceId,
-          organizationId: access.organizationId,
-          kind,
-          status: "pending",
-          stage: "repo_fetch",
-          timestamp,
-          params,
-          createdBy: callerOf(ctx).id,
-          createdAt: now,
-          updatedAt: now,
-        };
-        if (split.credentials) job.sealedCredentials = this.sealer.seal(split.credentials);
-        // The link (what GET …/git/info shows) follows the latest request; ordering state stays.
-        const link: Partial<LinkDoc> = { url: split.url, ref: p.ref, repoName: repoNameOf(split.url), updatedAt: now };
-        if (params.gitInfo?.provider) link.provider = params.gitInfo.provider;
-        if (infoURL ?? treeURL) link.treeURL = infoURL ?? treeURL;
-        // The repository merged change requests go to from now on (README: "Exports of merged change requests").
-        if (kind === "export") link.exportTarget = exportTargetOf(params, job.sealedCredentials);
-        if (!params.standalone && !(await this.links.updateOne({ id: p.spaceId }, { $set: link }))) {
-          try {
-            await this.links.insert({ id: p.spaceId, organizationId: access.organizationId, lastTimestamp: 0, createdAt: now, ...link } as LinkDoc);
-          } catch (err) {
-            if (!(err instanceof ConflictError)) throw err;
-            await this.links.updateOne({ id: p.spaceId }, { $set: link });
-          }
-        }
-        if (!params.standalone) await this.pushGitSync(p.spaceId, await this.links.findOne({ id: p.spaceId }));
-        await this.jobs.insert(job);
-        await this.wake(p.spaceId);
-        ctx.meta.$statusCode = 204;
-        ctx.meta.$responseHeaders = { Location: jobLocation(this.publicUrl(), p.spaceId, job.id) };
-        return null;
       },
 
       async exportMerged(merged: MergedEvent) {
@@ -314,9 +133,9 @@ export function gitSyncSchema(): ServiceSchema {
     },
 
     async started() {
-      this.gitSettings = readGitSyncSettings(process.env);
+      this.gitSettings = configFor(this.broker).gitSync;
       const dataDir = configFor(this.broker).dataDir;
-      this.workDir = dataDir === ":memory:" ? join(require("node:os").tmpdir(), `docshelf-git-sync-${process.pid}`) : join(resolve(dataDir), "git-sync");
+      this.workDir = dataDir === ":memory:" ? join(tmpdir(), `docshelf-git-sync-${process.pid}`) : join(resolve(dataDir), "git-sync");
       let secret = this.gitSettings.secret;
       if (!secret) {
         // Made once and kept, so waiting jobs' credentials survive restarts and open on every replica.

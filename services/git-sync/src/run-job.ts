@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import git from "isomorphic-git";
+import type { GitSyncConfig } from "@docshelf/config";
 import { newId } from "@docshelf/store";
 import type { Credentials } from "./credentials";
 import { safeGitHttp } from "./git-http";
@@ -14,7 +15,6 @@ import type { JobOutcome } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
 import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
 import { planExport, stateAfterImport } from "./sync-state";
-import type { GitSyncSettings } from "./settings";
 
 export interface Snapshot {
   revision: string;
@@ -22,9 +22,12 @@ export interface Snapshot {
   files: TreeFile[];
 }
 
+/** The limits of GIT_SYNC_* a job applies (packages/config). */
+export type JobLimits = Pick<GitSyncConfig, "maxFileBytes" | "maxPages" | "maxFetchBytes" | "requestTimeoutMs" | "allowedPrivateTargets">;
+
 /** What a job needs from the rest of the system. */
 export interface JobDeps {
-  settings: GitSyncSettings;
+  settings: JobLimits;
   /** Root of this service's clone cache and scratch space. */
   workDir: string;
   /** A revision of the space (default its current one); `fileData: false` leaves the files' bytes out. */

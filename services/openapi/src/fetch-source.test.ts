@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addressPolicyFor, fetchSource, type FetchLimits } from "./fetch-source";
+import { addressPolicyFor } from "@docshelf/safe-fetch";
+import { fetchSource, type FetchLimits } from "./fetch-source";
 import { ProcessingFailure } from "./processing-failure";
 
 interface Listener {
@@ -47,7 +48,7 @@ async function failureOf(url: string, limits: FetchLimits): Promise<ProcessingFa
   return err as ProcessingFailure;
 }
 
-describe("addressPolicyFor", () => {
+describe("the address policy (safe-fetch's addressPolicyFor)", () => {
   test("allows public addresses and exactly the listed private address and port", () => {
     const policy = addressPolicyFor(new URL("http://127.0.0.1:8081/x"), ["127.0.0.1:8081"]);
     expect(policy("127.0.0.1")).toBe(true);
@@ -59,6 +60,15 @@ describe("addressPolicyFor", () => {
 });
 
 describe("fetchSource", () => {
+  test.each(["[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::1]", "0.0.0.0", "169.254.169.254", "[fc00::1]", "[fdff::1]", "100.64.0.1"])(
+    "refuses a spec URL on %s as private, even with an allowance for another port",
+    async (host) => {
+      const failure = await failureOf(`http://${host}:${docs.port}/spec.json`, limitsFor([`127.0.0.1:${docs.port + 1}`]));
+      expect(failure.code).toBe("FETCH_ERROR");
+      expect(failure.message).toMatch(/private/);
+    },
+  );
+
   test("fetches an allowed test server, following a redirect on the same host and port", async () => {
     const fetched = await fetchSource(`http://127.0.0.1:${docs.port}/hop`, limitsFor([`127.0.0.1:${docs.port}`]));
     expect(fetched).toEqual({ text: '{"openapi":"3.1.0"}', finalUrl: `http://127.0.0.1:${docs.port}/spec.json` });

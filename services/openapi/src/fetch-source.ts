@@ -1,6 +1,6 @@
 // Fetches a spec's source URL through safe-fetch, following redirects hop by hop so that every hop
-// is checked against the address policy together with its port.
-import { isPublicAddress, safeFetch, type AddressPolicy, type SafeFetchOptions, type SafeFetchResponse } from "@docshelf/safe-fetch";
+// is checked against safe-fetch's address policy together with its port (addressPolicyFor).
+import { addressPolicyFor, safeFetch, type SafeFetchOptions, type SafeFetchResponse } from "@docshelf/safe-fetch";
 import { failureFromFetch, ProcessingFailure } from "./processing-failure";
 
 export interface FetchLimits {
@@ -21,20 +21,6 @@ export type Fetcher = (url: URL, options: SafeFetchOptions) => Promise<SafeFetch
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const ACCEPT = "application/json, application/yaml, application/x-yaml, text/yaml, text/plain;q=0.9, */*;q=0.5";
-
-function portOf(url: URL): string {
-  return url.port || (url.protocol === "https:" ? "443" : "80");
-}
-
-/** Public addresses, plus exactly the allowed private `address:port` pairs for this hop's port. */
-export function addressPolicyFor(url: URL, allowedPrivateTargets: string[]): AddressPolicy {
-  if (allowedPrivateTargets.length === 0) return isPublicAddress;
-  const port = portOf(url);
-  return (address) => {
-    const target = (address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`).toLowerCase();
-    return isPublicAddress(address) || allowedPrivateTargets.includes(target);
-  };
-}
 
 export async function fetchSource(sourceUrl: string, limits: FetchLimits, fetcher: Fetcher = safeFetch): Promise<FetchedSource> {
   const deadline = Date.now() + limits.timeoutMs;

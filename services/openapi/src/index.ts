@@ -1,1 +1,2 @@
-export { openapiSchema, default, type SpecContent } from "./openapi.service";
+export { openapiSchema, default } from "./openapi.service";
+export type { SpecContent, SpecPages } from "./internal.actions";

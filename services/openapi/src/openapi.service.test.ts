@@ -4,7 +4,8 @@ import { bindConfig, loadConfig } from "@docshelf/config";
 import type { Membership } from "@docshelf/access";
 import { specFixture } from "./__tests__/fixtures";
 import type { SpecDoc } from "./models";
-import { openapiSchema, type SpecContent } from "./openapi.service";
+import type { SpecContent } from "./internal.actions";
+import { openapiSchema } from "./openapi.service";
 import type { OpenAPIService } from "./service-types";
 
 const orgsStub: ServiceSchema = {

@@ -6,7 +6,7 @@ import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { VISIBILITIES, type SpecDoc, type SpecSource, type SpecVisibility } from "./models";
 import { presentSpec } from "./present";
-import { slugRule, sourceRule } from "./rules";
+import { slugRule, sourceRule } from "./params";
 import type { Ctx, OpenAPIActions, OpenAPIService } from "./service-types";
 
 type Ref = { organizationId: string; specSlug: string };

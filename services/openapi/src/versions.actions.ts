@@ -6,7 +6,7 @@ import { idRule } from "@docshelf/validation";
 import type { SpecDoc, VersionDoc } from "./models";
 import { jsonAnswer } from "./json-answer";
 import { presentContentJson, presentVersion } from "./present";
-import { slugRule } from "./rules";
+import { slugRule } from "./params";
 import type { Ctx, OpenAPIActions, OpenAPIService } from "./service-types";
 
 type Ref = { organizationId: string; specSlug: string };
