@@ -16,7 +16,7 @@ import type { SpaceResource } from "./present";
 import { sectionActions } from "./sections.actions";
 import { PublishedContent } from "./serve/content";
 import { serveActions } from "./serve/serve.actions";
-import type { Ctx, Methods, Vars } from "./service-types";
+import type { Methods, Vars } from "./service-types";
 import { shareLinkActions } from "./share-links.actions";
 import { siteActions } from "./sites.actions";
 import { siteSpaceActions } from "./site-spaces.actions";
