@@ -4,7 +4,7 @@ import { atLeast, callerOf, type Role } from "@docshelf/access";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newSecret, op, storeMixin } from "@docshelf/store";
-import { contentActions } from "./content.actions";
+import { changeRequestContentActions } from "./change-request-content.actions";
 import { CountSync } from "@docshelf/count-sync";
 import { jsonStream, readJson } from "./json-stream";
 import { lifecycleActions } from "./lifecycle.actions";
@@ -17,7 +17,7 @@ import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
 import { presentChangeRequest, type User } from "./present";
 import type { Methods, SpaceAccess, SpaceSeen, Vars } from "./service-types";
-import { KeyedQueue } from "./space-queue";
+import { KeyedQueue } from "./keyed-queue";
 
 /** A merge still pending this long after it was committed is announced by the sweep (its own request had time). */
 const ANNOUNCE_GRACE_MS = 30_000;
@@ -30,7 +30,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
 
     actions: {
       ...lifecycleActions,
-      ...contentActions,
+      ...changeRequestContentActions,
       ...mergeActions,
       ...pdfActions,
       ...reviewActions,

@@ -8,7 +8,7 @@ import type { MergedChannel } from "./merged-channel";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
 import type { ChangeRequestResource } from "./present";
 import type { ReviewDoc, ReviewRequestDoc } from "./reviews";
-import type { KeyedQueue } from "./space-queue";
+import type { KeyedQueue } from "./keyed-queue";
 
 export interface Vars {
   /** Merges of one space run one at a time on this node (merge.actions.ts). */

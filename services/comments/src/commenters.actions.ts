@@ -3,7 +3,7 @@ import { listPage, listParams } from "@docshelf/list";
 import type { CommenterDoc } from "./models";
 import type { User } from "./present";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
-import type { ThreadKind, ThreadParams } from "./threads";
+import { changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
 
 /** GitBook's OrganizationMember. */
 export interface Member {
@@ -27,9 +27,9 @@ export function formerMember(commenter: CommenterDoc, user: User): Member {
   return { object: "member", id: commenter.userId, role: null, user, disabled: true, joinedAt: commenter.firstAt, sso: false, spaces: 0, teams: 0 };
 }
 
-export function commenterActions(kind: ThreadKind): CommentsActions {
+function commenterActionsIn(kind: ThreadKind): Record<"listCommenters", CommentsActions[string]> {
   return {
-    [`listCommenters${kind.suffix}`]: {
+    listCommenters: {
       params: { ...kind.params, ...listParams },
       async handler(this: CommentsService, ctx: Ctx<ThreadParams & { page?: string; limit?: number }>) {
         const access = await kind.open(this, ctx);
@@ -54,3 +54,12 @@ export function commenterActions(kind: ThreadKind): CommentsActions {
     },
   };
 }
+
+const inSpace = commenterActionsIn(spaceThreads);
+const inChangeRequest = commenterActionsIn(changeRequestThreads);
+
+/** Each action by its full name: on a space's own thread, and on a change request's (…InChangeRequest). */
+export const commenterActions: CommentsActions = {
+  listCommenters: inSpace.listCommenters,
+  listCommentersInChangeRequest: inChangeRequest.listCommenters,
+};

@@ -1,4 +1,4 @@
-// Comment actions (list, post, get, update, delete), written once for every kind of thread.
+// Comment actions (list, post, get, update, delete), written once for both kinds of thread and named in full below.
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
@@ -7,9 +7,9 @@ import { bodyRule, type BodyFormat } from "./body";
 import type { CommentDoc } from "./models";
 import type { PagesMeta } from "./pages";
 import { commentPermissions } from "./permissions";
-import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./rules";
+import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./params";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
-import type { ThreadKind, ThreadParams } from "./threads";
+import { changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
 
 interface ListQuery extends ThreadParams {
   page?: string;
@@ -36,10 +36,10 @@ interface UpdateBody extends CommentRef {
   removedReactions?: string[];
 }
 
-export function commentActions(kind: ThreadKind): CommentsActions {
+function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"|"remove", CommentsActions[string]> {
   const ref = { ...kind.params, commentId: idRule };
   return {
-    [`list${kind.suffix}`]: {
+    list: {
       params: { ...kind.params, ...listParams, ...listFilterParams },
       async handler(this: CommentsService, ctx: Ctx<ListQuery>) {
         const access = await kind.open(this, ctx);
@@ -56,7 +56,7 @@ export function commentActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`post${kind.suffix}`]: {
+    post: {
       params: { ...kind.params, node: { ...idRule, optional: true }, page: { ...idRule, optional: true }, body: bodyRule },
       async handler(this: CommentsService, ctx: Ctx<PostBody>) {
         const access = await kind.open(this, ctx);
@@ -91,7 +91,7 @@ export function commentActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`get${kind.suffix}`]: {
+    get: {
       params: { ...ref, format: formatRule },
       async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
         const access = await kind.open(this, ctx);
@@ -101,7 +101,7 @@ export function commentActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`update${kind.suffix}`]: {
+    update: {
       params: {
         ...ref,
         body: { ...bodyRule, optional: true },
@@ -133,7 +133,7 @@ export function commentActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`remove${kind.suffix}`]: {
+    remove: {
       params: ref,
       async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
         const access = await kind.open(this, ctx);
@@ -152,3 +152,20 @@ export function commentActions(kind: ThreadKind): CommentsActions {
     },
   };
 }
+
+const inSpace = commentActionsIn(spaceThreads);
+const inChangeRequest = commentActionsIn(changeRequestThreads);
+
+/** Each action by its full name: on a space's own thread, and on a change request's (…InChangeRequest). */
+export const commentActions: CommentsActions = {
+  list: inSpace.list,
+  post: inSpace.post,
+  get: inSpace.get,
+  update: inSpace.update,
+  remove: inSpace.remove,
+  listInChangeRequest: inChangeRequest.list,
+  postInChangeRequest: inChangeRequest.post,
+  getInChangeRequest: inChangeRequest.get,
+  updateInChangeRequest: inChangeRequest.update,
+  removeInChangeRequest: inChangeRequest.remove,
+};

@@ -15,7 +15,6 @@ import { presentComment, presentReply, userIdsOf, type User } from "./present";
 import { applyReactions } from "./reactions";
 import { replyActions } from "./replies.actions";
 import type { Ctx, Methods, ThreadAccess, Vars } from "./service-types";
-import { changeRequestThreads, spaceThreads } from "./threads";
 
 /** What `content.spaceAccess` answers. */
 interface SpaceAccess {
@@ -45,12 +44,9 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
     mixins: [storeMixin(collections)],
 
     actions: {
-      ...commentActions(spaceThreads),
-      ...replyActions(spaceThreads),
-      ...commentActions(changeRequestThreads),
-      ...replyActions(changeRequestThreads),
-      ...commenterActions(spaceThreads),
-      ...commenterActions(changeRequestThreads),
+      ...commentActions,
+      ...replyActions,
+      ...commenterActions,
     },
 
     events: {

@@ -1,4 +1,4 @@
-// Reply actions (list, post, get, update, delete), written once for every kind of thread.
+// Reply actions (list, post, get, update, delete), written once for both kinds of thread and named in full below.
 import { ForbiddenError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId } from "@docshelf/store";
@@ -6,9 +6,9 @@ import { idRule } from "@docshelf/validation";
 import { bodyRule, type BodyFormat } from "./body";
 import type { ReplyDoc } from "./models";
 import { commentPermissions } from "./permissions";
-import { emojiList, formatRule, reactionsRule } from "./rules";
+import { emojiList, formatRule, reactionsRule } from "./params";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
-import type { ThreadKind, ThreadParams } from "./threads";
+import { changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
 
 interface CommentRef extends ThreadParams {
   commentId: string;
@@ -23,11 +23,11 @@ interface UpdateBody extends ReplyRef {
   removedReactions?: string[];
 }
 
-export function replyActions(kind: ThreadKind): CommentsActions {
+function replyActionsIn(kind: ThreadKind): Record<"listReplies"|"postReply"|"getReply"|"updateReply"|"removeReply", CommentsActions[string]> {
   const commentRef = { ...kind.params, commentId: idRule };
   const ref = { ...commentRef, commentReplyId: idRule };
   return {
-    [`listReplies${kind.suffix}`]: {
+    listReplies: {
       params: { ...commentRef, ...listParams, format: formatRule },
       async handler(this: CommentsService, ctx: Ctx<CommentRef & { page?: string; limit?: number }>) {
         const access = await kind.open(this, ctx);
@@ -39,7 +39,7 @@ export function replyActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`postReply${kind.suffix}`]: {
+    postReply: {
       params: { ...commentRef, body: bodyRule, format: formatRule },
       async handler(this: CommentsService, ctx: Ctx<CommentRef & { body: { markdown: string } }>) {
         const access = await kind.open(this, ctx);
@@ -63,7 +63,7 @@ export function replyActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`getReply${kind.suffix}`]: {
+    getReply: {
       params: { ...ref, format: formatRule },
       async handler(this: CommentsService, ctx: Ctx<ReplyRef>) {
         const access = await kind.open(this, ctx);
@@ -73,7 +73,7 @@ export function replyActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`updateReply${kind.suffix}`]: {
+    updateReply: {
       params: { ...ref, body: { ...bodyRule, optional: true }, addedReactions: reactionsRule, removedReactions: reactionsRule },
       async handler(this: CommentsService, ctx: Ctx<UpdateBody>) {
         const added = emojiList("addedReactions", ctx.params.addedReactions);
@@ -93,7 +93,7 @@ export function replyActions(kind: ThreadKind): CommentsActions {
       },
     },
 
-    [`removeReply${kind.suffix}`]: {
+    removeReply: {
       params: ref,
       async handler(this: CommentsService, ctx: Ctx<ReplyRef>) {
         const access = await kind.open(this, ctx);
@@ -112,3 +112,20 @@ export function replyActions(kind: ThreadKind): CommentsActions {
     },
   };
 }
+
+const inSpace = replyActionsIn(spaceThreads);
+const inChangeRequest = replyActionsIn(changeRequestThreads);
+
+/** Each action by its full name: on a space's own thread, and on a change request's (…InChangeRequest). */
+export const replyActions: CommentsActions = {
+  listReplies: inSpace.listReplies,
+  postReply: inSpace.postReply,
+  getReply: inSpace.getReply,
+  updateReply: inSpace.updateReply,
+  removeReply: inSpace.removeReply,
+  listRepliesInChangeRequest: inChangeRequest.listReplies,
+  postReplyInChangeRequest: inChangeRequest.postReply,
+  getReplyInChangeRequest: inChangeRequest.getReply,
+  updateReplyInChangeRequest: inChangeRequest.updateReply,
+  removeReplyInChangeRequest: inChangeRequest.removeReply,
+};

@@ -8,23 +8,20 @@ export interface ThreadParams {
 }
 
 /**
- * How an action group finds its thread: the path parameters that name it, the suffix of its action
- * names, and how to open it for the caller. Comment and reply actions are written once against this.
+ * How an action group finds its thread: the path parameters that name it and how to open it for the
+ * caller. Comment and reply actions are written once against this.
  */
 export interface ThreadKind {
-  suffix: string;
   params: Record<string, unknown>;
   open(service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess>;
 }
 
 export const spaceThreads: ThreadKind = {
-  suffix: "",
   params: { spaceId: idRule },
   open: (service, ctx) => service.openSpaceThread(ctx, ctx.params.spaceId),
 };
 
 export const changeRequestThreads: ThreadKind = {
-  suffix: "InChangeRequest",
   params: { spaceId: idRule, changeRequestId: idRule },
   open: (service, ctx) => service.openChangeRequestThread(ctx, ctx.params.spaceId, ctx.params.changeRequestId ?? ""),
 };

@@ -1,4 +1,5 @@
-// Pure rules about memberships: an organization always keeps an administrator.
+// Pure rules about memberships: an organization always keeps an administrator; an invitation gives
+// each email one role; SSO organizations admit whom.
 import type { RoleOrGuest } from "@docshelf/access";
 import { ConflictError } from "@docshelf/errors";
 
@@ -26,6 +27,24 @@ export function assertBatchKeepsAdmin(admins: number, demoted: number): void {
   if (demoted > 0 && admins - demoted < 1) {
     throw new ConflictError("This would leave the organization without an administrator; keep at least one member an administrator.");
   }
+}
+
+/** One role per invited email (lower-cased): the last entry naming an email wins; a bare email takes `defaultRole`. */
+export function inviteRoles(entries: ReadonlyArray<string | { email: string; role: RoleOrGuest }>, defaultRole: RoleOrGuest): Map<string, RoleOrGuest> {
+  const roles = new Map<string, RoleOrGuest>();
+  for (const entry of entries) {
+    if (typeof entry === "string") roles.set(entry.toLowerCase(), defaultRole);
+    else roles.set(entry.email.toLowerCase(), entry.role);
+  }
+  return roles;
+}
+
+/**
+ * How many of the current administrators `admins` a batch demotes: those whose role in the batch
+ * (`nextRole`; undefined: not in it, so the batch's default) is not admin.
+ */
+export function demotedAdmins(admins: ReadonlyArray<{ userId: string }>, nextRole: (userId: string) => RoleOrGuest | undefined): number {
+  return admins.filter((m) => nextRole(m.userId) !== "admin").length;
 }
 
 /** The `search` text of a member: what the list's `search` filter matches, lower-cased. */

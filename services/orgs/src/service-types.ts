@@ -21,8 +21,6 @@ export interface Methods {
   /** Loads the organization as the caller sees it: 404 when it is missing or the caller is no active member. */
   loadForMember(organizationId: string, caller: Caller): Promise<{ org: OrgDoc; member: MemberDoc }>;
   requireAdmin(member: MemberDoc): void;
-  /** The signed-in user accepts a pending email invitation addressed to their own email; 404 otherwise. */
-  acceptEmailInvite(organizationId: string, inviteId: string, caller: Caller): Promise<void>;
   /** Guests may see the organization but not its members, teams or settings: 403. */
   requireFullMember(member: MemberDoc): void;
   /** Adds (or, for an existing member, sets the role of) a membership; `keepExisting` leaves an existing one as it is. */

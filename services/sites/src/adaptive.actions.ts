@@ -4,7 +4,7 @@ import { defaultCustomization, type Customization } from "./customization";
 import { DEFAULT_SCHEMA, parseAdaptiveSchema, templateConditions, type AdaptiveJsonSchema } from "./adaptive-schema";
 import type { SiteDoc } from "./models";
 import { presentSite, StructurePresenter, type GroupResource, type SectionResource, type SiteResource, type SiteSpaceResource } from "./present";
-import { shareKeyRule, siteRef, type SiteRef } from "./rules";
+import { shareKeyRule, siteRef, type SiteRef } from "./params";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
 interface AdaptiveSchemaResource {

@@ -3,7 +3,7 @@
 import { callerOf } from "@docshelf/access";
 import { BadRequestError } from "@docshelf/errors";
 import { CustomizationError, defaultCustomization, mergeCustomization, parseCustomization, type Customization } from "./customization";
-import { siteRef, type SiteRef } from "./rules";
+import { siteRef, type SiteRef } from "./params";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
 export const customizationActions: SitesActions = {

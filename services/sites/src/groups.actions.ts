@@ -7,7 +7,8 @@ import { idRule } from "@docshelf/validation";
 import type { GroupDoc, SiteDoc } from "./models";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
 import { StructurePresenter, siteLocation } from "./present";
-import { groupTitleRule, iconRule, nullable, opt, siteRef, type SiteRef } from "./rules";
+import { groupTitleRule, iconRule, nullable, opt, siteRef, type SiteRef } from "./params";
+import { announceUrlChange } from "./space-urls.actions";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { nextPosition } from "./structure";
 
@@ -78,6 +79,7 @@ export const groupActions: SitesActions = {
       }
       ctx.meta.$statusCode = 201;
       ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/section-groups/${group.id}`;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentGroupOf(this, ctx, site, group.id);
     },
   },
@@ -92,6 +94,7 @@ export const groupActions: SitesActions = {
       if (ctx.params.title !== undefined) set.title = ctx.params.title;
       if (typeof ctx.params.icon === "string") set.icon = ctx.params.icon;
       await this.groups.updateOne({ id: group.id }, { $set: set, $unset: ctx.params.icon === null ? ["icon"] : [] });
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentGroupOf(this, ctx, site, group.id);
     },
   },
@@ -109,6 +112,7 @@ export const groupActions: SitesActions = {
         }
       }
       ctx.meta.$statusCode = 204;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return null;
     },
   },
@@ -128,6 +132,7 @@ export const groupActions: SitesActions = {
       ctx.meta.$statusCode = 201;
       // The answer is the group, now holding the section.
       ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/section-groups/${group.id}`;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentGroupOf(this, ctx, site, group.id);
     },
   },
@@ -144,6 +149,7 @@ export const groupActions: SitesActions = {
         }
       }
       ctx.meta.$statusCode = 204;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return null;
     },
   },
@@ -163,6 +169,7 @@ export const groupActions: SitesActions = {
       await applyMove([...sections, ...groups], group.id, target, (id, position) =>
         sectionIds.has(id) ? this.sections.updateOne({ id }, { $set: { position } }) : this.groups.updateOne({ id }, { $set: { position } }),
       );
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentGroupOf(this, ctx, site, group.id);
     },
   },

@@ -3,7 +3,8 @@
 import { callerOf } from "@docshelf/access";
 import { NotFoundError } from "@docshelf/errors";
 import { newSecret } from "@docshelf/store";
-import { siteRef, type SiteRef } from "./rules";
+import { idRule } from "@docshelf/validation";
+import { siteRef, type SiteRef } from "./params";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
 export interface PublishingAuthResource {
@@ -41,6 +42,16 @@ export const publishingAuthActions: SitesActions = {
       if (!updated) await this.siteKeys.insert({ id: site.id, visitorSigningKey: key });
       ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
       return { object: "publishing-auth", backend: "custom", privateKey: key };
+    },
+  },
+
+  /** Internal: the key that signs a site's visitor-auth JWTs, for the serving layer; null when the site is gone. */
+  visitorSigningKey: {
+    visibility: "public",
+    params: { siteId: idRule },
+    async handler(ctx: Ctx<{ siteId: string }>): Promise<{ siteId: string; key: string } | null> {
+      const keys = await this.siteKeys.findOne({ id: ctx.params.siteId });
+      return keys ? { siteId: keys.id, key: keys.visitorSigningKey } : null;
     },
   },
 };

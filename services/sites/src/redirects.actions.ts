@@ -8,7 +8,7 @@ import { newId, op, type Filter } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
 import type { RedirectDestination, RedirectDoc, SiteDoc } from "./models";
 import { matchRedirect, MAX_SOURCE, SOURCE_PATTERN, withSuffix } from "./redirects";
-import { siteRef, type SiteRef } from "./rules";
+import { siteRef, type SiteRef } from "./params";
 import type { PublishedHead } from "./serve/content";
 import { pageUrl } from "./serve/content";
 import { buildSiteMap, type SiteMap } from "./serve/site-map";

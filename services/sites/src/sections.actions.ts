@@ -6,7 +6,8 @@ import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SectionDoc, SiteDoc } from "./models";
 import { StructurePresenter, siteLocation } from "./present";
-import { conditionRule, descriptionRule, iconRule, nullable, opt, pathRule, sectionTitleRule, shareKeyRule, siteRef, type SiteRef } from "./rules";
+import { conditionRule, descriptionRule, iconRule, nullable, opt, pathRule, sectionTitleRule, shareKeyRule, siteRef, type SiteRef } from "./params";
+import { announceUrlChange } from "./space-urls.actions";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
 import { nextPosition, slugify, uniquePath } from "./structure";
@@ -90,6 +91,7 @@ export const sectionActions: SitesActions = {
       await this.insertSiteSpace(site, ctx.params.spaceId, space.title, section.id);
       ctx.meta.$statusCode = 201;
       ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/sections/${section.id}`;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSectionOf(this, ctx, site, section.id);
     },
   },
@@ -129,6 +131,7 @@ export const sectionActions: SitesActions = {
         if (err instanceof ConflictError) throw new ConflictError(`Another section of the site already has the path "${p.path}".`);
         throw err;
       }
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSectionOf(this, ctx, site, section.id);
     },
   },
@@ -142,6 +145,7 @@ export const sectionActions: SitesActions = {
         await this.deleteSiteSpaces(site.id, { sectionId: ctx.params.siteSectionId });
       }
       ctx.meta.$statusCode = 204;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return null;
     },
   },
@@ -162,6 +166,7 @@ export const sectionActions: SitesActions = {
       await applyMove(siblings, section.id, target, (id, position) =>
         sectionIds.has(id) ? this.sections.updateOne({ id }, { $set: { position } }) : this.groups.updateOne({ id }, { $set: { position } }),
       );
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSectionOf(this, ctx, site, section.id);
     },
   },

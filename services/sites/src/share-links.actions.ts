@@ -6,7 +6,7 @@ import { newId, newSecret } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { ShareLinkDoc } from "./models";
 import { presentShareLink } from "./present";
-import { opt, shareLinkNameRule, siteRef, type SiteRef } from "./rules";
+import { opt, shareLinkNameRule, siteRef, type SiteRef } from "./params";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
 type LinkRef = SiteRef & { shareLinkId: string };
@@ -75,6 +75,15 @@ export const shareLinkActions: SitesActions = {
       if (site) await this.shareLinks.deleteOne({ id: ctx.params.shareLinkId, siteId: site.id });
       ctx.meta.$statusCode = 204;
       return null;
+    },
+  },
+
+  /** Internal: whether a share key opens a site (an active share link of it). */
+  resolveShareKey: {
+    visibility: "public",
+    params: { siteId: idRule, shareKey: { type: "string", min: 1, max: 256 } },
+    async handler(ctx: Ctx<{ siteId: string; shareKey: string }>): Promise<boolean> {
+      return this.shareKeyResolves(ctx.params.siteId, ctx.params.shareKey);
     },
   },
 };

@@ -7,7 +7,8 @@ import { idRule } from "@docshelf/validation";
 import type { SiteDoc, SiteSpaceDoc } from "./models";
 import { applyMove, moveParams, moveTargetOf, type MoveParams } from "./move";
 import { StructurePresenter, siteLocation } from "./present";
-import { conditionRule, nullable, opt, pathRule, shareKeyRule, siteRef, type SiteRef } from "./rules";
+import { conditionRule, nullable, opt, pathRule, shareKeyRule, siteRef, type SiteRef } from "./params";
+import { announceUrlChange } from "./space-urls.actions";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { byPosition, defaultOf } from "./structure";
 
@@ -68,6 +69,7 @@ export const siteSpaceActions: SitesActions = {
       const siteSpace = await this.insertSiteSpace(site, ctx.params.spaceId, space.title, sectionId);
       ctx.meta.$statusCode = 201;
       ctx.meta.$location = `${siteLocation(this.publicUrl(), site)}/site-spaces/${siteSpace.id}`;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSiteSpaceOf(this, ctx, site, siteSpace.id);
     },
   },
@@ -95,6 +97,7 @@ export const siteSpaceActions: SitesActions = {
         if (err instanceof ConflictError) throw new ConflictError(`Another site space of the section already has the path "${p.path}".`);
         throw err;
       }
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSiteSpaceOf(this, ctx, site, siteSpace.id);
     },
   },
@@ -106,6 +109,7 @@ export const siteSpaceActions: SitesActions = {
       const site = await this.sites.findOne({ id: ctx.params.siteId, organizationId: ctx.params.organizationId });
       if (site) await this.deleteSiteSpaces(site.id, { id: ctx.params.siteSpaceId });
       ctx.meta.$statusCode = 204;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return null;
     },
   },
@@ -119,6 +123,7 @@ export const siteSpaceActions: SitesActions = {
       const target = moveTargetOf(ctx.params.position, "siteSpace");
       const siblings = await this.siteSpaces.find({ siteId: site.id, sectionId: siteSpace.sectionId });
       await applyMove(siblings, siteSpace.id, target, (id, position) => this.siteSpaces.updateOne({ id }, { $set: { position } }));
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSiteSpaceOf(this, ctx, site, siteSpace.id);
     },
   },

@@ -2,7 +2,7 @@
 // groups in order, or its site spaces when it has no sections; the same presentation as getPublished.
 import { callerOf } from "@docshelf/access";
 import { StructurePresenter, type GroupResource, type SectionResource, type SiteSpaceResource } from "./present";
-import { shareKeyRule, siteRef, type SiteRef } from "./rules";
+import { shareKeyRule, siteRef, type SiteRef } from "./params";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
 export type SiteStructureResource = { type: "sections"; structure: Array<SectionResource | GroupResource> } | { type: "siteSpaces"; structure: SiteSpaceResource[] };

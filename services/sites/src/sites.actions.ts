@@ -19,7 +19,8 @@ import {
   siteTypeRule,
   siteVisibilityRule,
   type SiteRef,
-} from "./rules";
+} from "./params";
+import { announceUrlChange } from "./space-urls.actions";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 import { hostnameRefusal } from "./site-names";
 import { byPosition, defaultOf } from "./structure";
@@ -143,6 +144,7 @@ export const siteActions: SitesActions = {
         await this.insertSiteSpace(site, space.id, space.title, "");
       }
       ctx.meta.$statusCode = 201;
+      await announceUrlChange(ctx, site.id);
       return presentSite(await this.loadSite(organizationId, site.id), this.publicUrl());
     },
   },
@@ -214,6 +216,7 @@ export const siteActions: SitesActions = {
       } catch (err) {
         return uniqueConflict(this, err, site.id, p);
       }
+      await announceUrlChange(ctx, ctx.params.siteId);
       return presentSite(updated ?? (await this.loadSite(p.organizationId, p.siteId)), this.publicUrl());
     },
   },
@@ -228,6 +231,7 @@ export const siteActions: SitesActions = {
         await this.broker.broadcast("sites.site.deleted", { organizationId, siteId });
       }
       ctx.meta.$statusCode = 204;
+      await announceUrlChange(ctx, ctx.params.siteId);
       return null;
     },
   },
@@ -253,5 +257,6 @@ async function setPublished(service: SitesService, ctx: Ctx<SiteRef>, published:
   const updated = await service.sites.updateOne({ id: siteId, organizationId }, { $set: { published, updatedAt: new Date().toISOString() } });
   if (!updated) await service.loadSite(organizationId, siteId);
   await service.broker.broadcast(published ? "sites.site.published" : "sites.site.unpublished", { organizationId, siteId });
+  await announceUrlChange(ctx, siteId);
   return presentSite(updated!, service.publicUrl());
 }

@@ -36,6 +36,17 @@ const contentStub: ServiceSchema = {
   },
 };
 
+/** Records the `sites.urls.changed` broadcasts, as content hears them. */
+const urlChanges: Array<{ siteId: string }> = [];
+const urlListener: ServiceSchema = {
+  name: "url-listener",
+  events: {
+    "sites.urls.changed"(ctx) {
+      urlChanges.push(ctx.params as { siteId: string });
+    },
+  },
+};
+
 describe("sites service", () => {
   let broker: ServiceBroker;
   let service: SitesService;
@@ -47,6 +58,7 @@ describe("sites service", () => {
     service = broker.createService(sitesSchema() as unknown as ServiceSchema) as unknown as SitesService;
     broker.createService(orgsStub);
     broker.createService(contentStub);
+    broker.createService(urlListener);
     await broker.start();
   });
   afterAll(() => broker.stop());
@@ -94,6 +106,18 @@ describe("sites service", () => {
     expect(JSON.stringify(answer)).not.toContain(keyA!.key);
     await broker.call("sites.remove", { organizationId: "org1", siteId: a.id }, as);
     expect(await broker.call("sites.visitorSigningKey", { siteId: a.id })).toBeNull();
+  });
+
+  test("actions that can move a published URL announce it with the site's id; reads do not", async () => {
+    urlChanges.length = 0;
+    const site = await createSite();
+    await waitFor(async () => urlChanges.length === 1);
+    expect(urlChanges).toEqual([{ siteId: site.id }]);
+    await broker.call("sites.get", { organizationId: "org1", siteId: site.id }, as);
+    await broker.call("sites.publish", { organizationId: "org1", siteId: site.id }, as);
+    await broker.call("sites.addSection", { organizationId: "org1", siteId: site.id, spaceId: "spaceS", title: "Guides" }, as);
+    await waitFor(async () => urlChanges.length === 3);
+    expect(urlChanges).toEqual([{ siteId: site.id }, { siteId: site.id }, { siteId: site.id }]);
   });
 
   test("a purged space is unlinked from its sites and the count follows", async () => {

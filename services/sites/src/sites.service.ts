@@ -4,7 +4,6 @@ import { configFor } from "@docshelf/config";
 import { atLeast, hashToken, MembershipCache, type Caller, type Membership } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, storeMixin } from "@docshelf/store";
-import { idRule } from "@docshelf/validation";
 import { adaptiveActions } from "./adaptive.actions";
 import { customizationActions } from "./customization.actions";
 import { redirectActions } from "./redirects.actions";
@@ -17,11 +16,11 @@ import type { SpaceResource } from "./present";
 import { sectionActions } from "./sections.actions";
 import { PublishedContent } from "./serve/content";
 import { serveActions } from "./serve/serve.actions";
-import type { Ctx, Methods, Vars } from "./service-types";
+import type { Methods, Vars } from "./service-types";
 import { shareLinkActions } from "./share-links.actions";
 import { siteActions } from "./sites.actions";
 import { siteSpaceActions } from "./site-spaces.actions";
-import { spaceUrlActions, URL_CHANGING_ACTIONS } from "./space-urls.actions";
+import { spaceUrlActions } from "./space-urls.actions";
 import { nextPosition, slugify, uniquePath } from "./structure";
 
 interface SpaceAccess {
@@ -49,35 +48,6 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...siteStructureActions,
       ...serveActions,
       ...spaceUrlActions,
-
-      /** Internal: whether a share key opens a site (an active share link of it). */
-      resolveShareKey: {
-        visibility: "public",
-        params: { siteId: idRule, shareKey: { type: "string", min: 1, max: 256 } },
-        async handler(ctx: Ctx<{ siteId: string; shareKey: string }>): Promise<boolean> {
-          return this.shareKeyResolves(ctx.params.siteId, ctx.params.shareKey);
-        },
-      },
-
-      /** Internal: the key that signs a site's visitor-auth JWTs, for the serving layer; null when the site is gone. */
-      visitorSigningKey: {
-        visibility: "public",
-        params: { siteId: idRule },
-        async handler(ctx: Ctx<{ siteId: string }>): Promise<{ siteId: string; key: string } | null> {
-          const keys = await this.siteKeys.findOne({ id: ctx.params.siteId });
-          return keys ? { siteId: keys.id, key: keys.visitorSigningKey } : null;
-        },
-      },
-    },
-
-    hooks: {
-      after: {
-        // Content keeps spaces' published URLs for a moment; a change that may move one drops them everywhere.
-        "*"(ctx: Context<{ siteId?: string }>, result: unknown) {
-          if (URL_CHANGING_ACTIONS.has(ctx.action?.name ?? "")) void this.broker.broadcast("sites.urls.changed", { siteId: ctx.params.siteId ?? null });
-          return result;
-        },
-      },
     },
 
     events: {

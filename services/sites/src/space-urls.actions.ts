@@ -13,17 +13,13 @@ export interface SpacePublishedUrl {
 }
 
 /**
- * Actions after which a space's published URL may have moved (a site published or not, renamed, its
- * structure or paths changed): the service broadcasts `sites.urls.changed` so content drops its copies.
+ * Tells every node that a space's published URL may have moved (a site published or not, renamed, its
+ * structure or paths changed): content drops the published URLs it keeps. Each action that can move
+ * one calls this as its last step.
  */
-export const URL_CHANGING_ACTIONS = new Set(
-  [
-    "create", "update", "remove", "publish", "unpublish",
-    "addSection", "updateSection", "removeSection", "moveSection",
-    "addGroup", "updateGroup", "removeGroup", "addSectionToGroup", "removeSectionFromGroup", "moveGroup",
-    "addSiteSpace", "updateSiteSpace", "removeSiteSpace", "moveSiteSpace",
-  ].map((name) => `sites.${name}`),
-);
+export async function announceUrlChange(ctx: Ctx<unknown>, siteId: string): Promise<void> {
+  await ctx.broadcast("sites.urls.changed", { siteId });
+}
 
 async function urlIn(service: SitesService, site: SiteDoc, siteSpaceId: string, shareKey: string | undefined): Promise<string | undefined> {
   const [sections, siteSpaces] = await Promise.all([service.sections.find({ siteId: site.id }), service.siteSpaces.find({ siteId: site.id })]);

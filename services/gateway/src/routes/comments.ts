@@ -1,26 +1,26 @@
 // Routes served by the comments service: comments, replies and commenters of a space and of a change request.
-const space = "/spaces/:spaceId/comments";
-const changeRequest = "/spaces/:spaceId/change-requests/:changeRequestId/comments";
-
-/** The same ten routes under a thread's path, to actions named with the thread kind's suffix. */
-function threadRoutes(base: string, suffix: string): Record<string, string> {
-  return {
-    [`GET ${base}`]: `comments.list${suffix}`,
-    [`POST ${base}`]: `comments.post${suffix}`,
-    [`GET ${base}/:commentId`]: `comments.get${suffix}`,
-    [`PUT ${base}/:commentId`]: `comments.update${suffix}`,
-    [`DELETE ${base}/:commentId`]: `comments.remove${suffix}`,
-    [`GET ${base}/:commentId/replies`]: `comments.listReplies${suffix}`,
-    [`POST ${base}/:commentId/replies`]: `comments.postReply${suffix}`,
-    [`GET ${base}/:commentId/replies/:commentReplyId`]: `comments.getReply${suffix}`,
-    [`PUT ${base}/:commentId/replies/:commentReplyId`]: `comments.updateReply${suffix}`,
-    [`DELETE ${base}/:commentId/replies/:commentReplyId`]: `comments.removeReply${suffix}`,
-  };
-}
-
 export const commentsRoutes: Record<string, string> = {
-  ...threadRoutes(space, ""),
-  ...threadRoutes(changeRequest, "InChangeRequest"),
+  "GET /spaces/:spaceId/comments": "comments.list",
+  "POST /spaces/:spaceId/comments": "comments.post",
+  "GET /spaces/:spaceId/comments/:commentId": "comments.get",
+  "PUT /spaces/:spaceId/comments/:commentId": "comments.update",
+  "DELETE /spaces/:spaceId/comments/:commentId": "comments.remove",
+  "GET /spaces/:spaceId/comments/:commentId/replies": "comments.listReplies",
+  "POST /spaces/:spaceId/comments/:commentId/replies": "comments.postReply",
+  "GET /spaces/:spaceId/comments/:commentId/replies/:commentReplyId": "comments.getReply",
+  "PUT /spaces/:spaceId/comments/:commentId/replies/:commentReplyId": "comments.updateReply",
+  "DELETE /spaces/:spaceId/comments/:commentId/replies/:commentReplyId": "comments.removeReply",
   "GET /spaces/:spaceId/commenters": "comments.listCommenters",
+
+  "GET /spaces/:spaceId/change-requests/:changeRequestId/comments": "comments.listInChangeRequest",
+  "POST /spaces/:spaceId/change-requests/:changeRequestId/comments": "comments.postInChangeRequest",
+  "GET /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId": "comments.getInChangeRequest",
+  "PUT /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId": "comments.updateInChangeRequest",
+  "DELETE /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId": "comments.removeInChangeRequest",
+  "GET /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies": "comments.listRepliesInChangeRequest",
+  "POST /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies": "comments.postReplyInChangeRequest",
+  "GET /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId": "comments.getReplyInChangeRequest",
+  "PUT /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId": "comments.updateReplyInChangeRequest",
+  "DELETE /spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId": "comments.removeReplyInChangeRequest",
   "GET /spaces/:spaceId/change-requests/:changeRequestId/commenters": "comments.listCommentersInChangeRequest",
 };

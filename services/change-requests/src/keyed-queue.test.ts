@@ -1,4 +1,4 @@
-import { KeyedQueue } from "./space-queue";
+import { KeyedQueue } from "./keyed-queue";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -22,27 +22,27 @@ const pageFlags = {
 
 type At = { spaceId: string; changeRequestId: string } & Record<string, unknown>;
 
-/** Reads one of content's revision reads on the change request's revision, as the caller. */
+/** Calls one of content's revision reads (`action`, named in full) on the change request's revision, as the caller. */
 function read(action: string, params: Record<string, unknown>): ChangeRequestsActions[string] {
   return {
     params: { ...at, ...params },
     async handler(ctx: Ctx<At>) {
       const { cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
       const { changeRequestId: _ref, ...rest } = ctx.params;
-      return ctx.call(`content.${action}`, { ...rest, spaceId: cr.spaceId, revisionId: cr.revision });
+      return ctx.call(action, { ...rest, spaceId: cr.spaceId, revisionId: cr.revision });
     },
   };
 }
 
-export const contentActions: ChangeRequestsActions = {
-  getRevision: read("readRevision", flags),
-  listPages: read("readPages", flags),
-  getPage: read("readPage", { pageId: idRule, ...pageFlags }),
-  getPageByPath: read("readPage", { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
-  listFiles: read("readFiles", { ...listParams, ...flags }),
-  getFile: read("readFile", { fileId: idRule, ...flags }),
-  listFileBacklinks: read("readFileBacklinks", { fileId: idRule, ...listParams }),
-  listPageLinks: read("readPageLinks", { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
+export const changeRequestContentActions: ChangeRequestsActions = {
+  getRevision: read("content.readRevision", flags),
+  listPages: read("content.readPages", flags),
+  getPage: read("content.readPage", { pageId: idRule, ...pageFlags }),
+  getPageByPath: read("content.readPage", { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
+  listFiles: read("content.readFiles", { ...listParams, ...flags }),
+  getFile: read("content.readFile", { fileId: idRule, ...flags }),
+  listFileBacklinks: read("content.readFileBacklinks", { fileId: idRule, ...listParams }),
+  listPageLinks: read("content.readPageLinks", { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
 
   /** POST …/content/import — edit role; a website's pages become a new revision of the change request. */
   importContent: {

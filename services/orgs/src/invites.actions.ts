@@ -1,0 +1,185 @@
+// An organization's invitations: by email (invite, listInvites; accepted when the account exists or
+// is created) and by link (createLinkInvite, listLinkInvites, getLinkInvite, deleteLinkInvite,
+// joinWithLinkInvite, which also accepts an email invitation by its id).
+import { ROLES, callerOf, type Caller, type RoleOrGuest } from "@docshelf/access";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { listPage, listParams } from "@docshelf/list";
+import { newId, op } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles } from "./membership-rules";
+import { memberId, type InviteDoc, type LinkInviteDoc } from "./models";
+import { presentLinkInvite, type UserResource } from "./present";
+import type { Ctx, OrgsActions, OrgsService } from "./service-types";
+
+const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
+
+interface InviteParams {
+  organizationId: string;
+  emails: Array<string | { email: string; role: RoleOrGuest }>;
+  role?: RoleOrGuest;
+  sso?: boolean;
+}
+
+interface LinkInviteParams {
+  organizationId: string;
+  role?: RoleOrGuest;
+  space?: string;
+  collection?: string;
+}
+
+/** The signed-in user accepts a pending email invitation addressed to their own email; 404 otherwise. */
+async function acceptEmailInvite(service: OrgsService, organizationId: string, inviteId: string, caller: Caller): Promise<void> {
+  const invite = await service.invites.findOne({ id: inviteId, organizationId });
+  const users = invite ? await service.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [caller.id] }) : {};
+  const email = users[caller.id]?.email?.toLowerCase();
+  // Someone else's invitation is as unknown as a missing one.
+  if (!invite || !email || invite.email !== email) throw new NotFoundError(`Invite ${inviteId} was not found.`);
+  const existing = await service.members.findOne({ id: memberId(organizationId, caller.id) });
+  if (!existing) await service.addMember(organizationId, caller.id, invite.role, invite.sso);
+  await service.invites.deleteOne({ id: invite.id });
+}
+
+export const inviteActions: OrgsActions = {
+  invite: {
+    params: {
+      organizationId: idRule,
+      emails: {
+        type: "array",
+        min: 1,
+        max: 100,
+        items: {
+          type: "multi",
+          rules: [
+            { type: "email", max: 254 },
+            { type: "object", strict: "remove", props: { email: { type: "email", max: 254 }, role: { type: "enum", values: [...ROLES], nullable: true } } },
+          ],
+        },
+      },
+      role,
+      sso: { type: "boolean", optional: true },
+    },
+    async handler(ctx: Ctx<InviteParams>) {
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      const defaultRole = ctx.params.role === undefined ? org.defaultRole : ctx.params.role;
+      const sso = ctx.params.sso ?? false;
+      const roles = inviteRoles(ctx.params.emails, defaultRole);
+      const emails = [...roles.keys()];
+      const existing = await ctx.call<Array<{ id: string; email: string }>, { emails: string[] }>("identity.findByEmails", { emails });
+      // Checked before any write, so that a refused invitation changes nothing.
+      const current = await this.members.find({ id: op.in(existing.map((u) => memberId(org.id, u.id))), role: "admin", disabled: false });
+      const newRole = new Map(existing.map((u) => [u.id, roles.get(u.email) ?? defaultRole]));
+      const demoted = demotedAdmins(current, (userId) => newRole.get(userId));
+      if (demoted) assertBatchKeepsAdmin(await this.members.count({ organizationId: org.id, role: "admin", disabled: false }), demoted);
+      const users: string[] = [];
+      for (const user of existing) {
+        await this.addMember(org.id, user.id, roles.get(user.email) ?? defaultRole, sso);
+        users.push(user.id);
+      }
+      const known = new Set(existing.map((u) => u.email));
+      let pending = 0;
+      for (const email of emails.filter((e) => !known.has(e))) {
+        const role = roles.get(email) ?? defaultRole;
+        const invite: InviteDoc = { id: newId(), organizationId: org.id, email, role, sso, createdAt: new Date().toISOString() };
+        try {
+          await this.invites.insert(invite);
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          await this.invites.updateOne({ organizationId: org.id, email }, { $set: { role, sso } });
+        }
+        pending++;
+      }
+      return { users, invited: users.length + pending };
+    },
+  },
+
+  /** Not in GitBook's API: the pending email invitations, whose ids the invitees accept with. */
+  listInvites: {
+    params: { organizationId: idRule, ...listParams },
+    async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      return listPage(this.invites, { organizationId: org.id }, { page: ctx.params.page, limit: ctx.params.limit, sort: [["createdAt", 1]] }, async (docs) =>
+        docs.map((i) => ({ object: "invite", id: i.id, email: i.email, role: i.role, sso: i.sso, createdAt: i.createdAt })),
+      );
+    },
+  },
+
+  createLinkInvite: {
+    params: { organizationId: idRule, role, space: { ...idRule, optional: true }, collection: { ...idRule, optional: true } },
+    async handler(ctx: Ctx<LinkInviteParams>) {
+      if (ctx.params.space !== undefined || ctx.params.collection !== undefined) {
+        throw new BadRequestError("Invalid parameters: invite links to a 'space' or a 'collection' are not offered; create one for the organization.");
+      }
+      if (ctx.params.role === undefined) throw new BadRequestError("Invalid parameters: The 'role' field is required.");
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      if (!org.inviteLinks) throw new ForbiddenError("Invite links are turned off for this organization (inviteLinks).");
+      const invite: LinkInviteDoc = { id: newId(), organizationId: org.id, role: ctx.params.role, createdBy: member.userId, createdAt: new Date().toISOString() };
+      await this.linkInvites.insert(invite);
+      ctx.meta.$statusCode = 201;
+      ctx.meta.$location = `${this.publicUrl()}/v1/orgs/${org.id}/link-invites/${invite.id}`;
+      return presentLinkInvite(invite);
+    },
+  },
+
+  deleteLinkInvite: {
+    params: { organizationId: idRule, inviteId: idRule },
+    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+      const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      await this.linkInvites.deleteOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId });
+      ctx.meta.$statusCode = 204;
+      return null;
+    },
+  },
+
+  /**
+   * GitBook's joinOrganizationWithInvite: whoever holds an invite link (its id is the capability)
+   * joins with the link's role while the organization has invite links on. A member keeps the role
+   * they have: a link never changes an existing membership. Missing, deleted or switched off: 404.
+   * The id of a pending email invitation works the same for the signed-in user with that email
+   * (and no one else): it becomes a membership with the invitation's role.
+   */
+  joinWithLinkInvite: {
+    params: { organizationId: idRule, inviteId: idRule },
+    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+      const caller = callerOf(ctx);
+      const [org, invite] = await Promise.all([
+        this.orgs.findOne({ id: ctx.params.organizationId }),
+        this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId }),
+      ]);
+      if (!org) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
+      if (!invite) {
+        await acceptEmailInvite(this, org.id, ctx.params.inviteId, caller);
+        return {};
+      }
+      if (!org.inviteLinks) throw new NotFoundError(`Invite ${ctx.params.inviteId} was not found.`);
+      const existing = await this.members.findOne({ id: memberId(org.id, caller.id) });
+      if (!existing) await this.addMember(org.id, caller.id, invite.role, false);
+      return {};
+    },
+  },
+  /** GET /orgs/:organizationId/link-invites — admins (the ids are capabilities); newest first. */
+  listLinkInvites: {
+    params: { organizationId: idRule, ...listParams },
+    async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      const { page, limit } = ctx.params;
+      return listPage(this.linkInvites, { organizationId: org.id }, { page, limit, sort: [["createdAt", -1]] }, async (invites) => invites.map(presentLinkInvite));
+    },
+  },
+
+  /** GET /orgs/:organizationId/link-invites/:inviteId — admins; 404 for a link of another organization. */
+  getLinkInvite: {
+    params: { organizationId: idRule, inviteId: idRule },
+    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      const invite = await this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: org.id });
+      if (!invite) throw new NotFoundError(`Invite link ${ctx.params.inviteId} was not found.`);
+      return presentLinkInvite(invite);
+    },
+  },
+};
