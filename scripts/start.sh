@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm start`: builds what changed, then becomes the server (exec), so the signals npm passes on
 # (SIGINT, SIGTERM) reach the server itself and npm exits with it. The server also stops when the
-# process that started it goes away (npm killed with SIGKILL): see --exit-with-parent in main.ts.
+# process that started it goes away (npm killed with SIGKILL): see --exit-with-parent in packages/server/src/main.ts.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
