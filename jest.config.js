@@ -22,10 +22,12 @@ const folders = require("./package.json").workspaces.flatMap((pattern) =>
 
 const projects = folders
   .filter((folder) => existsSync(path.join(__dirname, folder, "package.json")) && require(`./${folder}/package.json`).scripts?.test)
-  .map((folder) =>
-    existsSync(path.join(__dirname, folder, "jest.config.js"))
-      ? path.join(__dirname, folder) // a workspace with settings of its own: test/
-      : { ...projectSettings, ...EXTRA[folder], displayName: folder, rootDir: path.join(__dirname, folder) },
-  );
+  .map((folder) => {
+    const own = path.join(__dirname, folder, "jest.config.js");
+    // A workspace with settings of its own (test/, which is also run from its folder): its config as a
+    // project, without the run-wide reporters.
+    const settings = existsSync(own) ? (({ reporters: _, ...rest }) => rest)(require(own)) : { ...projectSettings, ...EXTRA[folder] };
+    return { ...settings, displayName: folder, rootDir: path.join(__dirname, folder) };
+  });
 
 module.exports = { reporters, projects };
