@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm start`: builds what changed, then becomes the server (exec), so the signals npm passes on
 # (SIGINT, SIGTERM) reach the server itself and npm exits with it. The server also stops when the
-# process that started it goes away (npm killed with SIGKILL): see --exit-with-parent in main.ts.
+# process that started it goes away (npm killed with SIGKILL): see --exit-with-parent in packages/server/src/main.ts.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -12,9 +12,9 @@ if [ ! -d node_modules ]; then
 fi
 if [ "${DOCSHELF_SKIP_BUILD:-}" = "1" ]; then
   # Set by the tests, which run after a build (a second turbo run inside `npm test` would wait on it).
-  exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
+  exec scripts/node22.sh node packages/server/dist/main.js --exit-with-parent
 fi
-if [ ! -f packages/runtime/dist/main.js ]; then
+if [ ! -f packages/server/dist/main.js ]; then
   echo "docshelf: first start: fetching Node.js 22 if needed and building every package (about a minute or two)..." >&2
 else
   echo "docshelf: building what changed..." >&2
@@ -30,4 +30,4 @@ wait "$build"
 trap - INT TERM
 
 echo "docshelf: starting..." >&2
-exec scripts/node22.sh node packages/runtime/dist/main.js --exit-with-parent
+exec scripts/node22.sh node packages/server/dist/main.js --exit-with-parent

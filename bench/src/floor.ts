@@ -34,7 +34,8 @@ function makeBroker(): ServiceBroker {
   if (!runtimeBroker) return new ServiceBroker(bare);
   // Loaded only for the variants, so that the bare floor does not even load the project's modules.
   const { loadConfig } = require("@docshelf/config") as typeof import("@docshelf/config");
-  const { brokerOptions, createBroker } = require("@docshelf/runtime") as typeof import("@docshelf/runtime");
+  const { brokerOptions } = require("@docshelf/runtime") as typeof import("@docshelf/runtime");
+  const { createBroker } = require("@docshelf/server") as typeof import("@docshelf/server");
   const cfg = loadConfig({ ...process.env, SERVICES: "gateway" });
   const overrides: BrokerOptions = {};
   for (const feature of (process.env.FLOOR_OPTS_OFF || "").split(",").filter(Boolean)) {

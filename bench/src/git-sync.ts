@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { loadConfig } from "@docshelf/config";
-import { createBroker, listeningPort } from "@docshelf/runtime";
+import { createBroker, listeningPort } from "@docshelf/server";
 
 const FILES = Number(process.env.BENCH_GIT_FILES ?? 220);
 const ASSETS = Number(process.env.BENCH_GIT_ASSETS ?? 580);

@@ -13,7 +13,7 @@ import { hash, randomBytes } from "node:crypto";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import { loadConfig } from "@docshelf/config";
-import { createBroker } from "@docshelf/runtime";
+import { createBroker } from "@docshelf/server";
 import { bounded, median } from "./systems";
 
 const ROUNDS = bounded("INPROC_ROUNDS", 7, 1, 50);

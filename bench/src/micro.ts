@@ -8,7 +8,8 @@ import { dirname } from "node:path";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { loadConfig } from "@docshelf/config";
-import { brokerOptions, createBroker } from "@docshelf/runtime";
+import { brokerOptions } from "@docshelf/runtime";
+import { createBroker } from "@docshelf/server";
 
 const ITERATIONS = 20_000;
 const WARMUP = 5_000;

@@ -10,7 +10,7 @@ import { ALL_SERVICES } from "@docshelf/config";
 import { cpuTimeMs, freePort, killAllNow, machineBusyMs, http, isRunning, startChild, stopAll, waitUntil, type Child } from "./procs";
 
 export const ROOT = resolve(__dirname, "../..");
-export const MAIN = join(ROOT, "packages/runtime/dist/main.js");
+export const MAIN = join(ROOT, "packages/server/dist/main.js");
 export const FLOOR = join(__dirname, "floor.js");
 export const TARGET = 0.6;
 export const START_DEADLINE_MS = 60_000;

@@ -6,7 +6,7 @@ import { ALL_SERVICES, loadConfig, type ServiceName } from "@docshelf/config";
 /** Every service but the gateway: what a gateway needs running somewhere. */
 const BACKENDS = ALL_SERVICES.filter((name) => name !== "gateway");
 import { ApiClient, addMember, createOrg, createUser } from "@docshelf/testkit";
-import { createBroker, listeningPort } from "@docshelf/runtime";
+import { createBroker, listeningPort } from "@docshelf/server";
 
 interface Cluster {
   brokers: ServiceBroker[];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import { loadConfig } from "@docshelf/config";
-import { createBroker, listeningPort } from "@docshelf/runtime";
+import { createBroker, listeningPort } from "@docshelf/server";
 import { ApiClient, createOrg, createSpace, createUser, type TestUser } from "@docshelf/testkit";
 import { commitFiles, createRepo, startGitServer, type GitServer } from "./git-sync-server";
 

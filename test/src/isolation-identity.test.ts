@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@docshelf/config";
-import { createBroker, listeningPort } from "@docshelf/runtime";
+import { createBroker, listeningPort } from "@docshelf/server";
 import { ApiClient, createOrg, createUser, expectErrorBody, freePort, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { startDns, type TestDns } from "./dns-server";
 import { countStored } from "./store-snapshot";
@@ -440,7 +440,7 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
 });
 
 describe("ADMIN_EMAIL at start-up", () => {
-  const MAIN = require.resolve("@docshelf/runtime/dist/main.js");
+  const MAIN = require.resolve("@docshelf/server/dist/main.js");
   let dataDir: string;
 
   beforeAll(() => {

@@ -14,7 +14,7 @@ import { MODES } from "./modes";
 import { startAuthNats, type OwnServers } from "./nats-servers";
 
 const maybe = MODES.includes("nats") ? describe : describe.skip;
-const MAIN = require.resolve("@docshelf/runtime/dist/main.js");
+const MAIN = require.resolve("@docshelf/server/dist/main.js");
 /** The gateway alone, the rest in one process: the transporter, the buckets and both channels all log in. */
 const PROCESSES: ServiceName[][] = [["gateway"], ALL_SERVICES.filter((s) => s !== "gateway")];
 

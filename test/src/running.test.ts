@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ApiClient, freePort } from "@docshelf/testkit";
 
 const ROOT = join(__dirname, "..", "..");
-const MAIN = require.resolve("@docshelf/runtime/dist/main.js");
+const MAIN = require.resolve("@docshelf/server/dist/main.js");
 const SERVICES_WITH_STORE = ["identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync"];
 
 interface Run {

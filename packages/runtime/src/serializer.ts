@@ -20,9 +20,9 @@ function rawField(obj: Payload): { field: "data" | "params"; text: boolean } | u
 }
 
 /**
- * Large answers (a 10,000-page revision is ~7 MB of JSON text) are streamed in 256 KB chunks. The
- * plain JSON serializer escapes every quote of a text chunk and sends a Buffer as an array of
- * numbers; here the chunk's bytes are copied behind a small JSON header instead, and come out as
+ * Large answers (a whole revision of a large space) are streamed in chunks (sizes and figures in
+ * BENCHMARKS.md, "Large space (issue 4)"). The plain JSON serializer escapes every quote of a text
+ * chunk and sends a Buffer as an array of numbers; here the chunk's bytes are copied behind a small JSON header instead, and come out as
  * the same type (string or Buffer) on the other side. Every other packet is plain JSON, as before.
  */
 export class StreamingJsonSerializer extends Serializers.JSON {

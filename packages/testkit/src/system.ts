@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ALL_SERVICES, loadConfig, type ServiceName } from "@docshelf/config";
-import { brokerOptions, createBroker, listeningPort } from "@docshelf/runtime";
+import { brokerOptions } from "@docshelf/runtime";
+import { createBroker, listeningPort } from "@docshelf/server";
 import { Writable } from "node:stream";
 import { ApiClient } from "./http";
 
@@ -131,7 +132,7 @@ function capturingLogger(cfg: ReturnType<typeof loadConfig>, into: string[]): Lo
   return { ...base, options: { ...base.options, pino: { ...base.options.pino, destination } } } as LoggerConfig;
 }
 
-const MAIN = require.resolve("@docshelf/runtime/dist/main.js");
+const MAIN = require.resolve("@docshelf/server/dist/main.js");
 
 async function waitUntil(check: () => Promise<boolean>, deadlineMs: number, what: string): Promise<void> {
   const deadline = Date.now() + deadlineMs;

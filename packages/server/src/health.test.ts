@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { loadConfig } from "@docshelf/config";
 import { createBroker } from "./index";
-import { startHealthServer } from "./health";
+import { startHealthServer } from "@docshelf/runtime";
 
 function setup(services: string) {
   const cfg = loadConfig({ SERVICES: services, TRANSPORTER: "Fake", NAMESPACE: `h${Date.now()}`, DATA_DIR: ":memory:", HOST: "127.0.0.1", HEALTH_PORT: "0", LOGLEVEL: "fatal" });

@@ -2,7 +2,7 @@
 import type { Server } from "node:http";
 import { ConfigError, loadConfig, type Config } from "@docshelf/config";
 import { createBroker, listeningPort } from "./index";
-import { startHealthServer } from "./health";
+import { startHealthServer } from "@docshelf/runtime";
 import { adminTokenNotice, startFailure } from "./start-messages";
 
 /**

@@ -1,1 +1,0 @@
-module.exports = { ...require("../../jest.preset.js"), globalSetup: "<rootDir>/mongo-check.js" };
