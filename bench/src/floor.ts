@@ -33,9 +33,11 @@ const bare: BrokerOptions = {
 function makeBroker(): ServiceBroker {
   if (!runtimeBroker) return new ServiceBroker(bare);
   // Loaded only for the variants, so that the bare floor does not even load the project's modules.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const { loadConfig } = require("@docshelf/config") as typeof import("@docshelf/config");
   const { brokerOptions } = require("@docshelf/runtime") as typeof import("@docshelf/runtime");
   const { createBroker } = require("@docshelf/server") as typeof import("@docshelf/server");
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const cfg = loadConfig({ ...process.env, SERVICES: "gateway" });
   const overrides: BrokerOptions = {};
   for (const feature of (process.env.FLOOR_OPTS_OFF || "").split(",").filter(Boolean)) {

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
   await time("gateway: randomUUID for X-Request-ID (every request)", () => randomUUID(), rows);
   // body-parser's json parser on a GET without a body, as the v1 route runs it on every request.
   const bodyParserPath = require.resolve("body-parser", { paths: [dirname(require.resolve("moleculer-web"))] });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- moleculer-web's own copy, found by path
   const bodyParser = require(bodyParserPath) as { json(o: object): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void };
   const json = bodyParser.json({ strict: true, limit: cfg.jsonBodyLimitBytes });
   const req = new IncomingMessage(new Socket());

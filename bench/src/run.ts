@@ -166,7 +166,7 @@ project's own code keeps.
 | mode | real system | floor |
 | --- | --- | --- |
 | embedded | \`node packages/server/dist/main.js\`, every service in one process, embedded nedb store in a fresh temp \`DATA_DIR\` | one process: moleculer-web gateway and the action, no transporter |
-| nats | one process per service (\`SERVICES=${ALL_SERVICES.join("\`, \`")}\`) over \`TRANSPORTER=${NATS_URL}\` | 2 processes over the same NATS: the bare gateway, and the action |
+| nats | one process per service (\`SERVICES=${ALL_SERVICES.join("`, `")}\`) over \`TRANSPORTER=${NATS_URL}\` | 2 processes over the same NATS: the bare gateway, and the action |
 
 Load: [autocannon](https://github.com/mcollina/autocannon) in the benchmark's own process, ${CONNECTIONS} connections,
 no pipelining, ${WARMUP_S} s warm-up (discarded) then ${DURATION_S} s measured, ${RUNS} runs per system. Real and floor runs

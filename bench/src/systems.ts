@@ -347,7 +347,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function waitForQuiet(): Promise<number> {
   const deadline = Date.now() + QUIET_WAIT_S * 1000;
-  let busy = NaN;
+  let busy: number;
   do {
     const before = machineBusyMs();
     const self = process.cpuUsage();

@@ -40,7 +40,7 @@ export async function startOwnNats(): Promise<OwnNats> {
     try {
       await until(() => natsReachable(url, 500), 10_000, `nats-server on ${url}`);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n${output}`);
+      throw new Error(`${(err as Error).message}\n${output}`, { cause: err });
     }
   };
   const stop = async () => {

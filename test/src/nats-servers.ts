@@ -54,7 +54,7 @@ function node(dir: string, name: string, port: number, config: string, monitorPo
       try {
         await until(() => natsReachable(url, 500), 15_000, `nats-server ${name} on ${url}`);
       } catch (err) {
-        throw new Error(`${(err as Error).message}\n${output}`);
+        throw new Error(`${(err as Error).message}\n${output}`, { cause: err });
       }
     },
     async kill() {

@@ -348,8 +348,8 @@ function natsConfig(env: NodeJS.ProcessEnv, transporter: string): NatsConfig | n
     }
     servers.push(url.host);
     if (url.username || url.password) {
-      let u = "";
-      let p = "";
+      let u: string;
+      let p: string;
       try {
         u = decodeURIComponent(url.username);
         p = decodeURIComponent(url.password);

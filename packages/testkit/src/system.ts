@@ -239,7 +239,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
     }
   } catch (err) {
     await stop();
-    throw new Error(`${(err as Error).message}\n${logs.join("").slice(-4000)}`);
+    throw new Error(`${(err as Error).message}\n${logs.join("").slice(-4000)}`, { cause: err });
   }
   const respawn = (index: number): ChildProcess => {
     const previous = children[index];

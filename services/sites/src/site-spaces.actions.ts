@@ -57,7 +57,7 @@ export const siteSpaceActions: SitesActions = {
       const caller = callerOf(ctx);
       await this.siteAccess(ctx.params.organizationId, caller, true);
       const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
-      let sectionId = "";
+      let sectionId: string;
       if (ctx.params.sectionId !== undefined) {
         const section = await this.sections.findOne({ id: ctx.params.sectionId, siteId: site.id });
         if (!section) throw new BadRequestError(`Invalid parameters: 'sectionId': section ${ctx.params.sectionId} is not in the site.`);
