@@ -23,10 +23,10 @@ import { revisionReadActions } from "./actions/revision-reads";
 import { revisionApiActions } from "./actions/revision-api";
 import { spaceActions } from "./actions/spaces";
 import { signFileToken } from "./files";
+import { rememberLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
-import { storeDocuments } from "./revisions/documents";
-import { applyChanges, walk, type Change, type FileMeta, type PageNode } from "./revisions/tree";
+import { walk, type FileMeta, type PageNode } from "./revisions/tree";
 import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx, type PublishedUrl } from "./service-types";
 
 const STREAM_OVER_BYTES = 512 * 1024;
@@ -41,14 +41,6 @@ interface CreateParams {
   emoji?: string;
   parent?: string;
   editMode?: SpaceDoc["editMode"];
-}
-
-/** Keeps at most `max` entries, dropping the least recently used. */
-function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): V {
-  cache.delete(key);
-  cache.set(key, value);
-  while (cache.size > max) cache.delete(cache.keys().next().value as string);
-  return value;
 }
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
@@ -309,11 +301,11 @@ export function contentSchema(): ContentSchema {
 
       async loadRevision(spaceId: string, revisionId: string) {
         const cached = this.revisionCache.get(revisionId);
-        if (cached && cached.spaceId === spaceId) return remember(this.revisionCache, revisionId, cached, 8);
+        if (cached && cached.spaceId === spaceId) return rememberLru(this.revisionCache, revisionId, cached, 8);
         const revision = await this.revisions.findOne({ id: revisionId });
         if (!revision || revision.spaceId !== spaceId) throw new NotFoundError(`Revision ${revisionId} was not found.`);
         // Revisions never change, so a cached copy is always right.
-        return remember(this.revisionCache, revisionId, revision, 8);
+        return rememberLru(this.revisionCache, revisionId, revision, 8);
       },
 
       pageIndex(revision: RevisionDoc) {
@@ -341,36 +333,6 @@ export function contentSchema(): ContentSchema {
         return [...walk(revision.pages)].map(({ page }) => ({ id: page.id, title: page.title, path: page.path, markdown: bodies.get(page.documentId ?? "") ?? "" }));
       },
 
-      async commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options) {
-        const now = this.nowIso();
-        const applied = applyChanges(base, changes, now);
-        await storeDocuments(this.documents, applied.documents, now);
-        const revision: RevisionDoc = {
-          id: newId(),
-          spaceId: space.id,
-          parents: [base.id],
-          type: "edits",
-          pages: applied.pages,
-          files: applied.files,
-          reusableContents: applied.reusableContents,
-          variables: applied.variables,
-          createdAt: now,
-        };
-        await this.revisions.insert(revision);
-        if (options.move) {
-          const moved = await this.spaces.updateOne(
-            { id: space.id, revision: base.id, deletedAt: op.exists(false) },
-            { $set: { revision: revision.id, updatedAt: now } },
-          );
-          if (!moved) {
-            await this.revisions.deleteOne({ id: revision.id });
-            throw new ConflictError(`The space's revision is no longer ${base.id}; apply the changes to its current revision.`);
-          }
-          await this.revisionChanged(space.id, revision.id);
-        }
-        return { revision, inserted: applied.inserted };
-      },
-
       async revisionChanged(spaceId: string, revisionId: string) {
         // The search index (and anyone else) follows the space's content through this event.
         await this.broker.broadcast("content.revision.changed", { spaceId, revisionId });
@@ -395,7 +357,7 @@ export function contentSchema(): ContentSchema {
           const json = JSON.stringify(value);
           if (json.length <= STREAM_OVER_BYTES) return value;
           body = Buffer.from(json, "utf8");
-          if (key) remember(this.jsonCache, key, body, 8);
+          if (key) rememberLru(this.jsonCache, key, body, 8);
         }
         (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
         // Byte chunks (the runtime's serializer sends them as they are), each cut before a character's

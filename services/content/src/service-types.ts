@@ -9,7 +9,7 @@ import type { ImportSettings } from "./actions/import";
 import type { LinkReport, LinkStatus } from "./revisions/links";
 import type { SearchIndex } from "./search";
 import type { ImportedPage } from "./website-import";
-import type { Change, FileMeta, PageNode } from "./revisions/tree";
+import type { FileMeta, PageNode } from "./revisions/tree";
 
 /** What `orgs.collectionLevels` answers about a collection. */
 /** Where a space is published: the URL of its site space in a site, and that site's visibility. */
@@ -63,11 +63,6 @@ export interface ContentVars {
   importSettings: ImportSettings;
 }
 
-export interface CommitOptions {
-  /** Move the space's revision pointer to the new revision (compare-and-swap from the base). */
-  move: boolean;
-}
-
 export interface ContentMethods {
   now(): Date;
   nowIso(): string;
@@ -92,8 +87,6 @@ export interface ContentMethods {
   markdownOf(documentId: string | undefined): Promise<string>;
   /** Every page of a revision with its markdown (the search index's input). */
   pagesWithMarkdown(revision: RevisionDoc): Promise<Array<{ id: string; title: string; path: string; markdown: string }>>;
-  /** Stores the revision made of `base` and `changes` (and its new documents); returns it and the ids of inserted pages. */
-  commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options: CommitOptions): Promise<{ revision: RevisionDoc; inserted: string[] }>;
   revisionChanged(spaceId: string, revisionId: string): Promise<void>;
   downloadURL(file: FileMeta): string;
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;

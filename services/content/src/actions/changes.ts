@@ -1,8 +1,8 @@
 // Writing content: apply changes to a revision, move a space to a revision, templates; test-only hooks.
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
+import { commitChanges, moveSpace } from "../revisions/commit";
 import { CHANGE_TYPES, MAX_CHANGES, MAX_FILE_BYTES, checkChanges } from "../revisions/change-rules";
 import { TEMPLATE_IDS, templateById } from "../revisions/templates";
 import type { Change } from "../revisions/tree";
@@ -48,16 +48,11 @@ export const changeActions: ContentPart = {
       async handler(ctx: Ctx<{ spaceId: string; expectedRevisionId: string; revisionId: string }>) {
         const { spaceId, expectedRevisionId, revisionId } = ctx.params;
         await this.loadRevision(spaceId, revisionId);
-        const moved = await this.spaces.updateOne(
-          { id: spaceId, revision: expectedRevisionId, deletedAt: op.exists(false) },
-          { $set: { revision: revisionId, updatedAt: this.nowIso() } },
-        );
-        if (!moved) {
+        if (!(await moveSpace(this, spaceId, expectedRevisionId, revisionId))) {
           const space = await this.spaces.findOne({ id: spaceId });
           if (!space || space.deletedAt) throw new NotFoundError(`Space ${spaceId} was not found.`);
           throw new ConflictError(`The space's revision is no longer ${expectedRevisionId}.`);
         }
-        await this.revisionChanged(spaceId, revisionId);
         return { spaceId, revision: revisionId };
       },
     },
@@ -73,7 +68,7 @@ export const changeActions: ContentPart = {
         const fileChanges: Change[] = [];
         for (const f of files) fileChanges.push({ type: "insert_file", name: f.name, contentType: f.contentType, size: f.bytes.length, sha256: await this.files.put(f.bytes) });
         const base = await this.loadRevision(space.id, space.revision);
-        const { revision } = await this.commitChanges(space, base, [...fileChanges, ...changes], { move: true });
+        const { revision } = await commitChanges(this, space, base, [...fileChanges, ...changes], { move: true });
         ctx.meta.$statusCode = 201;
         // The revision the template made.
         ctx.meta.$location = `${this.publicUrl()}/v1/spaces/${space.id}/revisions/${revision.id}`;
@@ -126,7 +121,7 @@ export const changeActions: ContentPart = {
         if (change.type === "insert_file" && target.type === "insert_file") target.sha256 = await this.files.put(Buffer.from(change.data, "base64"));
       }
       const move = params.move ?? params.revisionId === undefined;
-      const { revision, inserted } = await this.commitChanges(space, base, changes, { move });
+      const { revision, inserted } = await commitChanges(this, space, base, changes, { move });
       return { revision: revision.id, parents: revision.parents, moved: move, pages: inserted };
     },
   },

@@ -2,13 +2,13 @@
 // (export), and a revision built from an imported repository with its `git` metadata (import).
 // Both travel as streams of JSON text: a whole space does not fit in one NATS message.
 import { Readable } from "node:stream";
-import { BadRequestError, ConflictError, NotFoundError } from "@docshelf/errors";
-import { newId, op } from "@docshelf/store";
+import { BadRequestError, NotFoundError } from "@docshelf/errors";
+import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { RevisionDoc } from "../models";
 import { checkChanges } from "../revisions/change-rules";
-import { storeDocuments } from "../revisions/documents";
-import { applyChanges, walk, type Change, type GitBlob, type PageCover, type PageNode } from "../revisions/tree";
+import { commitChanges } from "../revisions/commit";
+import { walk, type AppliedChanges, type Change, type GitBlob, type PageCover, type PageNode } from "../revisions/tree";
 import type { ContentPart, Ctx } from "../service-types";
 
 /** `revision.git` as Git sync fills it. */
@@ -187,43 +187,22 @@ export const gitInternalActions: ContentPart = {
           if (file.git) gitByFile.set(file.id, file.git);
         }
 
-        const now = this.nowIso();
-        const applied = applyChanges(base, [...fileChanges, ...pageChanges], now);
-        for (const { page } of walk(applied.pages)) {
-          const git = gitByPage.get(page.id);
-          if (git) page.git = git;
-          if (groups.has(page.id)) {
-            page.type = "group";
-            delete page.documentId;
+        const amend = (applied: AppliedChanges) => {
+          for (const { page } of walk(applied.pages)) {
+            const git = gitByPage.get(page.id);
+            if (git) page.git = git;
+            if (groups.has(page.id)) {
+              page.type = "group";
+              delete page.documentId;
+            }
           }
-        }
-        for (const file of applied.files) {
-          const git = gitByFile.get(file.id);
-          if (git) file.git = git;
-        }
-        await storeDocuments(this.documents, applied.documents, now);
-        const revision: RevisionDoc = {
-          id: newId(),
-          spaceId: space.id,
-          parents: [base.id],
-          type: "edits",
-          pages: applied.pages,
-          files: applied.files,
-          reusableContents: applied.reusableContents,
-          variables: applied.variables,
-          createdAt: now,
-          git: body.git,
+          for (const file of applied.files) {
+            const git = gitByFile.get(file.id);
+            if (git) file.git = git;
+          }
         };
-        await this.revisions.insert(revision);
-        if (ctx.params.move) {
-          const moved = await this.spaces.updateOne({ id: space.id, revision: base.id, deletedAt: op.exists(false) }, { $set: { revision: revision.id, updatedAt: now } });
-          if (!moved) {
-            await this.revisions.deleteOne({ id: revision.id });
-            throw new ConflictError(`The space's revision is no longer ${base.id}.`);
-          }
-          await this.revisionChanged(space.id, revision.id);
-        }
-        return { revision: revision.id, moved: ctx.params.move, pages: [...walk(applied.pages)].length };
+        const { revision } = await commitChanges(this, space, base, [...fileChanges, ...pageChanges], { move: ctx.params.move, amend, git: body.git });
+        return { revision: revision.id, moved: ctx.params.move, pages: [...walk(revision.pages)].length };
       },
     },
   },

@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { isPublicAddress, safeFetch, type AddressPolicy } from "@docshelf/safe-fetch";
 import { op } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
+import { commitChanges } from "../revisions/commit";
 import { changesForPaths } from "../revisions/tree";
 import type { ContentPart, Ctx } from "../service-types";
 import { IMPORT_DEFAULTS, importWebsite, type ImportedPage, type ImportFetch } from "../website-import";
@@ -133,7 +134,7 @@ export const importActions: ContentPart = {
         if (space.editMode === "locked") throw new ForbiddenError("The space is locked: its content cannot be edited.");
         const base = await this.loadRevision(space.id, space.revision);
         try {
-          const { revision } = await this.commitChanges(space, base, changesForPaths(base.pages, pages), { move: true });
+          const { revision } = await commitChanges(this, space, base, changesForPaths(base.pages, pages), { move: true });
           return revision.id;
         } catch (err) {
           if (!(err instanceof ConflictError) || attempt >= COMMIT_ATTEMPTS) throw err;

@@ -10,6 +10,7 @@ import type { RevisionDoc } from "../models";
 import { pageArray } from "../paging";
 import { presentFile, presentPage } from "../present";
 import { importWebsite } from "../website-import";
+import { commitChanges } from "../revisions/commit";
 import { changesForPaths, findPageByPath, normalizePaths, type FileMeta, type PageNode, type ReusableContentMeta } from "../revisions/tree";
 import { viewFor } from "../computed";
 import type { ContentPart, Ctx } from "../service-types";
@@ -188,7 +189,7 @@ export const revisionReadActions: ContentPart = {
           maxBytesTotal: settings.maxBytesTotal,
           timeoutMs: settings.timeoutMs,
         });
-        const { revision } = await this.commitChanges(space, base, changesForPaths(base.pages, site.pages), { move: false });
+        const { revision } = await commitChanges(this, space, base, changesForPaths(base.pages, site.pages), { move: false });
         return { revision: revision.id, importedResources: site.importedResources, totalResources: site.totalResources };
       },
     },
