@@ -1,47 +1,42 @@
-// Spaces and their revisions: the space lifecycle, the revision engine, pages, files, links and templates.
+// The content service: spaces and their revisions (pages, files, links, templates, search, imports).
+// This file holds its store, lifecycle, events and the methods its action files share; the actions
+// are in src/<resource>.actions.ts, each an object spread into `actions`.
 import { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, effectiveRole, grantedRoles, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
-import { listParams, listPage } from "@docshelf/list";
-import { newId, newSecret, op, storeMixin, type Filter } from "@docshelf/store";
-import { idRule } from "@docshelf/validation";
-import { accessActions } from "./actions/access";
-import { changeActions } from "./actions/changes";
-import { contentActions } from "./actions/content";
-import { gitInternalActions } from "./actions/git-internal";
-import { gitStateActions } from "./actions/git-state";
-import { computedEvents } from "./computed";
-import { importActions } from "./actions/import";
-import { linkActions } from "./actions/links";
-import { pagesInternalActions } from "./actions/pages-internal";
-import { publishedActions } from "./actions/published";
-import { permissionActions } from "./actions/permissions";
-import { searchActions } from "./actions/search";
-import { revisionReadActions } from "./actions/revision-reads";
-import { revisionApiActions } from "./actions/revision-api";
-import { spaceActions } from "./actions/spaces";
+import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type Principal, type RoleOrGuest, type Role } from "@docshelf/access";
+import { ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
+import { newSecret, op, storeMixin } from "@docshelf/store";
+import { readImportSettings } from "./actions/import";
+import { changeActions } from "./changes.actions";
+import { forgetRenders } from "./computed";
+import { gitSyncInternalActions } from "./git-sync-internal.actions";
+import { gitSyncStateActions } from "./git-sync-state.actions";
+import { importActions } from "./import.actions";
+import { linkActions } from "./links.actions";
+import { pagesInternalActions } from "./pages-internal.actions";
+import { permissionActions } from "./permissions.actions";
+import { publishedActions } from "./published.actions";
+import { revisionActions } from "./revisions.actions";
+import { revisionsInternalActions } from "./revisions-internal.actions";
+import { SearchIndex } from "./search";
+import { searchActions } from "./search.actions";
+import { indexSpace, unindexSpace } from "./search-indexing";
+import { spaceAccessActions } from "./space-access.actions";
+import { spaceContentActions } from "./space-content.actions";
+import { spaceActions } from "./spaces.actions";
 import { signFileToken } from "./files";
 import { rememberLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
 import { walk, type FileMeta, type PageNode } from "./revisions/tree";
-import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx, type PublishedUrl } from "./service-types";
+import { RETENTION_MS, type CollectionInfo, type ContentSchema, type PublishedUrl } from "./service-types";
 
 const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** How long a purged space is announced again by every purge sweep (so for a day, once an hour). */
 const PURGE_REPLAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
-
-interface CreateParams {
-  organizationId: string;
-  title?: string;
-  emoji?: string;
-  parent?: string;
-  editMode?: SpaceDoc["editMode"];
-}
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
 function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo | undefined): RoleOrGuest {
@@ -60,91 +55,64 @@ const PUBLISHED_URL_TTL_MS = 10_000;
 export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, revisionApiActions, searchActions, importActions, gitInternalActions, gitStateActions, computedEvents, pagesInternalActions, publishedActions, permissionActions] as Array<Partial<ServiceSchema>>,
+    mixins: [storeMixin(collections)] as Array<Partial<ServiceSchema>>,
 
     actions: {
-      createSpace: {
-        params: {
-          organizationId: idRule,
-          title: { type: "string", max: 50, optional: true },
-          emoji: { type: "string", max: 50, optional: true },
-          parent: { ...idRule, optional: true },
-          editMode: { type: "enum", values: ["live", "locked"], optional: true },
-        },
-        async handler(ctx: Ctx<CreateParams>) {
-          const caller = callerOf(ctx);
-          const membership = await this.membership(ctx.params.organizationId, caller.id);
-          if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
-          if (!atLeast(membership.role, "create")) throw new ForbiddenError("Creating spaces needs the create role or better.");
-          if (ctx.params.parent) {
-            const info = await this.collectionInfo(ctx.params.parent);
-            if (!info.unknown && (!info.exists || info.deleted || info.organizationId !== ctx.params.organizationId)) {
-              throw new BadRequestError(`Invalid parameters: 'parent': collection ${ctx.params.parent} was not found in the organization.`);
-            }
-          }
-          const now = this.nowIso();
-          const spaceId = newId();
-          // A new space starts with an empty revision.
-          const revision: RevisionDoc = { id: newId(), spaceId, parents: [], type: "edits", pages: [], files: [], reusableContents: [], variables: {}, createdAt: now };
-          await this.revisions.insert(revision);
-          const space: SpaceDoc = {
-            id: spaceId,
-            organizationId: ctx.params.organizationId,
-            title: ctx.params.title ?? "",
-            emoji: ctx.params.emoji ?? "",
-            visibility: "private",
-            editMode: ctx.params.editMode ?? "live",
-            defaultLevel: "inherit",
-            position: this.now().getTime(),
-            revision: revision.id,
-            comments: 0,
-            changeRequests: 0,
-            changeRequestsOpen: 0,
-            changeRequestsDraft: 0,
-            createdAt: now,
-            updatedAt: now,
-          };
-          if (ctx.params.parent) space.parent = ctx.params.parent;
-          await this.spaces.insert(space);
-          ctx.meta.$statusCode = 201;
-          return presentSpace(space, await this.roleOn(space, membership), this.publicUrl());
-        },
-      },
-
-      listSpaces: {
-        params: { organizationId: idRule, ...listParams },
-        async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
-          const caller = callerOf(ctx);
-          const membership = await this.membership(ctx.params.organizationId, caller.id);
-          if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
-          const filter: Filter = { organizationId: ctx.params.organizationId, deletedAt: op.exists(false) };
-          if (membership.role === null) {
-            // Guests see what is open to everyone signed in and what is granted to them or their teams
-            // (on the space or its collections): decided space by space, then paged like everyone's list.
-            const all = await this.spaces.find(filter);
-            const visible: string[] = [];
-            for (const space of all) if (await this.roleOn(space, membership)) visible.push(space.id);
-            filter.id = op.in(visible);
-          }
-          const { page, limit } = ctx.params;
-          return listPage(this.spaces, filter, { page, limit }, async (spaces) =>
-            Promise.all(spaces.map(async (space) => presentSpace(space, await this.roleOn(space, membership), this.publicUrl()))),
-          );
-        },
-      },
-
-      getSpace: {
-        params: { spaceId: idRule, shareKey: { type: "string", optional: true, max: 256 } },
-        async handler(ctx: Ctx<{ spaceId: string; shareKey?: string }>) {
-          const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-          const { shareKey } = ctx.params;
-          const published = shareKey === undefined ? this.cachedPublishedUrl(space.id) : undefined;
-          return presentSpace(space, role, this.publicUrl(), published !== undefined ? published : await this.publishedUrlOf(space.id, shareKey));
-        },
-      },
+      ...spaceActions,
+      ...spaceContentActions,
+      ...revisionActions,
+      ...changeActions,
+      ...linkActions,
+      ...searchActions,
+      ...importActions,
+      ...permissionActions,
+      ...spaceAccessActions,
+      ...pagesInternalActions,
+      ...revisionsInternalActions,
+      ...gitSyncInternalActions,
+      ...gitSyncStateActions,
+      ...publishedActions,
     },
 
     events: {
+      // A space this node has indexed for search is indexed again in the background (every content
+      // node hears this broadcast); one it has not waits for its first search.
+      "content.revision.changed": {
+        handler(ctx: Context<{ spaceId: string; revisionId: string }>) {
+          const { spaceId, revisionId } = ctx.params;
+          if (this.searchIndex.revisionOf(spaceId) === undefined) return;
+          void indexSpace(this, spaceId, revisionId).catch((err: unknown) => this.logger.warn({ err, spaceId }, "re-indexing a space for search failed; its next search retries"));
+        },
+      },
+      "content.space.deleted": {
+        handler(ctx: Context<{ spaceId: string }>) {
+          void unindexSpace(this, ctx.params.spaceId);
+        },
+      },
+      "content.space.purged": {
+        handler(ctx: Context<{ spaceId: string }>) {
+          void unindexSpace(this, ctx.params.spaceId);
+        },
+      },
+      // Computed pages' renders are dropped as soon as their spec changes (computed.ts).
+      "openapi.spec.versioned": {
+        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+          forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
+        },
+      },
+      "openapi.spec.deleted": {
+        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+          forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
+        },
+      },
+      // A member left the organization or a team was deleted: their grants go, so rejoining brings no old access back.
+      "orgs.principal.removed": {
+        async handler(ctx: Context<{ organizationId: string; principal: Principal; id: string }>) {
+          const key = `grants.${grantKey(ctx.params.principal, ctx.params.id)}`;
+          const held = await this.spaces.find({ organizationId: ctx.params.organizationId, [key]: op.exists(true) });
+          for (const space of held) await this.spaces.updateOne({ id: space.id }, { $unset: [key] });
+        },
+      },
       "orgs.members.changed": {
         handler(ctx: Context<{ organizationId: string }>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
@@ -423,6 +391,10 @@ export function contentSchema(): ContentSchema {
       this.jsonCache = new Map();
       this.pageIndexes = new WeakMap();
       this.linkReports = new Map();
+      // One search index per content node, built lazily per space on its first search.
+      this.searchIndex = new SearchIndex();
+      this.searchBuilds = new Map();
+      this.importSettings = readImportSettings(process.env, configFor(this.broker).requestTimeoutMs);
       this.memberships = new MembershipCache((organizationId, userId) =>
         this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
       );

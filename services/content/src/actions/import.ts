@@ -1,13 +1,7 @@
-// Importing content into a space: a website's pages become new pages of the space's current revision.
-import { configFor } from "@docshelf/config";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+// The website import's settings (CONTENT_IMPORT_*) and the address policy of its fetches;
+// the import action itself is in ../import.actions.ts.
 import { isPublicAddress, safeFetch, type AddressPolicy } from "@docshelf/safe-fetch";
-import { op } from "@docshelf/store";
-import { idRule, urlRule } from "@docshelf/validation";
-import { commitChanges } from "../revisions/commit";
-import { changesForPaths } from "../revisions/tree";
-import type { ContentPart, Ctx } from "../service-types";
-import { IMPORT_DEFAULTS, importWebsite, type ImportedPage, type ImportFetch } from "../website-import";
+import { IMPORT_DEFAULTS, type ImportFetch } from "../website-import";
 
 /** GitBook's ImportContentSource values; only `website` is implemented. */
 export const IMPORT_SOURCES = ["website", "docx", "markdown", "html", "zip", "confluence", "github-wiki", "notion", "google-docs"] as const;
@@ -30,9 +24,6 @@ export interface ImportSettings {
 export const MAX_IMPORT_PAGES = 2000;
 
 const TARGET = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\]):\d{1,5}$/i;
-
-/** Commits retried when the space moved while the site was fetched (the import only adds pages). */
-const COMMIT_ATTEMPTS = 3;
 
 export class ImportSettingsError extends Error {}
 
@@ -91,59 +82,3 @@ export function importFetch(allowedPrivateTargets: string[]): ImportFetch {
     return safeFetch(url, { ...options, isAllowedAddress: parsed ? addressPolicyFor(parsed, allowedPrivateTargets) : isPublicAddress });
   };
 }
-
-interface ImportParams {
-  spaceId: string;
-  url: string;
-  source: (typeof IMPORT_SOURCES)[number];
-}
-
-export const importActions: ContentPart = {
-  actions: {
-    importContent: {
-      params: { spaceId: idRule, url: urlRule(2048), source: { type: "enum", values: [...IMPORT_SOURCES] } },
-      async handler(ctx: Ctx<ImportParams>) {
-        const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-        this.requireRole(role, "edit", "Importing content");
-        if (space.editMode === "locked") throw new ForbiddenError("The space is locked: its content cannot be edited.");
-        if (ctx.params.source !== "website") {
-          throw new BadRequestError(`Invalid parameters: 'source': importing from "${ctx.params.source}" is not supported; only "website" is.`);
-        }
-        const settings = this.importSettings;
-        // safe-fetch's refusals (private addresses, bad URLs, time, size) are 400s with their own message.
-        const site = await importWebsite(ctx.params.url, {
-          fetch: importFetch(settings.allowedPrivateTargets),
-          maxPages: settings.maxPages,
-          maxBytesTotal: settings.maxBytesTotal,
-          timeoutMs: settings.timeoutMs,
-        });
-        const revision = await this.commitImport(space.id, site.pages);
-        ctx.meta.$statusCode = 201;
-        (ctx.meta as Record<string, unknown>).$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${space.id}/revisions/${revision}` };
-        return { revision, importedResources: site.importedResources, totalResources: site.totalResources };
-      },
-    },
-  },
-
-  methods: {
-    /** Adds the pages to the space's current revision as one new revision; retried when the space moved meanwhile. */
-    async commitImport(spaceId: string, pages: ImportedPage[]): Promise<string> {
-      for (let attempt = 1; ; attempt++) {
-        const space = await this.spaces.findOne({ id: spaceId, deletedAt: op.exists(false) });
-        if (!space) throw new NotFoundError(`Space ${spaceId} was not found.`);
-        if (space.editMode === "locked") throw new ForbiddenError("The space is locked: its content cannot be edited.");
-        const base = await this.loadRevision(space.id, space.revision);
-        try {
-          const { revision } = await commitChanges(this, space, base, changesForPaths(base.pages, pages), { move: true });
-          return revision.id;
-        } catch (err) {
-          if (!(err instanceof ConflictError) || attempt >= COMMIT_ATTEMPTS) throw err;
-        }
-      }
-    },
-  },
-
-  created() {
-    this.importSettings = readImportSettings(process.env, configFor(this.broker).requestTimeoutMs);
-  },
-};
