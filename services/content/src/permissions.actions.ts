@@ -4,10 +4,7 @@ import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import type { Service } from "moleculer";
-import type { ContentMethods, ContentActions, ContentVars, Ctx } from "./service-types";
-
-type ContentService = Service<Record<string, unknown>> & ContentMethods & ContentVars;
+import type { ContentActions, ContentService, Ctx } from "./service-types";
 
 type Ref = { spaceId: string };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
