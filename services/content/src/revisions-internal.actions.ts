@@ -1,4 +1,5 @@
-// Internal: reading a given revision of a space (a change request's), and storing a merged revision.
+// Internal, for change requests: reading a given revision of a space (a change request's), importing a
+// website onto it, the trees and bodies a merge needs, and storing a merged revision.
 // The reads check the caller's access to the space as the HTTP reads do; the change-requests service
 // checks that the revision is its change request's before it asks.
 import { Readable } from "node:stream";

@@ -1,4 +1,5 @@
-// The space lifecycle: update, delete, restore, duplicate, move, transfer; spaces of a collection and of a member.
+// The space lifecycle: create, list, read, update, delete, restore, duplicate, move, transfer; spaces of
+// a collection and of a member; the comment and change-request counts other services keep on a space.
 import { atLeast, callerOf, ROLES, type Role, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
