@@ -2,6 +2,7 @@
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
+import { purgeDeleted } from "./purge";
 import { commitChanges, moveSpace } from "./revisions/commit";
 import { CHANGE_TYPES, MAX_CHANGES, MAX_FILE_BYTES, checkChanges } from "./revisions/change-rules";
 import { TEMPLATE_IDS, templateById } from "./revisions/templates";
@@ -116,7 +117,7 @@ export const changeActions: ContentActions = {
           async handler(ctx: Ctx<{ ms: number; purge?: boolean }>) {
             if (!callerOf(ctx).instanceAdmin) throw new ForbiddenError();
             this.clockOffsetMs += ctx.params.ms;
-            const purged = ctx.params.purge === false ? 0 : await this.purgeDeleted();
+            const purged = ctx.params.purge === false ? 0 : await purgeDeleted(this);
             return { now: this.nowIso(), purged };
           },
         },

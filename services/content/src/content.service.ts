@@ -6,7 +6,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type Principal, type RoleOrGuest, type Role } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
-import { newSecret, op, storeMixin } from "@docshelf/store";
+import { newSecret, op, storeMixin, type Collection } from "@docshelf/store";
 import { readImportSettings } from "./actions/import";
 import { changeActions } from "./changes.actions";
 import { forgetRenders } from "./computed";
@@ -29,13 +29,12 @@ import { signFileToken } from "./files";
 import { rememberLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
-import { walk, type FileMeta, type PageNode } from "./revisions/tree";
-import { RETENTION_MS, type CollectionInfo, type ContentSchema, type PublishedUrl } from "./service-types";
+import { purgeDeleted } from "./purge";
+import { walk, type FileMeta } from "./revisions/tree";
+import type { CollectionInfo, ContentSchema, PublishedUrl } from "./service-types";
 
 const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
-/** How long a purged space is announced again by every purge sweep (so for a day, once an hour). */
-const PURGE_REPLAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
@@ -47,6 +46,12 @@ function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo 
     teamRoles: grantedRoles(membership, space.grants, ...(info?.grants ?? [])),
     visibility: space.visibility,
   });
+}
+
+/** Ids of an organization's spaces whose parent is one of `collectionIds`. */
+async function spaceIdsIn(spaces: Collection<SpaceDoc>, organizationId: string, collectionIds: string[]): Promise<string[]> {
+  if (!collectionIds.length) return [];
+  return (await spaces.find({ organizationId, parent: op.in(collectionIds) })).map((s) => s.id);
 }
 
 /** How long a node keeps a space's published URL (sites.urls.changed drops it sooner). */
@@ -136,7 +141,7 @@ export function contentSchema(): ContentSchema {
           // The orgs service's time, read on this service's clock (they differ only under the test clock).
           const given = ctx.params.deletedAt ? Date.parse(ctx.params.deletedAt) : NaN;
           const deletedAt = Number.isNaN(given) ? this.nowIso() : new Date(given + this.clockOffsetMs).toISOString();
-          for (const spaceId of await this.spaceIdsIn(ctx.params.organizationId, ctx.params.collectionIds)) {
+          for (const spaceId of await spaceIdsIn(this.spaces, ctx.params.organizationId, ctx.params.collectionIds)) {
             await this.spaces.updateOne({ id: spaceId, deletedAt: op.exists(false) }, { $set: { deletedAt, updatedAt: deletedAt } });
           }
           this.collectionInfos.clear();
@@ -145,7 +150,7 @@ export function contentSchema(): ContentSchema {
       "orgs.collection.transferred": {
         async handler(ctx: Context<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>) {
           const { fromOrganizationId, toOrganizationId } = ctx.params;
-          for (const spaceId of await this.spaceIdsIn(fromOrganizationId, ctx.params.collectionIds)) {
+          for (const spaceId of await spaceIdsIn(this.spaces, fromOrganizationId, ctx.params.collectionIds)) {
             // As a space transferred on its own: grants name teams and members of the organization it
             // leaves, so they stay behind, and the sites of that organization stop publishing it.
             const moved = await this.spaces.updateOne(
@@ -170,12 +175,6 @@ export function contentSchema(): ContentSchema {
 
       publicUrl() {
         return configFor(this.broker).publicUrl;
-      },
-
-      async spaceIdsIn(organizationId: string, collectionIds: string[]) {
-        if (!collectionIds.length) return [];
-        const spaces = await this.spaces.find({ organizationId, parent: op.in(collectionIds) });
-        return spaces.map((s) => s.id);
       },
 
       membership(organizationId: string, userId: string) {
@@ -339,47 +338,6 @@ export function contentSchema(): ContentSchema {
         }
         return Readable.from(chunks, { objectMode: false });
       },
-
-      async purgeDeleted() {
-        const now = this.now();
-        const cutoff = new Date(now.getTime() - RETENTION_MS).toISOString();
-        // Spaces purged by earlier sweeps are announced again while their tombstone lasts (models.ts).
-        const replayFrom = new Date(now.getTime() - PURGE_REPLAY_MS).toISOString();
-        for (const gone of await this.purgedSpaces.find({ purgedAt: op.gte(replayFrom) })) {
-          await this.broker.broadcast("content.space.purged", { spaceId: gone.id, organizationId: gone.organizationId });
-        }
-        await this.purgedSpaces.deleteMany({ purgedAt: op.lt(replayFrom) });
-        const expired = await this.spaces.find({ deletedAt: op.lt(cutoff) });
-        if (!expired.length) return 0;
-        const removedDocuments = new Set<string>();
-        const removedFiles = new Set<string>();
-        for (const space of expired) {
-          for (const revision of await this.revisions.find({ spaceId: space.id })) {
-            for (const { page } of walk(revision.pages)) if (page.documentId) removedDocuments.add(page.documentId);
-            for (const r of revision.reusableContents) if (r.documentId) removedDocuments.add(r.documentId);
-            for (const f of revision.files) removedFiles.add(f.sha256);
-            this.revisionCache.delete(revision.id);
-          }
-          // The tombstone first: a purge that stops half-way is announced by the next sweep all the same.
-          await this.purgedSpaces.insert({ id: space.id, organizationId: space.organizationId, purgedAt: now.toISOString() }).catch((err: unknown) => {
-            if (!(err instanceof ConflictError)) throw err;
-          });
-          await this.revisions.deleteMany({ spaceId: space.id });
-          await this.spaces.deleteOne({ id: space.id });
-          await this.broker.broadcast("content.space.purged", { spaceId: space.id, organizationId: space.organizationId });
-        }
-        // A document or file goes only when no remaining revision (of any space) still uses it.
-        if (removedDocuments.size || removedFiles.size) {
-          for (const revision of await this.revisions.find({})) {
-            for (const { page } of walk(revision.pages as PageNode[])) removedDocuments.delete(page.documentId ?? "");
-            for (const r of revision.reusableContents) removedDocuments.delete(r.documentId ?? "");
-            for (const f of revision.files) removedFiles.delete(f.sha256);
-          }
-          for (const id of removedDocuments) await this.documents.deleteOne({ id });
-          for (const sha256 of removedFiles) await this.files.remove(sha256);
-        }
-        return expired.length;
-      },
     },
 
     created() {
@@ -416,7 +374,7 @@ export function contentSchema(): ContentSchema {
         }
       }
       // Permanent removal after the retention window: stateless (it queries deletedAt), so restarts lose nothing.
-      const purge = () => this.purgeDeleted().catch((err: unknown) => this.logger.error({ err }, "purging deleted spaces failed"));
+      const purge = () => purgeDeleted(this).catch((err: unknown) => this.logger.error({ err }, "purging deleted spaces failed"));
       void purge();
       this.purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
       this.purgeTimer.unref();

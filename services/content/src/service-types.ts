@@ -67,8 +67,6 @@ export interface ContentMethods {
   now(): Date;
   nowIso(): string;
   publicUrl(): string;
-  /** Ids of an organization's spaces whose parent is one of `collectionIds`. */
-  spaceIdsIn(organizationId: string, collectionIds: string[]): Promise<string[]>;
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
   cachedCollectionInfo(collectionId: string): CollectionInfo | undefined;
@@ -92,7 +90,6 @@ export interface ContentMethods {
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
   /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
   respondJson(ctx: Context, key: string | null, build: () => unknown): unknown | Readable;
-  purgeDeleted(): Promise<number>;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
 }
 
