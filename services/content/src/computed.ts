@@ -3,10 +3,9 @@
 // the page's own body is the spec's overview and one child page per tag follows its stored children.
 // Nothing is stored: the evaluated tree is made per read, from renders cached here for a minute and
 // dropped as soon as the spec gets a new version or is deleted (openapi's events).
-import type { Context, ServiceBroker } from "moleculer";
+import type { ServiceBroker } from "moleculer";
 import type { RevisionDoc } from "./models";
 import { walk, type PageNode } from "./revisions/tree";
-import type { ContentPart } from "./service-types";
 
 /** What `openapi.renderSpecPages` answers. */
 interface SpecPages {
@@ -73,8 +72,8 @@ async function renderOf(broker: ServiceBroker, organizationId: string, slug: str
   return value;
 }
 
-/** Drops the cached renders of one spec (all `models` variants). */
-function forget(broker: ServiceBroker, organizationId: string, slug: string): void {
+/** Drops the cached renders of one spec (all `models` variants): openapi broadcasts its new versions and its deletion. */
+export function forgetRenders(broker: ServiceBroker, organizationId: string, slug: string): void {
   const cache = cacheOf(broker);
   for (const models of [true, false]) cache.delete(`${organizationId}:${slug}:${models}`);
 }
@@ -140,19 +139,3 @@ export async function computedView(broker: ServiceBroker, organizationId: string
 export function viewFor(broker: ServiceBroker, space: { organizationId: string }, revision: RevisionDoc, computed: boolean | undefined): Promise<ComputedView | null> {
   return computed === false ? Promise.resolve(null) : computedView(broker, space.organizationId, revision);
 }
-
-/** Keeps the renders fresh: openapi broadcasts a spec's new versions and its deletion. */
-export const computedEvents: ContentPart = {
-  events: {
-    "openapi.spec.versioned": {
-      handler(ctx: Context<{ organizationId: string; slug: string }>) {
-        forget(this.broker, ctx.params.organizationId, ctx.params.slug);
-      },
-    },
-    "openapi.spec.deleted": {
-      handler(ctx: Context<{ organizationId: string; slug: string }>) {
-        forget(this.broker, ctx.params.organizationId, ctx.params.slug);
-      },
-    },
-  },
-};

@@ -7,6 +7,8 @@ import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import type { RoleOrGuest } from "@docshelf/access";
 import { contentSchema } from "./content.service";
+import { purgeDeleted } from "./purge";
+import type { ContentService } from "./service-types";
 
 interface Fixture {
   broker: ServiceBroker;
@@ -176,17 +178,12 @@ describe("content service", () => {
     await call("content.applyChanges", { spaceId: b.id, changes: [{ type: "insert_file", id: "f2", name: "o.txt", contentType: "text/plain", data: alone }] });
     await call("content.deleteSpace", { spaceId: a.id }, as("owner"));
     await call("content.deleteSpace", { spaceId: b.id }, as("owner"));
-    const svc = f.broker.getLocalService("content") as unknown as {
-      clockOffsetMs: number;
-      purgeDeleted(): Promise<number>;
-      files: { has(sha: string): Promise<boolean> };
-      revisions: { find(q: object): Promise<Array<{ files: Array<{ sha256: string }> }>> };
-    };
+    const svc = f.broker.getLocalService("content") as unknown as ContentService;
     const shaOf = async (spaceId: string) => (await svc.revisions.find({ spaceId })).find((r) => r.files.length)!.files[0].sha256;
     const sharedSha = await shaOf(copy.id);
     const aloneSha = await shaOf(b.id);
     svc.clockOffsetMs = 8 * 24 * 3600 * 1000;
-    expect(await svc.purgeDeleted()).toBe(2);
+    expect(await purgeDeleted(svc)).toBe(2);
     const page = await call<{ markdown: string }>("content.getPage", { spaceId: copy.id, pageId: "p1" }, as("owner"));
     expect(page.markdown).toBe("shared body");
     expect(await svc.files.has(sharedSha)).toBe(true);

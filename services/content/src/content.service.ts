@@ -1,55 +1,40 @@
-// Spaces and their revisions: the space lifecycle, the revision engine, pages, files, links and templates.
+// The content service: spaces and their revisions (pages, files, links, templates, search, imports).
+// This file holds its store, lifecycle, events and the methods its action files share; the actions
+// are in src/<resource>.actions.ts, each an object spread into `actions`.
 import { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, effectiveRole, grantedRoles, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
-import { listParams, listPage } from "@docshelf/list";
-import { newId, newSecret, op, storeMixin, type Filter } from "@docshelf/store";
-import { idRule } from "@docshelf/validation";
-import { accessActions } from "./actions/access";
-import { changeActions } from "./actions/changes";
-import { contentActions } from "./actions/content";
-import { gitInternalActions } from "./actions/git-internal";
-import { gitStateActions } from "./actions/git-state";
-import { computedEvents } from "./computed";
-import { importActions } from "./actions/import";
-import { linkActions } from "./actions/links";
-import { pagesInternalActions } from "./actions/pages-internal";
-import { publishedActions } from "./actions/published";
-import { permissionActions } from "./actions/permissions";
-import { searchActions } from "./actions/search";
-import { revisionReadActions } from "./actions/revision-reads";
-import { revisionApiActions } from "./actions/revision-api";
-import { spaceActions } from "./actions/spaces";
+import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type Principal, type RoleOrGuest, type Role } from "@docshelf/access";
+import { ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
+import { newSecret, op, storeMixin, type Collection } from "@docshelf/store";
+import { changeActions } from "./changes.actions";
+import { forgetRenders } from "./computed";
+import { gitSyncInternalActions } from "./git-sync-internal.actions";
+import { gitSyncStateActions } from "./git-sync-state.actions";
+import { importActions } from "./import.actions";
+import { linkActions } from "./links.actions";
+import { pagesInternalActions } from "./pages-internal.actions";
+import { permissionActions } from "./permissions.actions";
+import { publishedActions } from "./published.actions";
+import { revisionActions } from "./revisions.actions";
+import { revisionsInternalActions } from "./revisions-internal.actions";
+import { SearchIndex } from "./search";
+import { searchActions } from "./search.actions";
+import { indexSpace, unindexSpace } from "./search-indexing";
+import { spaceAccessActions } from "./space-access.actions";
+import { spaceContentActions } from "./space-content.actions";
+import { spaceActions } from "./spaces.actions";
 import { signFileToken } from "./files";
+import { rememberLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
-import { storeDocuments } from "./revisions/documents";
-import { applyChanges, walk, type Change, type FileMeta, type PageNode } from "./revisions/tree";
-import { RETENTION_MS, type CollectionInfo, type ContentSchema, type Ctx, type PublishedUrl } from "./service-types";
+import { purgeDeleted } from "./purge";
+import { walk, type FileMeta } from "./revisions/tree";
+import type { CollectionInfo, ContentSchema, PublishedUrl } from "./service-types";
 
 const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
-/** How long a purged space is announced again by every purge sweep (so for a day, once an hour). */
-const PURGE_REPLAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
-
-interface CreateParams {
-  organizationId: string;
-  title?: string;
-  emoji?: string;
-  parent?: string;
-  editMode?: SpaceDoc["editMode"];
-}
-
-/** Keeps at most `max` entries, dropping the least recently used. */
-function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): V {
-  cache.delete(key);
-  cache.set(key, value);
-  while (cache.size > max) cache.delete(cache.keys().next().value as string);
-  return value;
-}
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
 function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo | undefined): RoleOrGuest {
@@ -62,97 +47,76 @@ function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo 
   });
 }
 
+/** Ids of an organization's spaces whose parent is one of `collectionIds`. */
+async function spaceIdsIn(spaces: Collection<SpaceDoc>, organizationId: string, collectionIds: string[]): Promise<string[]> {
+  if (!collectionIds.length) return [];
+  return (await spaces.find({ organizationId, parent: op.in(collectionIds) })).map((s) => s.id);
+}
+
 /** How long a node keeps a space's published URL (sites.urls.changed drops it sooner). */
 const PUBLISHED_URL_TTL_MS = 10_000;
 
 export function contentSchema(): ContentSchema {
   return {
     name: "content",
-    mixins: [storeMixin(collections), spaceActions, contentActions, changeActions, linkActions, accessActions, revisionReadActions, revisionApiActions, searchActions, importActions, gitInternalActions, gitStateActions, computedEvents, pagesInternalActions, publishedActions, permissionActions] as Array<Partial<ServiceSchema>>,
+    mixins: [storeMixin(collections)] as Array<Partial<ServiceSchema>>,
 
     actions: {
-      createSpace: {
-        params: {
-          organizationId: idRule,
-          title: { type: "string", max: 50, optional: true },
-          emoji: { type: "string", max: 50, optional: true },
-          parent: { ...idRule, optional: true },
-          editMode: { type: "enum", values: ["live", "locked"], optional: true },
-        },
-        async handler(ctx: Ctx<CreateParams>) {
-          const caller = callerOf(ctx);
-          const membership = await this.membership(ctx.params.organizationId, caller.id);
-          if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
-          if (!atLeast(membership.role, "create")) throw new ForbiddenError("Creating spaces needs the create role or better.");
-          if (ctx.params.parent) {
-            const info = await this.collectionInfo(ctx.params.parent);
-            if (!info.unknown && (!info.exists || info.deleted || info.organizationId !== ctx.params.organizationId)) {
-              throw new BadRequestError(`Invalid parameters: 'parent': collection ${ctx.params.parent} was not found in the organization.`);
-            }
-          }
-          const now = this.nowIso();
-          const spaceId = newId();
-          // A new space starts with an empty revision.
-          const revision: RevisionDoc = { id: newId(), spaceId, parents: [], type: "edits", pages: [], files: [], reusableContents: [], variables: {}, createdAt: now };
-          await this.revisions.insert(revision);
-          const space: SpaceDoc = {
-            id: spaceId,
-            organizationId: ctx.params.organizationId,
-            title: ctx.params.title ?? "",
-            emoji: ctx.params.emoji ?? "",
-            visibility: "private",
-            editMode: ctx.params.editMode ?? "live",
-            defaultLevel: "inherit",
-            position: this.now().getTime(),
-            revision: revision.id,
-            comments: 0,
-            changeRequests: 0,
-            changeRequestsOpen: 0,
-            changeRequestsDraft: 0,
-            createdAt: now,
-            updatedAt: now,
-          };
-          if (ctx.params.parent) space.parent = ctx.params.parent;
-          await this.spaces.insert(space);
-          ctx.meta.$statusCode = 201;
-          return presentSpace(space, await this.roleOn(space, membership), this.publicUrl());
-        },
-      },
-
-      listSpaces: {
-        params: { organizationId: idRule, ...listParams },
-        async handler(ctx: Ctx<{ organizationId: string; page?: string; limit?: number }>) {
-          const caller = callerOf(ctx);
-          const membership = await this.membership(ctx.params.organizationId, caller.id);
-          if (!membership.exists || !membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
-          const filter: Filter = { organizationId: ctx.params.organizationId, deletedAt: op.exists(false) };
-          if (membership.role === null) {
-            // Guests see what is open to everyone signed in and what is granted to them or their teams
-            // (on the space or its collections): decided space by space, then paged like everyone's list.
-            const all = await this.spaces.find(filter);
-            const visible: string[] = [];
-            for (const space of all) if (await this.roleOn(space, membership)) visible.push(space.id);
-            filter.id = op.in(visible);
-          }
-          const { page, limit } = ctx.params;
-          return listPage(this.spaces, filter, { page, limit }, async (spaces) =>
-            Promise.all(spaces.map(async (space) => presentSpace(space, await this.roleOn(space, membership), this.publicUrl()))),
-          );
-        },
-      },
-
-      getSpace: {
-        params: { spaceId: idRule, shareKey: { type: "string", optional: true, max: 256 } },
-        async handler(ctx: Ctx<{ spaceId: string; shareKey?: string }>) {
-          const { space, role } = await this.loadSpace(ctx, ctx.params.spaceId);
-          const { shareKey } = ctx.params;
-          const published = shareKey === undefined ? this.cachedPublishedUrl(space.id) : undefined;
-          return presentSpace(space, role, this.publicUrl(), published !== undefined ? published : await this.publishedUrlOf(space.id, shareKey));
-        },
-      },
+      ...spaceActions,
+      ...spaceContentActions,
+      ...revisionActions,
+      ...changeActions,
+      ...linkActions,
+      ...searchActions,
+      ...importActions,
+      ...permissionActions,
+      ...spaceAccessActions,
+      ...pagesInternalActions,
+      ...revisionsInternalActions,
+      ...gitSyncInternalActions,
+      ...gitSyncStateActions,
+      ...publishedActions,
     },
 
     events: {
+      // A space this node has indexed for search is indexed again in the background (every content
+      // node hears this broadcast); one it has not waits for its first search.
+      "content.revision.changed": {
+        handler(ctx: Context<{ spaceId: string; revisionId: string }>) {
+          const { spaceId, revisionId } = ctx.params;
+          if (this.searchIndex.revisionOf(spaceId) === undefined) return;
+          void indexSpace(this, spaceId, revisionId).catch((err: unknown) => this.logger.warn({ err, spaceId }, "re-indexing a space for search failed; its next search retries"));
+        },
+      },
+      "content.space.deleted": {
+        handler(ctx: Context<{ spaceId: string }>) {
+          void unindexSpace(this, ctx.params.spaceId);
+        },
+      },
+      "content.space.purged": {
+        handler(ctx: Context<{ spaceId: string }>) {
+          void unindexSpace(this, ctx.params.spaceId);
+        },
+      },
+      // Computed pages' renders are dropped as soon as their spec changes (computed.ts).
+      "openapi.spec.versioned": {
+        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+          forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
+        },
+      },
+      "openapi.spec.deleted": {
+        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+          forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
+        },
+      },
+      // A member left the organization or a team was deleted: their grants go, so rejoining brings no old access back.
+      "orgs.principal.removed": {
+        async handler(ctx: Context<{ organizationId: string; principal: Principal; id: string }>) {
+          const key = `grants.${grantKey(ctx.params.principal, ctx.params.id)}`;
+          const held = await this.spaces.find({ organizationId: ctx.params.organizationId, [key]: op.exists(true) });
+          for (const space of held) await this.spaces.updateOne({ id: space.id }, { $unset: [key] });
+        },
+      },
       "orgs.members.changed": {
         handler(ctx: Context<{ organizationId: string }>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
@@ -176,7 +140,7 @@ export function contentSchema(): ContentSchema {
           // The orgs service's time, read on this service's clock (they differ only under the test clock).
           const given = ctx.params.deletedAt ? Date.parse(ctx.params.deletedAt) : NaN;
           const deletedAt = Number.isNaN(given) ? this.nowIso() : new Date(given + this.clockOffsetMs).toISOString();
-          for (const spaceId of await this.spaceIdsIn(ctx.params.organizationId, ctx.params.collectionIds)) {
+          for (const spaceId of await spaceIdsIn(this.spaces, ctx.params.organizationId, ctx.params.collectionIds)) {
             await this.spaces.updateOne({ id: spaceId, deletedAt: op.exists(false) }, { $set: { deletedAt, updatedAt: deletedAt } });
           }
           this.collectionInfos.clear();
@@ -185,7 +149,7 @@ export function contentSchema(): ContentSchema {
       "orgs.collection.transferred": {
         async handler(ctx: Context<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>) {
           const { fromOrganizationId, toOrganizationId } = ctx.params;
-          for (const spaceId of await this.spaceIdsIn(fromOrganizationId, ctx.params.collectionIds)) {
+          for (const spaceId of await spaceIdsIn(this.spaces, fromOrganizationId, ctx.params.collectionIds)) {
             // As a space transferred on its own: grants name teams and members of the organization it
             // leaves, so they stay behind, and the sites of that organization stop publishing it.
             const moved = await this.spaces.updateOne(
@@ -210,12 +174,6 @@ export function contentSchema(): ContentSchema {
 
       publicUrl() {
         return configFor(this.broker).publicUrl;
-      },
-
-      async spaceIdsIn(organizationId: string, collectionIds: string[]) {
-        if (!collectionIds.length) return [];
-        const spaces = await this.spaces.find({ organizationId, parent: op.in(collectionIds) });
-        return spaces.map((s) => s.id);
       },
 
       membership(organizationId: string, userId: string) {
@@ -309,11 +267,11 @@ export function contentSchema(): ContentSchema {
 
       async loadRevision(spaceId: string, revisionId: string) {
         const cached = this.revisionCache.get(revisionId);
-        if (cached && cached.spaceId === spaceId) return remember(this.revisionCache, revisionId, cached, 8);
+        if (cached && cached.spaceId === spaceId) return rememberLru(this.revisionCache, revisionId, cached, 8);
         const revision = await this.revisions.findOne({ id: revisionId });
         if (!revision || revision.spaceId !== spaceId) throw new NotFoundError(`Revision ${revisionId} was not found.`);
         // Revisions never change, so a cached copy is always right.
-        return remember(this.revisionCache, revisionId, revision, 8);
+        return rememberLru(this.revisionCache, revisionId, revision, 8);
       },
 
       pageIndex(revision: RevisionDoc) {
@@ -341,36 +299,6 @@ export function contentSchema(): ContentSchema {
         return [...walk(revision.pages)].map(({ page }) => ({ id: page.id, title: page.title, path: page.path, markdown: bodies.get(page.documentId ?? "") ?? "" }));
       },
 
-      async commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options) {
-        const now = this.nowIso();
-        const applied = applyChanges(base, changes, now);
-        await storeDocuments(this.documents, applied.documents, now);
-        const revision: RevisionDoc = {
-          id: newId(),
-          spaceId: space.id,
-          parents: [base.id],
-          type: "edits",
-          pages: applied.pages,
-          files: applied.files,
-          reusableContents: applied.reusableContents,
-          variables: applied.variables,
-          createdAt: now,
-        };
-        await this.revisions.insert(revision);
-        if (options.move) {
-          const moved = await this.spaces.updateOne(
-            { id: space.id, revision: base.id, deletedAt: op.exists(false) },
-            { $set: { revision: revision.id, updatedAt: now } },
-          );
-          if (!moved) {
-            await this.revisions.deleteOne({ id: revision.id });
-            throw new ConflictError(`The space's revision is no longer ${base.id}; apply the changes to its current revision.`);
-          }
-          await this.revisionChanged(space.id, revision.id);
-        }
-        return { revision, inserted: applied.inserted };
-      },
-
       async revisionChanged(spaceId: string, revisionId: string) {
         // The search index (and anyone else) follows the space's content through this event.
         await this.broker.broadcast("content.revision.changed", { spaceId, revisionId });
@@ -395,7 +323,7 @@ export function contentSchema(): ContentSchema {
           const json = JSON.stringify(value);
           if (json.length <= STREAM_OVER_BYTES) return value;
           body = Buffer.from(json, "utf8");
-          if (key) remember(this.jsonCache, key, body, 8);
+          if (key) rememberLru(this.jsonCache, key, body, 8);
         }
         (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
         // Byte chunks (the runtime's serializer sends them as they are), each cut before a character's
@@ -409,47 +337,6 @@ export function contentSchema(): ContentSchema {
         }
         return Readable.from(chunks, { objectMode: false });
       },
-
-      async purgeDeleted() {
-        const now = this.now();
-        const cutoff = new Date(now.getTime() - RETENTION_MS).toISOString();
-        // Spaces purged by earlier sweeps are announced again while their tombstone lasts (models.ts).
-        const replayFrom = new Date(now.getTime() - PURGE_REPLAY_MS).toISOString();
-        for (const gone of await this.purgedSpaces.find({ purgedAt: op.gte(replayFrom) })) {
-          await this.broker.broadcast("content.space.purged", { spaceId: gone.id, organizationId: gone.organizationId });
-        }
-        await this.purgedSpaces.deleteMany({ purgedAt: op.lt(replayFrom) });
-        const expired = await this.spaces.find({ deletedAt: op.lt(cutoff) });
-        if (!expired.length) return 0;
-        const removedDocuments = new Set<string>();
-        const removedFiles = new Set<string>();
-        for (const space of expired) {
-          for (const revision of await this.revisions.find({ spaceId: space.id })) {
-            for (const { page } of walk(revision.pages)) if (page.documentId) removedDocuments.add(page.documentId);
-            for (const r of revision.reusableContents) if (r.documentId) removedDocuments.add(r.documentId);
-            for (const f of revision.files) removedFiles.add(f.sha256);
-            this.revisionCache.delete(revision.id);
-          }
-          // The tombstone first: a purge that stops half-way is announced by the next sweep all the same.
-          await this.purgedSpaces.insert({ id: space.id, organizationId: space.organizationId, purgedAt: now.toISOString() }).catch((err: unknown) => {
-            if (!(err instanceof ConflictError)) throw err;
-          });
-          await this.revisions.deleteMany({ spaceId: space.id });
-          await this.spaces.deleteOne({ id: space.id });
-          await this.broker.broadcast("content.space.purged", { spaceId: space.id, organizationId: space.organizationId });
-        }
-        // A document or file goes only when no remaining revision (of any space) still uses it.
-        if (removedDocuments.size || removedFiles.size) {
-          for (const revision of await this.revisions.find({})) {
-            for (const { page } of walk(revision.pages as PageNode[])) removedDocuments.delete(page.documentId ?? "");
-            for (const r of revision.reusableContents) removedDocuments.delete(r.documentId ?? "");
-            for (const f of revision.files) removedFiles.delete(f.sha256);
-          }
-          for (const id of removedDocuments) await this.documents.deleteOne({ id });
-          for (const sha256 of removedFiles) await this.files.remove(sha256);
-        }
-        return expired.length;
-      },
     },
 
     created() {
@@ -461,6 +348,10 @@ export function contentSchema(): ContentSchema {
       this.jsonCache = new Map();
       this.pageIndexes = new WeakMap();
       this.linkReports = new Map();
+      // One search index per content node, built lazily per space on its first search.
+      this.searchIndex = new SearchIndex();
+      this.searchBuilds = new Map();
+      this.importSettings = configFor(this.broker).contentImport;
       this.memberships = new MembershipCache((organizationId, userId) =>
         this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
       );
@@ -482,7 +373,7 @@ export function contentSchema(): ContentSchema {
         }
       }
       // Permanent removal after the retention window: stateless (it queries deletedAt), so restarts lose nothing.
-      const purge = () => this.purgeDeleted().catch((err: unknown) => this.logger.error({ err }, "purging deleted spaces failed"));
+      const purge = () => purgeDeleted(this).catch((err: unknown) => this.logger.error({ err }, "purging deleted spaces failed"));
       void purge();
       this.purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
       this.purgeTimer.unref();

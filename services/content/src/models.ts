@@ -52,7 +52,7 @@ export interface RevisionDoc {
   reusableContents: ReusableContentMeta[];
   variables: Record<string, string>;
   createdAt: string;
-  /** Set by Git sync on a revision it imported (see actions/git-internal.ts). */
+  /** Set by Git sync on a revision it imported (see git-sync-internal.actions.ts). */
   git?: { oid: string; message: string; createdByService: boolean; createdByGitBook?: boolean; url?: string; ref?: string };
 }
 

@@ -1,17 +1,16 @@
-// The shape of the content service that its action groups (src/actions/*) share.
+// The content service as its action files (src/*.actions.ts) and helpers see it: its collections,
+// caches and the methods they share.
 import type { Readable } from "node:stream";
-import type { Context, ServiceSchema } from "moleculer";
+import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Grants, Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
 import type { DocumentDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
-import type { PageResource, PresentOptions, SpaceResource } from "./present";
-import type { ImportSettings } from "./actions/import";
-import type { LinkReport, LinkStatus } from "./revisions/links";
+import type { PresentOptions, SpaceResource } from "./present";
+import type { ImportSettings } from "./import-fetch";
+import type { LinkReport } from "./revisions/links";
 import type { SearchIndex } from "./search";
-import type { ImportedPage } from "./website-import";
-import type { Change, FileMeta, PageNode } from "./revisions/tree";
+import type { FileMeta, PageNode } from "./revisions/tree";
 
-/** What `orgs.collectionLevels` answers about a collection. */
 /** Where a space is published: the URL of its site space in a site, and that site's visibility. */
 export interface PublishedUrl {
   siteId: string;
@@ -19,6 +18,7 @@ export interface PublishedUrl {
   visibility: string;
 }
 
+/** What `orgs.collectionLevels` answers about a collection. */
 export interface CollectionInfo {
   exists: boolean;
   organizationId?: string;
@@ -55,25 +55,18 @@ export interface ContentVars {
   pageIndexes: WeakMap<RevisionDoc, Map<string, PageNode>>;
   /** Link reports by revision (and page): revisions are immutable, so reports are too. */
   linkReports: Map<string, LinkReport>;
-  /** This node's full-text index (src/search), built lazily per space; see src/actions/search.ts. */
+  /** This node's full-text index (src/search), built lazily per space; see search-indexing.ts. */
   searchIndex: SearchIndex;
   /** The last queued index step of each space, so steps for one space run in order. */
   searchBuilds: Map<string, Promise<void>>;
-  /** Website import limits and the test-only private-address allowance (src/actions/import.ts). */
+  /** Website import limits and the test-only private-address allowance (actions/import.ts). */
   importSettings: ImportSettings;
-}
-
-export interface CommitOptions {
-  /** Move the space's revision pointer to the new revision (compare-and-swap from the base). */
-  move: boolean;
 }
 
 export interface ContentMethods {
   now(): Date;
   nowIso(): string;
   publicUrl(): string;
-  /** Ids of an organization's spaces whose parent is one of `collectionIds`. */
-  spaceIdsIn(organizationId: string, collectionIds: string[]): Promise<string[]>;
   membership(organizationId: string, userId: string): Promise<Membership>;
   collectionInfo(collectionId: string): Promise<CollectionInfo>;
   cachedCollectionInfo(collectionId: string): CollectionInfo | undefined;
@@ -92,39 +85,18 @@ export interface ContentMethods {
   markdownOf(documentId: string | undefined): Promise<string>;
   /** Every page of a revision with its markdown (the search index's input). */
   pagesWithMarkdown(revision: RevisionDoc): Promise<Array<{ id: string; title: string; path: string; markdown: string }>>;
-  /** Stores the revision made of `base` and `changes` (and its new documents); returns it and the ids of inserted pages. */
-  commitChanges(space: SpaceDoc, base: RevisionDoc, changes: Change[], options: CommitOptions): Promise<{ revision: RevisionDoc; inserted: string[] }>;
   revisionChanged(spaceId: string, revisionId: string): Promise<void>;
   downloadURL(file: FileMeta): string;
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
   /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
   respondJson(ctx: Context, key: string | null, build: () => unknown): unknown | Readable;
-  purgeDeleted(): Promise<number>;
-  /** Validates and applies a batch from `content.applyChanges`; see that action. */
-  applyIncoming(params: { spaceId: string; revisionId?: string; changes: unknown[]; move?: boolean }): Promise<{ revision: string; parents: string[]; moved: boolean; pages: string[] }>;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
-  /** `variant` names what else the answer depends on (evaluated computed pages), for its cache key. */
-  serveRevision(ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean, variant?: string): unknown;
-  /** The file backlinks of `revision` (of the space, or of a change request: `where` names it in a 404). */
-  serveFileBacklinks(ctx: Context, space: SpaceDoc, role: RoleOrGuest, revision: RevisionDoc, query: BacklinksQuery, where: string): Promise<unknown>;
-  /** `markdown` is the body of an evaluated computed page (src/computed.ts); otherwise the page's stored document. */
-  servePage(space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: { format?: "document" | "markdown"; evaluated?: boolean; metadata?: boolean }, markdown?: string): Promise<PageResource>;
-  linkReportOf(space: SpaceDoc, revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
-  computeLinkReport(revision: RevisionDoc, onlyPage?: string): Promise<LinkReport>;
-  /** The organization's live spaces the caller may read (404 when not a member). */
-  readableSpaces(ctx: Context, organizationId: string): Promise<SpaceDoc[]>;
-  /** Indexes every given space whose indexed revision is not its current one. */
-  ensureIndexed(spaces: SpaceDoc[]): Promise<void>;
-  indexSpace(spaceId: string, revisionId: string): Promise<void>;
-  unindexSpace(spaceId: string): Promise<void>;
-  searchStep(spaceId: string, step: () => Promise<void>): Promise<void>;
-  /** Adds imported pages to the space's current revision (one new revision, the space moved to it); its id. */
-  commitImport(spaceId: string, pages: ImportedPage[]): Promise<string>;
-  serveLinks(ctx: Context, params: { spaceId: string; page?: string; limit?: number; status?: LinkStatus }, pageId?: string): Promise<unknown>;
 }
 
 export type ContentSchema = ServiceSchema<Record<string, unknown>, ContentMethods, ContentVars>;
-export type ContentPart = Omit<ContentSchema, "name">;
+export type ContentService = Service<Record<string, unknown>> & ContentVars & ContentMethods;
+/** What each `src/*.actions.ts` file exports, spread into the service's `actions`. */
+export type ContentActions = Service.ServiceActionsSchema<ContentService>;
 export type Ctx<P> = Context<P, Record<string, unknown>>;
 
 /** Deleted spaces can be restored for this long, then the purge job removes them. */

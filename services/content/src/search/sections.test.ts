@@ -29,6 +29,23 @@ describe("splitIntoSections", () => {
     expect(section).toMatchObject({ title: "The safeFetch API", anchor: "the-safefetch-api" });
   });
 
+  it("gives setext headings a section and the site's anchor, as ATX headings", () => {
+    const sections = splitIntoSections(page("Intro\n\nInstalling\n==========\nRun it.\n\nOn Linux\n--------\nUse apt."));
+    expect(sections).toEqual([
+      { anchor: "", title: "Getting started", text: "Intro" },
+      { anchor: "installing", title: "Installing", text: "Run it." },
+      { anchor: "on-linux", title: "On Linux", text: "Use apt." },
+    ]);
+  });
+
+  it("leaves front matter out of the sections and their text", () => {
+    const sections = splitIntoSections(page("---\ndescription: secret words\n---\n\n## Usage\nRun it."));
+    expect(sections).toEqual([
+      { anchor: "", title: "Getting started", text: "" },
+      { anchor: "usage", title: "Usage", text: "Run it." },
+    ]);
+  });
+
   it("keeps an empty page as one section so its title is still searchable", () => {
     expect(splitIntoSections(page(""))).toEqual([{ anchor: "", title: "Getting started", text: "" }]);
   });

@@ -1,5 +1,6 @@
-// Splits a page's markdown into sections at its headings, each with a unique anchor.
-import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
+// Splits a page's markdown into sections at its headings (markdown-it's reading, shared with the site
+// renderer through @docshelf/document), each with the anchor the site gives that heading.
+import { markdownSections } from "@docshelf/document";
 import { markdownToText } from "./markdown-text";
 
 export interface PageInput {
@@ -19,26 +20,8 @@ export interface Section {
   text: string;
 }
 
-const ATX_HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
-const FENCE = /^\s{0,3}(```|~~~)/;
-
-
 export function splitIntoSections(page: PageInput): Section[] {
-  const sections: Array<{ anchor: string; title: string; lines: string[] }> = [{ anchor: "", title: page.title, lines: [] }];
-  const used = new Set<string>();
-  let fence: string | undefined;
-  for (const line of page.markdown.split(/\r?\n/)) {
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
-    const heading = fence === undefined && !fenceMatch ? ATX_HEADING.exec(line) : null;
-    if (heading) {
-      const title = markdownToText(heading[2]);
-      sections.push({ anchor: uniqueAnchor(slugifyHeading(title), used), title, lines: [] });
-    } else {
-      sections[sections.length - 1].lines.push(line);
-    }
-  }
-  return sections
-    .map((s) => ({ anchor: s.anchor, title: s.title, text: markdownToText(s.lines.join("\n")) }))
+  return markdownSections(page.markdown)
+    .map((s, i) => ({ anchor: s.anchor, title: i === 0 ? page.title : s.title, text: markdownToText(s.body) }))
     .filter((s, i) => i === 0 || s.title || s.text);
 }

@@ -4,10 +4,7 @@ import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import type { Service } from "moleculer";
-import type { ContentMethods, ContentPart, ContentVars, Ctx } from "../service-types";
-
-type ContentService = Service<Record<string, unknown>> & ContentMethods & ContentVars;
+import type { ContentActions, ContentService, Ctx } from "./service-types";
 
 type Ref = { spaceId: string };
 type PrincipalParams = Ref & { teamId?: string; userId?: string; role?: RoleOrGuest };
@@ -58,48 +55,35 @@ function removeAction(principal: Principal) {
   };
 }
 
-export const permissionActions: ContentPart = {
-  actions: {
-    inviteToSpace: {
-      params: { spaceId: idRule, ...inviteParams },
-      async handler(ctx: Ctx<Ref & Invite>) {
-        const named = invitees(ctx.params);
-        const principals: Array<[Principal, string]> = [...named.teams.map((id): [Principal, string] => ["team", id]), ...named.users.map((id): [Principal, string] => ["user", id])];
-        const space = await this.spaces.findOne({ id: ctx.params.spaceId });
-        return setGrant(this, ctx, ctx.params.role, principals, () => checkInvitees(callOf(ctx), space?.organizationId ?? "", named));
-      },
-    },
-    listTeamPermissionsInSpace: listAction("team"),
-    listUserPermissionsInSpace: listAction("user"),
-    updateTeamPermissionInSpace: updateAction("team"),
-    updateUserPermissionInSpace: updateAction("user"),
-    removeTeamFromSpace: removeAction("team"),
-    removeUserFromSpace: removeAction("user"),
-
-    /** Internal: how many live spaces of the organization grant a role to each team or user (a member's or team's `spaces`). */
-    grantCounts: {
-      visibility: "public",
-      params: { organizationId: idRule, teams: { type: "array", max: 1000, items: idRule }, users: { type: "array", max: 1000, items: idRule } },
-      async handler(ctx: Ctx<{ organizationId: string; teams: string[]; users: string[] }>): Promise<Record<string, number>> {
-        const { organizationId, teams, users } = ctx.params;
-        const keys = [...teams.map((id) => grantKey("team", id)), ...users.map((id) => grantKey("user", id))];
-        // One read of the organization's spaces that carry grants (few), counted here: not a query per key.
-        const granted = keys.length ? await this.spaces.find({ organizationId, deletedAt: op.exists(false), grants: op.exists(true) }) : [];
-        const counts = new Map(keys.map((key) => [key, 0]));
-        for (const space of granted) for (const key of Object.keys(space.grants ?? {})) if (counts.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
-        return Object.fromEntries(counts);
-      },
+export const permissionActions: ContentActions = {
+  inviteToSpace: {
+    params: { spaceId: idRule, ...inviteParams },
+    async handler(ctx: Ctx<Ref & Invite>) {
+      const named = invitees(ctx.params);
+      const principals: Array<[Principal, string]> = [...named.teams.map((id): [Principal, string] => ["team", id]), ...named.users.map((id): [Principal, string] => ["user", id])];
+      const space = await this.spaces.findOne({ id: ctx.params.spaceId });
+      return setGrant(this, ctx, ctx.params.role, principals, () => checkInvitees(callOf(ctx), space?.organizationId ?? "", named));
     },
   },
+  listTeamPermissionsInSpace: listAction("team"),
+  listUserPermissionsInSpace: listAction("user"),
+  updateTeamPermissionInSpace: updateAction("team"),
+  updateUserPermissionInSpace: updateAction("user"),
+  removeTeamFromSpace: removeAction("team"),
+  removeUserFromSpace: removeAction("user"),
 
-  events: {
-    // A member left the organization or a team was deleted: their grants go, so rejoining brings no old access back.
-    "orgs.principal.removed": {
-      async handler(ctx: Ctx<{ organizationId: string; principal: Principal; id: string }>) {
-        const key = `grants.${grantKey(ctx.params.principal, ctx.params.id)}`;
-        const held = await this.spaces.find({ organizationId: ctx.params.organizationId, [key]: op.exists(true) });
-        for (const space of held) await this.spaces.updateOne({ id: space.id }, { $unset: [key] });
-      },
+  /** Internal: how many live spaces of the organization grant a role to each team or user (a member's or team's `spaces`). */
+  grantCounts: {
+    visibility: "public",
+    params: { organizationId: idRule, teams: { type: "array", max: 1000, items: idRule }, users: { type: "array", max: 1000, items: idRule } },
+    async handler(ctx: Ctx<{ organizationId: string; teams: string[]; users: string[] }>): Promise<Record<string, number>> {
+      const { organizationId, teams, users } = ctx.params;
+      const keys = [...teams.map((id) => grantKey("team", id)), ...users.map((id) => grantKey("user", id))];
+      // One read of the organization's spaces that carry grants (few), counted here: not a query per key.
+      const granted = keys.length ? await this.spaces.find({ organizationId, deletedAt: op.exists(false), grants: op.exists(true) }) : [];
+      const counts = new Map(keys.map((key) => [key, 0]));
+      for (const space of granted) for (const key of Object.keys(space.grants ?? {})) if (counts.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+      return Object.fromEntries(counts);
     },
   },
 };

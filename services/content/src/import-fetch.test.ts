@@ -1,5 +1,5 @@
 import { SafeFetchError } from "@docshelf/safe-fetch";
-import { importFetch } from "./import";
+import { importFetch } from "./import-fetch";
 
 describe("importFetch", () => {
   test.each(["[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::1]", "0.0.0.0", "169.254.169.254", "[fc00::1]", "[fdff::1]", "100.64.0.1"])(

@@ -1,0 +1,50 @@
+// How a revision's content is answered, whichever revision is read: the space's current one
+// (space-content.actions.ts), a given one (revisions.actions.ts) or a change request's
+// (revisions-internal.actions.ts).
+import type { Context } from "moleculer";
+import { markdownToDocument } from "@docshelf/document";
+import { NotFoundError } from "@docshelf/errors";
+import type { RevisionDoc, SpaceDoc } from "./models";
+import { pageArray } from "./paging";
+import { presentFile, presentPage, presentRevision, type PageResource } from "./present";
+import { documentResolver, refIndex } from "./revisions/document-refs";
+import { evaluateMarkdown } from "./revisions/markdown";
+import type { PageNode } from "./revisions/tree";
+import type { ContentService } from "./service-types";
+
+export interface PageQuery {
+  format?: "document" | "markdown";
+  evaluated?: boolean;
+  metadata?: boolean;
+}
+
+/** The whole revision; `variant` names what else the answer depends on (evaluated computed pages), for its cache key. */
+export function serveRevision(service: ContentService, ctx: Context, space: SpaceDoc, revision: RevisionDoc, metadata: boolean, variant?: string): unknown {
+  const opts = service.presentOptions(space.id, metadata);
+  return service.respondJson(ctx, `revision:${revision.id}:${space.id}:${space.visibility}:${metadata}${variant ? `:${variant}` : ""}`, () =>
+    presentRevision(revision, space, opts, (f) => service.downloadURL(f)),
+  );
+}
+
+/** One page; `body` is the markdown of an evaluated computed page (computed.ts), otherwise the page's stored document is read. */
+export async function servePage(service: ContentService, space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery, body?: string): Promise<PageResource> {
+  const resource: PageResource = presentPage(page, service.presentOptions(space.id, query.metadata ?? true));
+  let markdown = body ?? (await service.markdownOf(page.documentId));
+  if (query.evaluated) markdown = evaluateMarkdown(markdown, revision.variables, page.variables ?? {});
+  if (query.format === "document") {
+    resource.document = markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files), page.path));
+  } else resource.markdown = markdown;
+  return resource;
+}
+
+/** A page of the revision's files. */
+export function serveFiles(service: ContentService, revision: RevisionDoc, query: { page?: string; limit?: number; metadata?: boolean }) {
+  return pageArray(revision.files, { page: query.page, limit: query.limit }, (files) => files.map((f) => presentFile(f, service.downloadURL(f), query.metadata ?? true)));
+}
+
+/** One file of the revision; `where` names the revision in the 404 ("the space", "the change request"). */
+export function serveFile(service: ContentService, revision: RevisionDoc, fileId: string, metadata: boolean | undefined, where: string) {
+  const file = revision.files.find((f) => f.id === fileId);
+  if (!file) throw new NotFoundError(`File ${fileId} was not found in ${where}.`);
+  return presentFile(file, service.downloadURL(file), metadata ?? true);
+}
