@@ -3,3 +3,4 @@
 // Nothing here imports a service.
 export { brokerOptions } from "./moleculer.config";
 export { readiness, startHealthServer, type Readiness } from "./health";
+export { jsonAnswer, jsonStream, jsonTextAnswer, readJson, utf8Chunks, STREAM_CHUNK_BYTES, STREAM_OVER_BYTES } from "./json-stream";

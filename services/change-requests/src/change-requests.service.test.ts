@@ -3,7 +3,7 @@
 import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import { changeRequestsSchema } from "./change-requests.service";
-import { jsonStream, readJson } from "./json-stream";
+import { jsonStream, readJson } from "@docshelf/runtime";
 import type { TreeContent, TreePage } from "./merge";
 import type { MergedMessage } from "./merged-channel";
 import type { ChangeRequestsService } from "./service-types";

@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newSecret, op, storeMixin } from "@docshelf/store";
 import { changeRequestContentActions } from "./change-request-content.actions";
 import { CountSync } from "@docshelf/count-sync";
-import { jsonStream, readJson } from "./json-stream";
+import { jsonStream, readJson } from "@docshelf/runtime";
 import { lifecycleActions } from "./lifecycle.actions";
 import { mergeActions } from "./merge.actions";
 import { startMergedChannel, type MergedMessage } from "./merged-channel";

@@ -1,7 +1,7 @@
 // The content service: spaces and their revisions (pages, files, links, templates, search, imports).
 // This file holds its store, lifecycle, events and the methods its action files share; the actions
 // are in src/<resource>.actions.ts, each an object spread into `actions`.
-import { Readable } from "node:stream";
+import { jsonStream, STREAM_OVER_BYTES } from "@docshelf/runtime";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type Principal, type RoleOrGuest, type Role } from "@docshelf/access";
@@ -32,7 +32,6 @@ import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
 import type { CollectionInfo, ContentSchema, PublishedUrl } from "./service-types";
 
-const STREAM_OVER_BYTES = 512 * 1024;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
 
@@ -326,16 +325,7 @@ export function contentSchema(): ContentSchema {
           if (key) rememberLru(this.jsonCache, key, body, 8);
         }
         (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
-        // Byte chunks (the runtime's serializer sends them as they are), each cut before a character's
-        // first byte so that every chunk is valid UTF-8 by itself, for readers that decode chunk by chunk.
-        const chunks: Buffer[] = [];
-        for (let start = 0; start < body.length; ) {
-          let end = Math.min(body.length, start + 256 * 1024);
-          while (end < body.length && end > start + 1 && (body[end] & 0xc0) === 0x80) end--;
-          chunks.push(body.subarray(start, end));
-          start = end;
-        }
-        return Readable.from(chunks, { objectMode: false });
+        return jsonStream(body);
       },
     },
 

@@ -1,8 +1,8 @@
 // Internal: what Git sync reads and writes: a revision's whole tree with markdown and file bytes
 // (export), and a revision built from an imported repository with its `git` metadata (import).
 // Both travel as streams of JSON text: a whole space does not fit in one NATS message.
-import { Readable } from "node:stream";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
+import { jsonStream } from "@docshelf/runtime";
 import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { RevisionDoc } from "./models";
@@ -85,13 +85,6 @@ function splitImportStream(whole: Buffer): { body: GitImportBody; bytes: Buffer[
   return { body, bytes };
 }
 
-function streamJson(value: unknown): Readable {
-  const json = JSON.stringify(value);
-  const chunks: string[] = [];
-  for (let i = 0; i < json.length; i += 256 * 1024) chunks.push(json.slice(i, i + 256 * 1024));
-  return Readable.from(chunks, { objectMode: false });
-}
-
 export const gitSyncInternalActions: ContentActions = {
   /**
    * Internal (git-sync export): a revision of a live space (default its current one), whole, as a stream
@@ -132,7 +125,7 @@ export const gitSyncInternalActions: ContentActions = {
       const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
       const git = (revision as RevisionDoc).git;
       if (git) snapshot.git = git;
-      return streamJson(snapshot);
+      return jsonStream(snapshot);
     },
   },
 

@@ -2,8 +2,9 @@
 // website onto it, the trees and bodies a merge needs, and storing a merged revision.
 // The reads check the caller's access to the space as the HTTP reads do; the change-requests service
 // checks that the revision is its change request's before it asks.
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
+import { jsonStream, readJson } from "@docshelf/runtime";
 import { listParams } from "@docshelf/list";
 import { newId, op } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
@@ -51,24 +52,6 @@ export interface RevisionTree {
 
 /** What `storeRevision` stores: a revision's content without its id. */
 type RevisionBody = Omit<RevisionTree, "id">;
-
-/**
- * JSON text in 256 KB pieces. Whole trees of a large space (and a batch of page bodies) can exceed
- * NATS's 1 MB message limit; a stream crosses the transporter in chunks whatever its size.
- */
-function jsonStream(value: unknown): Readable {
-  const json = JSON.stringify(value);
-  const chunks: string[] = [];
-  for (let i = 0; i < json.length; i += 256 * 1024) chunks.push(json.slice(i, i + 256 * 1024));
-  return Readable.from(chunks, { objectMode: false });
-}
-
-async function readJson(stream: NodeJS.ReadableStream): Promise<unknown> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  // Joined as bytes first: the transporter may cut a chunk inside a multi-byte character.
-  return JSON.parse(Buffer.concat(parts).toString("utf8"));
-}
 
 function isRevisionBody(value: unknown): value is RevisionBody {
   const body = value as Partial<RevisionBody> | null;

@@ -8,6 +8,7 @@ import type { Context, Service, ServiceSchema } from "moleculer";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { readJson } from "@docshelf/runtime";
 import { newId, newSecret, storeMixin } from "@docshelf/store";
 import { CredentialSealer, repoNameOf, scrub } from "./credentials";
 import { integrationActions } from "./integration.actions";
@@ -19,12 +20,6 @@ import { gitSyncStateOf } from "./present";
 import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
 import type { GitSyncService, Methods, SpaceAccess, Vars } from "./service-types";
 import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL } from "./wake-channel";
-
-async function readAll(stream: Readable): Promise<string> {
-  const parts: string[] = [];
-  for await (const chunk of stream as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
-  return parts.join("");
-}
 
 export function gitSyncSchema(): ServiceSchema {
   const schema: ServiceSchema<Record<string, unknown>, Methods, Vars> = {
@@ -99,7 +94,7 @@ export function gitSyncSchema(): ServiceSchema {
           workDir: this.workDir,
           snapshot: async (spaceId, options = {}) => {
             const stream = await this.broker.call<Readable, { spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>("content.gitSnapshot", { spaceId, ...options }, { timeout: 0 });
-            return JSON.parse(await readAll(stream)) as Snapshot;
+            return readJson<Snapshot>(stream);
           },
           importTree: (spaceId, move, body) =>
             this.broker.call<{ revision: string; moved: boolean; pages: number }, { spaceId: string; move: boolean }>("content.gitImport", { spaceId, move }, { stream: body, timeout: 0 }),

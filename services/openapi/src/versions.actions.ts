@@ -4,7 +4,7 @@ import { NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { idRule } from "@docshelf/validation";
 import type { SpecDoc, VersionDoc } from "./models";
-import { jsonAnswer } from "./json-answer";
+import { jsonTextAnswer } from "@docshelf/runtime";
 import { presentContentJson, presentVersion } from "./present";
 import { slugRule } from "./params";
 import type { Ctx, OpenAPIActions, OpenAPIService } from "./service-types";
@@ -18,7 +18,7 @@ const versionRef = { ...ref, versionId: idRule };
 async function contentOf(service: OpenAPIService, ctx: Ctx<Ref>, spec: SpecDoc, version: VersionDoc): Promise<unknown> {
   const document = await service.documents.findOne({ id: version.id });
   if (!document) throw new NotFoundError(`OpenAPI spec version ${version.id} was not found.`);
-  return jsonAnswer(ctx.meta, presentContentJson(version, document, spec, service.publicUrl()));
+  return jsonTextAnswer(ctx.meta, presentContentJson(version, document, spec, service.publicUrl()));
 }
 
 async function loadVersion(service: OpenAPIService, ctx: Ctx<Ref>, versionId: string | "latest"): Promise<{ spec: SpecDoc; version: VersionDoc }> {

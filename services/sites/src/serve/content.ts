@@ -1,5 +1,6 @@
 // What a published site reads from the content service, and the caches that keep a warm page cheap:
 // page trees by revision (revisions never change) and rendered bodies by revision, page and base URL.
+import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
 import { renderMarkdown, type RenderedPage } from "./markdown";
 
@@ -95,16 +96,6 @@ export class TreeIndex {
 }
 
 type Call = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
-
-async function readJson<T>(value: unknown): Promise<T> {
-  // Large answers come as a stream of JSON text (they would not fit in one transporter message).
-  if (value && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
-    const parts: string[] = [];
-    for await (const chunk of value as AsyncIterable<string | Buffer>) parts.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
-    return JSON.parse(parts.join("")) as T;
-  }
-  return value as T;
-}
 
 export class PublishedContent {
   private readonly trees = new Lru<string, Promise<TreeIndex>>(32);
