@@ -10,6 +10,7 @@ import { commentsSchema } from "@docshelf/comments";
 import { sitesSchema } from "@docshelf/sites";
 import { changeRequestsSchema } from "@docshelf/change-requests";
 import { gitSyncSchema } from "@docshelf/git-sync";
+import { appSchema } from "@docshelf/app";
 import { brokerOptions } from "./moleculer.config";
 
 export { brokerOptions } from "./moleculer.config";
@@ -24,6 +25,7 @@ const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
   sites: sitesSchema as unknown as (cfg: Config) => ServiceSchema,
   "change-requests": changeRequestsSchema as unknown as (cfg: Config) => ServiceSchema,
   "git-sync": gitSyncSchema as unknown as (cfg: Config) => ServiceSchema,
+  app: appSchema as unknown as (cfg: Config) => ServiceSchema,
 };
 
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {

@@ -1,0 +1,132 @@
+// Space pages: the page tree, a rendered page, the change requests; a change request's summary with its
+// pages, its editor (Markdown with a preview) and its comments.
+import { html, trusted, type Html } from "../html";
+import { csrfField, layout, type Viewer } from "./layout";
+
+export interface TreeNode {
+  id: string;
+  title: string;
+  path: string;
+  type: string;
+  pages?: TreeNode[];
+}
+export interface SpaceView {
+  id: string;
+  title?: string;
+  emoji?: string;
+  organization?: string;
+}
+export interface ChangeRequestView {
+  id: string;
+  number: number;
+  subject?: string;
+  status?: string;
+  createdBy?: { displayName?: string };
+}
+export interface CommentView {
+  id: string;
+  postedBy?: { displayName?: string };
+  body?: { markdown?: string };
+  postedAt?: string;
+}
+
+/** The first page a reader lands on: the first document page of the tree. */
+export function firstDocument(pages: TreeNode[]): TreeNode | undefined {
+  for (const page of pages) {
+    if (page.type === "document") return page;
+    const inner = firstDocument(page.pages ?? []);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+export function pageTree(pages: TreeNode[], base: string, current: string | undefined): Html {
+  if (!pages.length) return html``;
+  return html`<ul>${pages.map(
+    (p) =>
+      html`<li>${p.type === "group" ? html`<strong>${p.title}</strong>` : html`<a href="${base}/${p.path}"${p.path === current ? trusted(' aria-current="page"') : ""}>${p.title}</a>`}${pageTree(p.pages ?? [], base, current)}</li>`,
+  )}</ul>`;
+}
+
+export function spacePage(
+  viewer: Viewer,
+  space: SpaceView,
+  tree: TreeNode[],
+  current: { title: string; path: string; html: string } | undefined,
+  changeRequests: ChangeRequestView[],
+): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  const crs = html`<section><h2>Change requests</h2>
+${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None open.</p>`}
+<form method="post" action="${base}/~/changes">${csrfField(viewer)}
+<label for="subject">New change request</label>
+<input type="text" id="subject" name="subject" maxlength="200" placeholder="What it changes">
+<p><button type="submit">Create change request</button></p>
+</form></section>`;
+  return layout(
+    current ? `${current.title} · ${space.title ?? "Space"}` : (space.title ?? "Space"),
+    viewer,
+    html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
+${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
+${crs}`,
+    pageTree(tree, base, current?.path),
+  );
+}
+
+export function changeRequestPage(
+  viewer: Viewer,
+  space: SpaceView,
+  cr: ChangeRequestView,
+  tree: TreeNode[],
+  current: { title: string; path: string; html: string } | undefined,
+  comments: Array<CommentView & { html: string }>,
+): string {
+  const spaceBase = `/s/${encodeURIComponent(space.id)}`;
+  const base = `${spaceBase}/~/changes/${cr.number}`;
+  return layout(
+    `#${cr.number} ${cr.subject || "Untitled"}`,
+    viewer,
+    html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
+<h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
+<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""}</p>
+${
+  current
+    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>`
+    : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
+}
+<section><h2>Comments</h2>
+${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}</li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
+<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
+<label for="comment">Comment</label>
+<textarea id="comment" name="markdown" required maxlength="65536" class="short"></textarea>
+<p><button type="submit">Comment</button></p>
+</form></section>`,
+    pageTree(tree, base, current?.path),
+  );
+}
+
+export function editPage(
+  viewer: Viewer,
+  space: SpaceView,
+  cr: ChangeRequestView,
+  page: { title: string; path: string },
+  markdown: string,
+  preview: string | undefined,
+  error?: string,
+): string {
+  const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
+  return layout(
+    `Edit ${page.title}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">#${cr.number} ${cr.subject || "Untitled"}</a> › editing</p>
+<h1>Edit ${page.title}</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+<form method="post" action="${base}/${page.path}">${csrfField(viewer)}
+<label for="markdown">Markdown</label>
+<textarea id="markdown" name="markdown" maxlength="1000000">
+${markdown}</textarea>
+<p><button type="submit" name="intent" value="preview">Preview</button> <button type="submit" name="intent" value="save">Save in the change request</button></p>
+</form>
+${preview !== undefined ? html`<section class="preview" aria-label="Preview"><h2>Preview</h2>${trusted(preview)}</section>` : ""}`,
+  );
+}

@@ -1,0 +1,258 @@
+// The app through the HTTP gateway: sessions (sign-in with an API token, cookie flags, stored hashed,
+// sign-out, CSRF, open redirects), every `urls.app` the API returns opening its page for a member and
+// not for anyone else, escaped content, the CSP, and the write loop (change request, edit, comment).
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunningSystem } from "@docshelf/testkit";
+import { MODES, start } from "./modes";
+import { Browser, appWorld, csrfOf, pathOf, signIn, type AppWorld } from "./app-fixtures";
+
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Every file the app's store wrote (the embedded store: DATA_DIR/app/*.db), or null with MongoDB. */
+function appStoreFiles(dataDir: string): string | null {
+  const dir = join(dataDir, "app");
+  if (!existsSync(dir)) return null;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".db"))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
+}
+
+describe.each(MODES)("the app over %s", (mode) => {
+  let sys: RunningSystem;
+  let w: AppWorld;
+
+  beforeAll(async () => {
+    sys = await start(mode);
+    w = await appWorld(sys);
+  }, 120_000);
+
+  afterAll(async () => {
+    await sys?.stop();
+  });
+
+  describe("sessions", () => {
+    test("signing in with an API token sets an HttpOnly, SameSite=Lax session cookie stored only as its SHA-256", async () => {
+      const browser = new Browser(sys.url);
+      const res = await signIn(browser, w.alice.token, "/o/" + w.orgId);
+      expect(res.status).toBe(303);
+      expect(res.location).toBe(`/o/${w.orgId}`);
+      const set = res.headers.getSetCookie().find((c) => c.startsWith("docshelf_session="))!;
+      expect(set).toMatch(/; HttpOnly/);
+      expect(set).toMatch(/; SameSite=Lax/);
+      expect(set).toMatch(/; Path=\//);
+      // Plain http without a proxy saying https: no Secure (the browser would drop it).
+      expect(set).not.toMatch(/Secure/);
+      const value = browser.cookies.get("docshelf_session")!;
+      expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await browser.get(`/o/${w.orgId}`)).status).toBe(200);
+
+      const stored = appStoreFiles(sys.dataDir);
+      if (stored !== null) {
+        expect(stored).toContain(createHash("sha256").update(value).digest("hex"));
+        expect(stored).not.toContain(value);
+        expect(stored).not.toContain(w.alice.token);
+      }
+    });
+
+    test("a client's own X-Forwarded-Proto (no trusted proxy) does not make the cookie Secure", async () => {
+      const form = await fetch(`${sys.url}/app/sign-in`, { headers: { "x-forwarded-proto": "https" } });
+      expect(form.headers.getSetCookie().join("\n")).not.toMatch(/Secure/);
+    });
+
+    test("a wrong token is refused and opens no session", async () => {
+      const browser = new Browser(sys.url);
+      const res = await signIn(browser, "not-a-real-token-at-all-0123456789");
+      expect(res.status).toBe(401);
+      expect(res.text).toContain("That token is unknown or was revoked.");
+      expect(browser.cookies.has("docshelf_session")).toBe(false);
+    });
+
+    test("signing in without the form's CSRF token is refused", async () => {
+      const browser = new Browser(sys.url);
+      await browser.get("/app/sign-in");
+      const res = await browser.post("/app/sign-in", { token: w.alice.token });
+      expect(res.status).toBe(403);
+      expect(browser.cookies.has("docshelf_session")).toBe(false);
+    });
+
+    test("a form posted without the session's CSRF token, or with another session's, is refused (403)", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const other = new Browser(sys.url);
+      await signIn(other, w.alice.token);
+      const otherCsrf = csrfOf((await other.get(pathOf(w.urls.space))).text);
+
+      const path = `/s/${w.spaceId}/~/changes`;
+      expect((await browser.post(path, { subject: "No token" })).status).toBe(403);
+      expect((await browser.post(path, { subject: "Wrong token", _csrf: otherCsrf })).status).toBe(403);
+      const ok = await browser.submit(pathOf(w.urls.space), path, { subject: "With the token" });
+      expect(ok.status).toBe(303);
+      expect(ok.location).toMatch(new RegExp(`^/s/${w.spaceId}/~/changes/\\d+$`));
+    });
+
+    test("signing out ends the session: the same cookie no longer opens pages", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const cookie = browser.cookieHeader();
+      const out = await browser.submit(pathOf(w.urls.org), "/app/sign-out", {});
+      expect(out.status).toBe(303);
+      expect(out.headers.getSetCookie().join("\n")).toMatch(/docshelf_session=; .*Max-Age=0/);
+      const replay = await fetch(sys.url + pathOf(w.urls.org), { headers: { cookie }, redirect: "manual" });
+      expect(replay.status).toBe(303);
+      expect(replay.headers.get("location")).toMatch(/^\/app\/sign-in\?return=/);
+    });
+
+    test("revoking the API token a session was opened with ends the session", async () => {
+      const token = await sys.admin.post(`/v1/users/${w.alice.id}/tokens`, { label: "app" });
+      const browser = new Browser(sys.url);
+      await signIn(browser, token.body.token);
+      expect((await browser.get(pathOf(w.urls.org))).status).toBe(200);
+      const revoked = await sys.admin.delete(`/v1/users/${w.alice.id}/tokens/${token.body.id}`);
+      expect([200, 204]).toContain(revoked.status);
+      const after = await browser.get(pathOf(w.urls.org));
+      expect(after.status).toBe(303);
+    });
+
+    test("a link opened without a session leads to sign-in and back", async () => {
+      const browser = new Browser(sys.url);
+      const target = pathOf(w.urls.page);
+      const first = await browser.get(target);
+      expect(first.status).toBe(303);
+      expect(first.location).toBe(`/app/sign-in?return=${encodeURIComponent(target)}`);
+      const form = await browser.get(first.location!);
+      expect(form.text).toContain(`name="return" value="${target}"`);
+      const res = await browser.post("/app/sign-in", { _csrf: csrfOf(form.text), token: w.alice.token, return: target });
+      expect(res.location).toBe(target);
+      expect((await browser.get(target)).status).toBe(200);
+    });
+
+    test.each(["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/%0d%0aSet-Cookie:x=1", " //evil.example"])(
+      "sign-in never sends the browser elsewhere (return=%p)",
+      async (returnTo) => {
+        const browser = new Browser(sys.url);
+        const res = await signIn(browser, w.alice.token, returnTo);
+        expect(res.status).toBe(303);
+        const location = res.location!;
+        expect(location.startsWith("/")).toBe(true);
+        expect(location.startsWith("//")).toBe(false);
+        expect(location).not.toMatch(/evil|[\r\n\\]/);
+      },
+    );
+  });
+
+  describe("every urls.app opens its page", () => {
+    let alice: Browser;
+    let bob: Browser;
+
+    beforeAll(async () => {
+      alice = new Browser(sys.url);
+      await signIn(alice, w.alice.token);
+      bob = new Browser(sys.url);
+      await signIn(bob, w.bob.token);
+    });
+
+    test.each([
+      ["organization", "org", "Alice&#39;s org"],
+      ["space", "space", "Welcome"],
+      ["page", "page", "The <strong>handbook</strong> starts here."],
+      ["change request", "changeRequest", "Improve the welcome"],
+      ["site", "site", "Docs"],
+    ] as const)("the %s's page opens for a member, and is not found for a member of another organization", async (_name, key, shows) => {
+      const path = pathOf(w.urls[key]);
+      const mine = await alice.get(path);
+      expect(mine.status).toBe(200);
+      expect(mine.text).toContain(shows);
+      expect(mine.headers.get("content-security-policy")).toBe(CSP);
+      expect(mine.headers.get("cache-control")).toBe("private, no-store");
+      expect(mine.headers.get("x-frame-options")).toBe("DENY");
+
+      const theirs = await bob.get(path);
+      expect(theirs.status).toBe(404);
+      expect(theirs.text).not.toContain(shows);
+
+      const nobody = await new Browser(sys.url).get(path);
+      expect(nobody.status).toBe(303);
+      expect(nobody.location).toMatch(/^\/app\/sign-in\?return=/);
+    });
+
+    test("the organization page lists spaces and sites, and members for an administrator", async () => {
+      const res = await alice.get(pathOf(w.urls.org));
+      expect(res.text).toContain(`href="/s/${w.spaceId}"`);
+      expect(res.text).toContain("Members");
+      expect(res.text).toContain(w.alice.email);
+    });
+
+    test("the start page lists the viewer's organizations only", async () => {
+      const res = await bob.get("/app");
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("Bob&#39;s org");
+      expect(res.text).not.toContain("Alice&#39;s org");
+    });
+
+    test("a title and Markdown carrying script render inert, as text", async () => {
+      const res = await alice.get(pathOf(w.urls.xssPage));
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("&lt;img src=x onerror=&quot;alert(&#39;title&#39;)&quot;&gt;Tricky");
+      expect(res.text).not.toMatch(/<script/i);
+      expect(res.text).not.toMatch(/<img[^>]*onerror/i);
+      expect(res.text).not.toMatch(/(href|src)="?javascript:/i);
+      expect(res.text).toContain("A [link](javascript:alert(&#39;link&#39;)) and &lt;img src=x onerror=alert(&#39;img&#39;)&gt;.");
+      expect(res.text).toContain("<strong>bold</strong>");
+    });
+
+    test("an unknown path under the app is a 404 page with the CSP", async () => {
+      const res = await alice.get(`/s/${w.spaceId}/~/nothing-here`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-security-policy")).toBe(CSP);
+    });
+  });
+
+  describe("writing", () => {
+    test("create a change request, edit a page's Markdown with a preview, save, comment", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const created = await browser.submit(pathOf(w.urls.space), `/s/${w.spaceId}/~/changes`, { subject: "Edit from the app" });
+      const crPath = created.location!;
+      const cr = await browser.get(crPath);
+      expect(cr.status).toBe(200);
+      expect(cr.text).toContain("Edit from the app");
+
+      const editPath = `${crPath}/welcome?edit=1`;
+      const editor = await browser.get(editPath);
+      expect(editor.status).toBe(200);
+      expect(editor.text).toContain("The **handbook** starts here.");
+      const csrf = csrfOf(editor.text);
+      const markdown = "# Welcome\n\nEdited <b>in</b> the **app**.\n";
+      const preview = await browser.post(`${crPath}/welcome`, { _csrf: csrf, intent: "preview", markdown });
+      expect(preview.status).toBe(200);
+      expect(preview.text).toContain("the <strong>app</strong>.");
+      expect(preview.text).toContain("Edited &lt;b&gt;in&lt;/b&gt; the **app**.");
+      const saved = await browser.post(`${crPath}/welcome`, { _csrf: csrf, intent: "save", markdown });
+      expect(saved.status).toBe(303);
+
+      const number = crPath.split("/").pop();
+      const page = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
+      expect(page.body.markdown).toContain("Edited <b>in</b> the **app**.");
+      // Main is untouched until the change request merges.
+      const main = await w.alice.api.get(`/v1/spaces/${w.spaceId}/content/path/welcome?format=markdown`);
+      expect(main.body.markdown).not.toContain("Edited");
+
+      const commented = await browser.post(crPath, { _csrf: csrf, intent: "comment", markdown: "Looks *good* <script>alert(1)</script>" });
+      expect(commented.status).toBe(303);
+      const withComment = await browser.get(crPath);
+      expect(withComment.text).toContain("Looks <em>good</em>");
+      expect(withComment.text).not.toMatch(/<script/i);
+    });
+
+    test("a member of another organization cannot post into the change request", async () => {
+      const bob = new Browser(sys.url);
+      await signIn(bob, w.bob.token);
+      const csrf = csrfOf((await bob.get("/app")).text);
+      const res = await bob.post(`${pathOf(w.urls.changeRequest)}`, { _csrf: csrf, intent: "comment", markdown: "hi" });
+      expect(res.status).toBe(404);
+    });
+  });
+});
