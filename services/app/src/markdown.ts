@@ -3,8 +3,9 @@
 // mailto links only), heading anchors from @docshelf/slugs.
 //
 // The published sites' renderer lives in services/sites/src/serve/markdown.ts and no package exports it;
-// a service must not import another's source, so this is the same configuration, kept equal by the test
-// markdown.test.ts (the XSS corpus). Moving both into a shared package is left for later.
+// a service must not import another's source, so this is the same configuration, kept equal by the
+// end-to-end test test/src/app-markdown.test.ts (the sites' XSS corpus and ordinary pages through both).
+// Moving both into a shared package is left for later.
 import MarkdownIt from "markdown-it";
 import sanitizeHtml from "sanitize-html";
 import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";

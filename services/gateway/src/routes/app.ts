@@ -72,6 +72,17 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
+/**
+ * Whether the browser reached us over https (the session cookie then gets Secure): PUBLIC_URL is https,
+ * the socket is TLS, or a trusted proxy (TRUSTED_PROXIES) in front says `X-Forwarded-Proto: https`.
+ */
+export function requestIsSecure(req: IncomingMessage, httpsBase: boolean, trusted: TrustedProxies): boolean {
+  if (httpsBase || (req.socket as TLSSocket).encrypted) return true;
+  const proto = req.headers["x-forwarded-proto"];
+  if (typeof proto !== "string" || proto.split(",")[0].trim().toLowerCase() !== "https") return false;
+  return trusted.has(req.socket.remoteAddress ?? "");
+}
+
 export interface AppPages {
   /** Whether the request is the app's (its path, and a method it serves). */
   matches(req: IncomingMessage): boolean;
@@ -80,14 +91,7 @@ export interface AppPages {
 
 export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: number): AppPages {
   const httpsBase = publicUrl.startsWith("https:");
-  /** Under https directly, or a trusted proxy in front says so (the cookie then gets Secure). */
-  const secure = (req: IncomingMessage): boolean => {
-    if (httpsBase || (req.socket as TLSSocket).encrypted) return true;
-    const proto = req.headers["x-forwarded-proto"];
-    if (typeof proto !== "string" || proto.split(",")[0].trim().toLowerCase() !== "https") return false;
-    // Believed only from a proxy we trust (TRUSTED_PROXIES).
-    return trusted.has(req.socket.remoteAddress ?? "");
-  };
+  const secure = (req: IncomingMessage) => requestIsSecure(req, httpsBase, trusted);
   return {
     matches(req) {
       const method = req.method ?? "GET";
