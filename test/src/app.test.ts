@@ -185,6 +185,12 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(res.text).toContain(w.alice.email);
     });
 
+    test("the space page lists its change requests in progress (drafts too)", async () => {
+      const res = await alice.get(pathOf(w.urls.space));
+      expect(res.text).toContain(`href="${pathOf(w.urls.changeRequest)}"`);
+      expect(res.text).toContain("Improve the welcome");
+    });
+
     test("the start page lists the viewer's organizations only", async () => {
       const res = await bob.get("/app");
       expect(res.status).toBe(200);

@@ -195,7 +195,11 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
     const [content, changeRequests] = await Promise.all([
       pagePath ? as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined,
-      as<Items<ChangeRequestView>>("change-requests.list", { spaceId, limit: 50 }).then((l) => l.items, () => []),
+      // Drafts and open ones: the change requests still in progress.
+      Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
+        (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
+        () => [],
+      ),
     ]);
     return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests));
   }

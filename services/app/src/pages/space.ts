@@ -57,7 +57,7 @@ export function spacePage(
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
   const crs = html`<section><h2>Change requests</h2>
-${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None open.</p>`}
+${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
 <form method="post" action="${base}/~/changes">${csrfField(viewer)}
 <label for="subject">New change request</label>
 <input type="text" id="subject" name="subject" maxlength="200" placeholder="What it changes">
