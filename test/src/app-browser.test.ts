@@ -1,7 +1,8 @@
 // The app in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core, launched
 // as the published-site browser suite does) opens a space's urls.app without a session, is led to
 // sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
-// preview and saves it, comments; the XSS page runs no script. Screenshots go to test/artifacts/.
+// preview and saves it, comments, merges and reads the merged page; the XSS page runs no script.
+// Screenshots go to test/artifacts/.
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,7 +97,7 @@ suites("the app in Chromium over %s", (mode) => {
     await sys?.stop();
   });
 
-  test("sign in from a space's link, read it, open a change request, edit a page with a preview, comment", async () => {
+  test("sign in from a space's link, read it, open a change request, edit a page with a preview, comment, merge, see the merged page", async () => {
     const page = await context.newPage();
     const trace = watch(page);
     const spaceUrl = `${sys.url}${pathOf(w.urls.space)}`;
@@ -128,8 +129,15 @@ suites("the app in Chromium over %s", (mode) => {
     await page.fill("#comment", "Ship it");
     await page.click('button:text-is("Comment")');
     await page.waitForURL(/\/~\/changes\/\d+$/);
-    expect(await page.textContent("section")).toContain("Ship it");
+    expect(await page.textContent("section#comments")).toContain("Ship it");
     await shot(page, "change-request");
+
+    await page.click('button:text-is("Merge")');
+    await page.waitForURL(/\/~\/changes\/\d+$/);
+    expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");
+    await page.goto(`${spaceUrl}/welcome`);
+    expect(await page.innerHTML("article")).toContain("Edited in <strong>Chromium</strong>.");
+    await shot(page, "merged");
     expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
 
     await page.click('button:text-is("Sign out")');

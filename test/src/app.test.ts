@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunningSystem } from "@docshelf/testkit";
+import { addMember, createUser, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 import { Browser, appWorld, csrfOf, pathOf, signIn, type AppWorld } from "./app-fixtures";
 
@@ -251,6 +251,34 @@ describe.each(MODES)("the app over %s", (mode) => {
       const withComment = await browser.get(crPath);
       expect(withComment.text).toContain("Looks <em>good</em>");
       expect(withComment.text).not.toMatch(/<script/i);
+    });
+
+    test("review and merge: a reviewer approves, the author merges, the space shows the merged page", async () => {
+      const carol = await createUser(sys.admin, { displayName: "Carol" });
+      await addMember(w.alice.api, w.orgId, carol.email, "review");
+      const author = new Browser(sys.url);
+      await signIn(author, w.alice.token);
+      const created = await author.submit(pathOf(w.urls.space), `/s/${w.spaceId}/~/changes`, { subject: "To merge" });
+      const crPath = created.location!;
+      const editor = await author.get(`${crPath}/welcome?edit=1`);
+      const saved = await author.post(`${crPath}/welcome`, { _csrf: csrfOf(editor.text), intent: "save", markdown: "# Welcome\n\nMerged from the app.\n" });
+      expect(saved.status).toBe(303);
+
+      const reviewer = new Browser(sys.url);
+      await signIn(reviewer, carol.token);
+      const approved = await reviewer.submit(crPath, crPath, { intent: "approve" });
+      expect(approved.status).toBe(303);
+      expect((await author.get(crPath)).text).toContain("Carol: approved");
+
+      const merged = await author.submit(crPath, crPath, { intent: "merge" });
+      expect(merged.status).toBe(303);
+      expect((await author.get(`/s/${w.spaceId}/welcome`)).text).toContain("Merged from the app.");
+      // Merged: no more merge button, and merging again is refused with the action's reason.
+      const after = await author.get(crPath);
+      expect(after.text).not.toContain('value="merge"');
+      const again = await author.post(crPath, { _csrf: csrfOf(after.text), intent: "merge" });
+      expect(again.status).toBe(400);
+      expect(again.text).toContain("cannot be merged");
     });
 
     test("a member of another organization cannot post into the change request", async () => {

@@ -7,7 +7,7 @@ import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage } from "./pages/sign-in";
-import { changeRequestPage, editPage, firstDocument, spacePage, type ChangeRequestView, type CommentView, type SpaceView, type TreeNode } from "./pages/space";
+import { changeRequestPage, editPage, firstDocument, spacePage, type ChangeRequestView, type CommentView, type ReviewView, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -223,11 +223,23 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   const ref = { spaceId, changeRequestId: cr.id };
   const intent = req.form?.intent;
   if (req.method === "POST" && !pagePath) {
-    if (intent !== "comment") throw notFound();
-    const markdown = (req.form?.markdown ?? "").trim();
-    if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
-    await as("comments.postInChangeRequest", { ...ref, body: { markdown } });
-    return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
+    const back = `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`;
+    if (intent === "comment") {
+      const markdown = (req.form?.markdown ?? "").trim();
+      if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
+      await as("comments.postInChangeRequest", { ...ref, body: { markdown } });
+      return redirect(back);
+    }
+    if (intent === "approve" || intent === "request-changes") {
+      await as("change-requests.submitReview", { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
+      return redirect(back);
+    }
+    if (intent === "merge") {
+      // Conflicts and unmet merge rules are the action's 409, shown with its message.
+      await as("change-requests.merge", ref);
+      return redirect(back);
+    }
+    throw notFound();
   }
   const content = pagePath ? await as<PageContent>("change-requests.getPageByPath", { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
@@ -240,10 +252,11 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     throw notFound();
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
-  const [revision, comments] = await Promise.all([
+  const [revision, comments, reviews] = await Promise.all([
     as<{ pages: TreeNode[] }>("change-requests.getRevision", ref),
     as<Items<CommentView>>("comments.listInChangeRequest", { ...ref, format: "markdown", limit: 50 }).then((l) => l.items, () => []),
+    as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
   ]);
   const shown = comments.map((c) => ({ ...c, html: renderMarkdown(c.body?.markdown ?? "") }));
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown));
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews));
 }

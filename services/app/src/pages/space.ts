@@ -23,6 +23,12 @@ export interface ChangeRequestView {
   status?: string;
   createdBy?: { displayName?: string };
 }
+export interface ReviewView {
+  id: string;
+  status: string;
+  outdated?: boolean;
+  reviewer?: { displayName?: string };
+}
 export interface CommentView {
   id: string;
   postedBy?: { displayName?: string };
@@ -56,7 +62,7 @@ export function spacePage(
   changeRequests: ChangeRequestView[],
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
-  const crs = html`<section><h2>Change requests</h2>
+  const crs = html`<section id="change-requests"><h2>Change requests</h2>
 ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
 <form method="post" action="${base}/~/changes">${csrfField(viewer)}
 <label for="subject">New change request</label>
@@ -80,6 +86,7 @@ export function changeRequestPage(
   tree: TreeNode[],
   current: { title: string; path: string; html: string } | undefined,
   comments: Array<CommentView & { html: string }>,
+  reviews: ReviewView[] = [],
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
@@ -94,7 +101,16 @@ ${
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>`
     : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
 }
-<section><h2>Comments</h2>
+<section id="reviews"><h2>Reviews</h2>
+${reviews.length ? html`<ul>${reviews.map((r) => html`<li>${r.reviewer?.displayName ?? "Someone"}: ${r.status === "approved" ? "approved" : "requested changes"}${r.outdated ? " (before the latest changes)" : ""}</li>`)}</ul>` : html`<p class="meta">No review yet.</p>`}
+${
+  cr.status === "open" || cr.status === "draft"
+    ? html`<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="approve">Approve</button> <button type="submit" name="intent" value="request-changes">Request changes</button></form>
+<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="merge">Merge</button></form>`
+    : ""
+}
+</section>
+<section id="comments"><h2>Comments</h2>
 ${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}</li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
 <form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
 <label for="comment">Comment</label>
