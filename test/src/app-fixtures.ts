@@ -77,6 +77,12 @@ export async function signIn(browser: Browser, token: string, returnTo?: string)
 export const XSS_TITLE = `<img src=x onerror="alert('title')">Tricky`;
 export const XSS_MARKDOWN = `# Hello <script>alert('body')</script>\n\nA [link](javascript:alert('link')) and <img src=x onerror=alert('img')>.\n\nPlain **bold** text.\n`;
 
+const PETS = {
+  openapi: "3.0.3",
+  info: { title: "Pets", version: "1.0.0" },
+  paths: { "/pets": { get: { responses: { "200": { description: "ok" } } } } },
+};
+
 export interface AppWorld {
   alice: TestUser;
   bob: TestUser;
@@ -84,7 +90,7 @@ export interface AppWorld {
   bobOrgId: string;
   spaceId: string;
   /** urls.app of every resource type, as the API returned them to alice. */
-  urls: { org: string; space: string; page: string; xssPage: string; changeRequest: string; site: string };
+  urls: { org: string; space: string; page: string; xssPage: string; changeRequest: string; site: string; collection: string; revision: string; openapi: string };
 }
 
 export async function appWorld(sys: RunningSystem): Promise<AppWorld> {
@@ -105,6 +111,12 @@ export async function appWorld(sys: RunningSystem): Promise<AppWorld> {
   if (cr.status !== 201 && cr.status !== 200) throw new Error(`change request: ${cr.status} ${JSON.stringify(cr.body)}`);
   const site = await alice.api.post(`/v1/orgs/${org.id}/sites`, { title: "Docs", spaces: [space.id] });
   if (site.status !== 201) throw new Error(`site: ${site.status} ${JSON.stringify(site.body)}`);
+  const collection = await alice.api.post(`/v1/orgs/${org.id}/collections`, { title: "Guides" });
+  if (collection.status !== 201) throw new Error(`collection: ${collection.status} ${JSON.stringify(collection.body)}`);
+  const moved = await alice.api.post(`/v1/spaces/${space.id}/move`, { parent: collection.body.id });
+  if (moved.status >= 300) throw new Error(`move: ${moved.status} ${JSON.stringify(moved.body)}`);
+  const spec = await alice.api.post(`/v1/orgs/${org.id}/openapi`, { slug: "pets", source: { text: JSON.stringify(PETS) } });
+  if (spec.status !== 201) throw new Error(`openapi: ${spec.status} ${JSON.stringify(spec.body)}`);
   return {
     alice,
     bob,
@@ -118,6 +130,9 @@ export async function appWorld(sys: RunningSystem): Promise<AppWorld> {
       xssPage: xss!.urls!.app,
       changeRequest: cr.body.urls.app,
       site: site.body.urls.app,
+      collection: collection.body.urls.app,
+      revision: pages.body.urls.app,
+      openapi: spec.body.urls.app,
     },
   };
 }

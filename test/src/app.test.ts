@@ -160,6 +160,9 @@ describe.each(MODES)("the app over %s", (mode) => {
       ["page", "page", "The <strong>handbook</strong> starts here."],
       ["change request", "changeRequest", "Improve the welcome"],
       ["site", "site", "Docs"],
+      ["collection", "collection", "Guides"],
+      ["revision", "revision", "Handbook (revision"],
+      ["OpenAPI spec", "openapi", "OpenAPI spec pets"],
     ] as const)("the %s's page opens for a member, and is not found for a member of another organization", async (_name, key, shows) => {
       const path = pathOf(w.urls[key]);
       const mine = await alice.get(path);
