@@ -284,6 +284,25 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(again.text).toContain("cannot be merged");
     });
 
+    test("add a page to a change request, and reply to a comment", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const created = await browser.submit(pathOf(w.urls.space), `/s/${w.spaceId}/~/changes`, { subject: "More pages" });
+      const crPath = created.location!;
+      const added = await browser.submit(crPath, crPath, { intent: "add-page", title: "Release notes" });
+      expect(added.status).toBe(303);
+      const cr = await browser.get(crPath);
+      expect(cr.text).toMatch(/<a href="[^"]*\/release-notes">Release notes<\/a>/);
+      expect((await browser.get(`${crPath}/release-notes?edit=1`)).status).toBe(200);
+
+      await browser.submit(crPath, crPath, { intent: "comment", markdown: "Needs a changelog" });
+      const withComment = await browser.get(crPath);
+      const commentId = /name="comment" value="([^"]+)"/.exec(withComment.text)![1];
+      const replied = await browser.post(crPath, { _csrf: csrfOf(withComment.text), intent: "reply", comment: commentId, markdown: "Added **one**" });
+      expect(replied.status).toBe(303);
+      expect((await browser.get(crPath)).text).toContain("Added <strong>one</strong>");
+    });
+
     test("a member of another organization cannot post into the change request", async () => {
       const bob = new Browser(sys.url);
       await signIn(bob, w.bob.token);

@@ -230,6 +230,19 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       await as("comments.postInChangeRequest", { ...ref, body: { markdown } });
       return redirect(back);
     }
+    if (intent === "reply") {
+      const markdown = (req.form?.markdown ?? "").trim();
+      const commentId = req.form?.comment ?? "";
+      if (!markdown || !commentId) throw new PageError(400, "That did not work", "A reply needs some text.");
+      await as("comments.postReplyInChangeRequest", { ...ref, commentId, body: { markdown } });
+      return redirect(back);
+    }
+    if (intent === "add-page") {
+      const title = (req.form?.title ?? "").trim().slice(0, 200);
+      if (!title) throw new PageError(400, "That did not work", "A page needs a title.");
+      await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" } }] });
+      return redirect(back);
+    }
     if (intent === "approve" || intent === "request-changes") {
       await as("change-requests.submitReview", { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
       return redirect(back);
@@ -257,6 +270,13 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     as<Items<CommentView>>("comments.listInChangeRequest", { ...ref, format: "markdown", limit: 50 }).then((l) => l.items, () => []),
     as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
   ]);
-  const shown = comments.map((c) => ({ ...c, html: renderMarkdown(c.body?.markdown ?? "") }));
+  const shown = await Promise.all(
+    comments.map(async (c) => {
+      const replies = c.replies
+        ? await as<Items<CommentView>>("comments.listRepliesInChangeRequest", { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
+        : [];
+      return { ...c, html: renderMarkdown(c.body?.markdown ?? ""), replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "") })) };
+    }),
+  );
   return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews));
 }

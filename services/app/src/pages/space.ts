@@ -31,6 +31,7 @@ export interface ReviewView {
 }
 export interface CommentView {
   id: string;
+  replies?: number;
   postedBy?: { displayName?: string };
   body?: { markdown?: string };
   postedAt?: string;
@@ -85,7 +86,7 @@ export function changeRequestPage(
   cr: ChangeRequestView,
   tree: TreeNode[],
   current: { title: string; path: string; html: string } | undefined,
-  comments: Array<CommentView & { html: string }>,
+  comments: Array<CommentView & { html: string; replyList?: Array<CommentView & { html: string }> }>,
   reviews: ReviewView[] = [],
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
@@ -101,6 +102,13 @@ ${
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>`
     : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
 }
+${
+  cr.status === "open" || cr.status === "draft"
+    ? html`<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
+<label for="page-title">New page</label><input type="text" id="page-title" name="title" required maxlength="200" placeholder="Its title">
+<p><button type="submit">Add page</button></p></form>`
+    : ""
+}
 <section id="reviews"><h2>Reviews</h2>
 ${reviews.length ? html`<ul>${reviews.map((r) => html`<li>${r.reviewer?.displayName ?? "Someone"}: ${r.status === "approved" ? "approved" : "requested changes"}${r.outdated ? " (before the latest changes)" : ""}</li>`)}</ul>` : html`<p class="meta">No review yet.</p>`}
 ${
@@ -111,7 +119,10 @@ ${
 }
 </section>
 <section id="comments"><h2>Comments</h2>
-${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}</li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
+${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}
+${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${r.postedAt ?? ""}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
+<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
+<label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
 <form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
 <label for="comment">Comment</label>
 <textarea id="comment" name="markdown" required maxlength="65536" class="short"></textarea>
