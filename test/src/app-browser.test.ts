@@ -1,9 +1,9 @@
 // The app in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core, launched
 // as the published-site browser suite does) opens a space's urls.app without a session, is led to
 // sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
-// preview and saves it, comments, merges and reads the merged page; the XSS page runs no script.
-// Screenshots go to test/artifacts/.
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// preview and saves it, comments, merges and reads the merged page; the XSS page runs no script; the
+// main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -12,6 +12,28 @@ import { MODES, start, type Mode } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+/** axe-core's engine, evaluated in the page through the DevTools protocol (the pages' CSP admits no script tag). */
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/** Serious and critical WCAG 2 A/AA violations of the page as it is now. */
+async function seriousViolations(page: Page): Promise<Array<{ id: string; impact?: string | null; help: string; targets: unknown[] }>> {
+  await page.evaluate(AXE);
+  const { violations, passes } = (await page.evaluate(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => ({ violations: r.violations, passes: r.passes.length }))",
+  )) as { violations: AxeViolation[]; passes: number };
+  // The engine ran and checked something (an empty list from a check that never ran proves nothing).
+  expect(passes).toBeGreaterThan(5);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
+}
 const ARTIFACTS = join(__dirname, "..", "artifacts");
 const BROWSER_ARGS = [
   "--headless",
@@ -144,6 +166,21 @@ suites("the app in Chromium over %s", (mode) => {
     await page.waitForURL(/\/app\/sign-in$/);
     await page.goto(spaceUrl);
     await page.waitForURL(/\/app\/sign-in\?return=/);
+    await page.close();
+  });
+
+  test("the main pages have no serious accessibility violations (axe-core, WCAG 2.1 A/AA)", async () => {
+    const page = await context.newPage();
+    await page.goto(`${sys.url}/app/sign-in`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill("#token", w.alice.token);
+    await page.click('button:text-is("Sign in")');
+    await page.waitForURL(/\/app$/);
+    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, pathOf(w.urls.site)]) {
+      const opened = await page.goto(`${sys.url}${path}`);
+      expect({ path, status: opened?.status() }).toEqual({ path, status: 200 });
+      expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+    }
     await page.close();
   });
 
