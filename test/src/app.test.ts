@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { addMember, createUser, type RunningSystem } from "@docshelf/testkit";
+import { addMember, createSpace, createUser, type RunningSystem } from "@docshelf/testkit";
+import { addPages } from "./sites-serve-fixtures";
 import { MODES, start } from "./modes";
 import { Browser, appWorld, csrfOf, pathOf, signIn, type AppWorld } from "./app-fixtures";
 
@@ -211,6 +212,17 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(res.text).toContain("A [link](javascript:alert('link')) and &lt;img src=x onerror=alert('img')&gt;.");
       expect(res.text).toContain("<strong>bold</strong>");
     });
+
+    test("a space whose tree is too large for one message (streamed by content) still opens", async () => {
+      const big = await createSpace(w.alice.api, w.orgId, { title: "Big space" });
+      const pages = Array.from({ length: 1500 }, (_, i) => ({ title: `Chapter number ${i} with a long enough title to fill the tree`, markdown: `Body ${i}` }));
+      await addPages(sys, big.id, pages);
+      const tree = await w.alice.api.get(`/v1/spaces/${big.id}/content`);
+      expect(JSON.stringify(tree.body).length).toBeGreaterThan(512 * 1024);
+      const res = await alice.get(`/s/${big.id}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("Chapter number 1499 with a long enough title");
+    }, 60_000);
 
     test("an unknown path under the app is a 404 page with the CSP", async () => {
       const res = await alice.get(`/s/${w.spaceId}/~/nothing-here`);

@@ -2,6 +2,7 @@
 // request, site), sessions opened by signing in with an API token, and forms guarded by CSRF tokens.
 // It owns only its sessions; everything else it reads and writes through the other services' actions,
 // as the signed-in user (the same `meta.user` the gateway passes for an API token).
+import { Readable } from "node:stream";
 import type { Context, ServiceSchema } from "moleculer";
 import type { Caller } from "@docshelf/access";
 import { op, storeMixin } from "@docshelf/store";
@@ -10,6 +11,16 @@ import { serveActions } from "./serve.actions";
 import { sessionActions } from "./sessions.actions";
 import { isSecret, sessionHash } from "./sessions";
 import type { AppService, Methods, SignedIn, Vars } from "./service-types";
+
+function isReadable(value: unknown): value is Readable {
+  return value instanceof Readable || (typeof value === "object" && value !== null && typeof (value as { pipe?: unknown }).pipe === "function");
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /** How often expired sessions are deleted (they already open nothing once expired). */
 const SWEEP_EVERY_MS = 3600_000;
@@ -51,8 +62,10 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
         return { caller, secret, session };
       },
 
-      as<T>(this: AppService, ctx: Context, caller: Caller, action: string, params: Record<string, unknown>): Promise<T> {
-        return ctx.call<T, Record<string, unknown>>(action, params, { meta: { user: caller } });
+      async as<T>(this: AppService, ctx: Context, caller: Caller, action: string, params: Record<string, unknown>): Promise<T> {
+        const answer = await ctx.call<unknown, Record<string, unknown>>(action, params, { meta: { user: caller } });
+        // Large answers (a big space's tree, over 512 KiB of JSON) come as a stream of JSON bytes, as the gateway relays them.
+        return (isReadable(answer) ? JSON.parse(await readAll(answer)) : answer) as T;
       },
     },
 
