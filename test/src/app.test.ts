@@ -315,6 +315,37 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect((await browser.get(crPath)).text).toContain("Added <strong>one</strong>");
     });
 
+    test("search a space: its pages that match, linked", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const res = await browser.get(`/s/${w.spaceId}/~/search?q=handbook`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`href="/s/${w.spaceId}/welcome"`);
+      const none = await browser.get(`/s/${w.spaceId}/~/search?q=${encodeURIComponent("<b>zzqx</b>")}`);
+      expect(none.text).toContain("Nothing matches “&lt;b&gt;zzqx&lt;/b&gt;”.");
+      const bob = new Browser(sys.url);
+      await signIn(bob, w.bob.token);
+      expect((await bob.get(`/s/${w.spaceId}/~/search?q=handbook`)).status).toBe(404);
+    });
+
+    test("an administrator invites a member from the organization page; others cannot", async () => {
+      const dave = await createUser(sys.admin, { displayName: "Dave" });
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const invited = await browser.submit(pathOf(w.urls.org), pathOf(w.urls.org), { intent: "invite", email: dave.email, role: "edit" });
+      expect(invited.status).toBe(303);
+      const members = await w.alice.api.get(`/v1/orgs/${w.orgId}/members`);
+      expect(members.body.items.find((m: { user: { id: string } }) => m.user.id === dave.id)?.role).toBe("edit");
+      const daves = new Browser(sys.url);
+      await signIn(daves, dave.token);
+      expect((await daves.get(pathOf(w.urls.org))).status).toBe(200);
+      // Dave (edit) is no administrator: no member list, no invite form, and an invite posted anyway is refused.
+      const page = await daves.get(pathOf(w.urls.org));
+      expect(page.text).not.toContain('value="invite"');
+      const refused = await daves.post(pathOf(w.urls.org), { _csrf: csrfOf(page.text), intent: "invite", email: "eve@example.com", role: "admin" });
+      expect(refused.status).toBe(404);
+    });
+
     test("a member of another organization cannot post into the change request", async () => {
       const bob = new Browser(sys.url);
       await signIn(bob, w.bob.token);

@@ -7,7 +7,7 @@ import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage } from "./pages/sign-in";
-import { changeRequestPage, editPage, firstDocument, spacePage, type ChangeRequestView, type CommentView, type ReviewView, type SpaceView, type TreeNode } from "./pages/space";
+import { changeRequestPage, editPage, firstDocument, searchPage, spacePage, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -50,6 +50,8 @@ function segmentsOf(path: string): string[] | null {
     return null;
   }
 }
+
+const ROLES_OFFERED = ["admin", "create", "review", "edit", "comment", "read", "guest"];
 
 const TOKEN = /^[A-Za-z0-9._~+/=-]{8,256}$/;
 
@@ -151,6 +153,14 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
     const orgs = await as<Items<Named>>("orgs.list", { limit: 100 });
     return page(200, orgsPage(viewer, orgs.items));
   }
+  if (root === "o" && id && post && rest.length === 0) {
+    if (req.form?.intent !== "invite") throw notFound();
+    const email = (req.form?.email ?? "").trim();
+    const role = req.form?.role ?? "read";
+    if (!ROLES_OFFERED.includes(role)) throw new PageError(400, "That did not work", "Pick one of the roles offered.");
+    await as("orgs.invite", { organizationId: id, emails: [email], role: role === "guest" ? null : role });
+    return redirect(`/o/${encodeURIComponent(id)}`);
+  }
   if (root === "o" && id && !post) return orgRoute(as, viewer, id, rest);
   if (root === "s" && id) return spaceRoute(as, req, viewer, id, rest);
   throw notFound();
@@ -210,6 +220,14 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
   }
   if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"));
+  if (kind === "search" && ref === undefined && !post) {
+    const query = (req.query.q ?? "").trim().slice(0, 512);
+    const [revision, hits] = await Promise.all([
+      as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId }),
+      query ? as<Items<SearchHitView>>("content.searchSpaceContent", { spaceId, query, limit: 20 }).then((r) => r.items) : [],
+    ]);
+    return page(200, searchPage(viewer, space, revision.pages, query, hits));
+  }
   if (kind === "revisions" && ref && !pagePathParts.length && !post) {
     const revision = await as<{ id: string; pages: TreeNode[] }>("content.getRevision", { spaceId, revisionId: ref });
     return page(200, spacePage(viewer, { ...space, title: `${space.title ?? space.id} (revision ${revision.id})` }, revision.pages, undefined, []));

@@ -1,7 +1,7 @@
 // Organization pages: the home (spaces, collections, sites, members for admins), a site, a collection,
 // an OpenAPI spec, and the list of the viewer's organizations.
 import { html } from "../html";
-import { layout, type Viewer } from "./layout";
+import { csrfField, layout, type Viewer } from "./layout";
 
 export interface Named {
   id: string;
@@ -47,7 +47,11 @@ ${
   lists.members
     ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th></tr></thead><tbody>${lists.members.map(
         (m) => html`<tr><td>${m.user.displayName ?? m.user.id}</td><td>${m.user.email ?? ""}</td><td>${m.role ?? "guest"}</td></tr>`,
-      )}</tbody></table></section>`
+      )}</tbody></table>
+<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="invite">
+<label for="invite-email">Invite by email</label><input type="text" id="invite-email" name="email" required maxlength="254" autocomplete="off">
+<label for="invite-role">Role</label><select id="invite-role" name="role">${["read", "comment", "edit", "review", "create", "admin", "guest"].map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<p><button type="submit">Invite</button></p></form></section>`
     : ""
 }`,
   );

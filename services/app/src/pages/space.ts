@@ -74,9 +74,43 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
     current ? `${current.title} · ${space.title ?? "Space"}` : (space.title ?? "Space"),
     viewer,
     html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
+${searchForm(space.id)}
 ${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
 ${crs}`,
     pageTree(tree, base, current?.path),
+  );
+}
+
+export interface SearchHitView {
+  id: string;
+  title: string;
+  path: string;
+  sections?: Array<{ id: string; title?: string; path: string; body?: string }>;
+}
+
+export function searchForm(spaceId: string, query = ""): Html {
+  return html`<form method="get" action="/s/${encodeURIComponent(spaceId)}/~/search" role="search">
+<label for="q">Search this space</label><input type="text" id="q" name="q" value="${query}" maxlength="512"> <button type="submit">Search</button></form>`;
+}
+
+export function searchPage(viewer: Viewer, space: SpaceView, tree: TreeNode[], query: string, hits: SearchHitView[]): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  return layout(
+    `Search: ${query} · ${space.title ?? "Space"}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">${space.title ?? space.id}</a> › search</p>
+<h1>Search</h1>
+${searchForm(space.id, query)}
+${
+  !query
+    ? ""
+    : hits.length
+      ? html`<ol class="search-results">${hits.map(
+          (h) => html`<li><a href="${base}/${h.path}">${h.title}</a>${(h.sections ?? []).length ? html`<ul>${(h.sections ?? []).map((sec) => html`<li><a href="${base}/${sec.path}">${sec.title || h.title}</a><p class="meta">${sec.body ?? ""}</p></li>`)}</ul>` : ""}</li>`,
+        )}</ol>`
+      : html`<p>Nothing matches “${query}”.</p>`
+}`,
+    pageTree(tree, base, undefined),
   );
 }
 
