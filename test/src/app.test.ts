@@ -221,7 +221,14 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(JSON.stringify(tree.body).length).toBeGreaterThan(512 * 1024);
       const res = await alice.get(`/s/${big.id}`);
       expect(res.status).toBe(200);
-      expect(res.text).toContain("Chapter number 1499 with a long enough title");
+      expect(res.text).toContain("Chapter number 0 with a long enough title");
+      // Only a window of the tree is in the page, not all 1,500 links.
+      expect(res.text).toContain("more pages: use search");
+      expect(res.text.length).toBeLessThan(100_000);
+      const last = (tree.body.pages as Array<{ title: string; path: string }>).find((p) => p.title.startsWith("Chapter number 1499 "))!;
+      const deep = await alice.get(`/s/${big.id}/${last.path}`);
+      expect(deep.status).toBe(200);
+      expect(deep.text).toContain(`aria-current="page">Chapter number 1499 with a long enough title`);
     }, 60_000);
 
     test("an unknown path under the app is a 404 page with the CSP", async () => {

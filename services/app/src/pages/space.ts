@@ -47,12 +47,42 @@ export function firstDocument(pages: TreeNode[]): TreeNode | undefined {
   return undefined;
 }
 
-export function pageTree(pages: TreeNode[], base: string, current: string | undefined): Html {
+/** Trees up to this many pages are shown whole; larger ones show only the branch of the current page. */
+export const FULL_TREE_PAGES = 500;
+/** Most entries one level of a large tree shows (plus the one on the current page's way). */
+export const LEVEL_WINDOW = 200;
+
+function countPages(pages: TreeNode[], limit: number): number {
+  let n = 0;
+  for (const p of pages) {
+    n += 1 + countPages(p.pages ?? [], limit - n);
+    if (n > limit) break;
+  }
+  return n;
+}
+
+/** Whether `node` is the current page or one of its ancestors (paths nest: `guide/setup` is under `guide`). */
+function onTheWay(node: TreeNode, current: string | undefined): boolean {
+  return current !== undefined && (node.path === current || current.startsWith(`${node.path}/`) || containsPath(node.pages ?? [], current));
+}
+
+function containsPath(pages: TreeNode[], current: string): boolean {
+  return pages.some((p) => p.path === current || containsPath(p.pages ?? [], current));
+}
+
+/**
+ * The page tree as nested lists. A space of thousands of pages would make every page megabytes long:
+ * above FULL_TREE_PAGES only the current page's branch is open, and each level shows its first
+ * LEVEL_WINDOW entries (and the one leading to the current page) with a count of the rest.
+ */
+export function pageTree(pages: TreeNode[], base: string, current: string | undefined, whole = countPages(pages, FULL_TREE_PAGES) <= FULL_TREE_PAGES): Html {
   if (!pages.length) return html``;
-  return html`<ul>${pages.map(
+  const shown = whole ? pages : pages.filter((p, i) => i < LEVEL_WINDOW || onTheWay(p, current));
+  const more = pages.length - shown.length;
+  return html`<ul>${shown.map(
     (p) =>
-      html`<li>${p.type === "group" ? html`<strong>${p.title}</strong>` : html`<a href="${base}/${p.path}"${p.path === current ? trusted(' aria-current="page"') : ""}>${p.title}</a>`}${pageTree(p.pages ?? [], base, current)}</li>`,
-  )}</ul>`;
+      html`<li>${p.type === "group" ? html`<strong>${p.title}</strong>` : html`<a href="${base}/${p.path}"${p.path === current ? trusted(' aria-current="page"') : ""}>${p.title}</a>`}${whole || onTheWay(p, current) ? pageTree(p.pages ?? [], base, current, whole) : ""}</li>`,
+  )}${more > 0 ? html`<li class="meta">${more} more pages: use search</li>` : ""}</ul>`;
 }
 
 export function spacePage(
