@@ -261,6 +261,10 @@ describe.each(MODES)("the app over %s", (mode) => {
       const saved = await browser.post(`${crPath}/welcome`, { _csrf: csrf, intent: "save", markdown });
       expect(saved.status).toBe(303);
 
+      // The page in the change request shows its diff against main, line by line, escaped.
+      const diff = await browser.get(`${crPath}/welcome`);
+      expect(diff.text).toContain("<del>- The **handbook** starts here.</del>");
+      expect(diff.text).toContain("<ins>+ Edited &lt;b&gt;in&lt;/b&gt; the **app**.</ins>");
       const number = crPath.split("/").pop();
       const page = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
       expect(page.body.markdown).toContain("Edited <b>in</b> the **app**.");
@@ -313,6 +317,8 @@ describe.each(MODES)("the app over %s", (mode) => {
       const cr = await browser.get(crPath);
       expect(cr.text).toMatch(/<a href="[^"]*\/release-notes">Release notes<\/a>/);
       expect((await browser.get(`${crPath}/release-notes?edit=1`)).status).toBe(200);
+      expect((await browser.get(`${crPath}/release-notes`)).text).toContain("A new page: main has none at this path.");
+      expect((await browser.get(`${crPath}/welcome`)).text).toContain("No change to this page.");
 
       await browser.submit(crPath, crPath, { intent: "comment", markdown: "Needs a changelog" });
       const withComment = await browser.get(crPath);

@@ -3,6 +3,7 @@
 // and renders the page of the path, reading everything through the other services' actions as the user.
 import { hashToken, type Caller } from "@docshelf/access";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
+import { lineDiff } from "./diff";
 import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
@@ -283,11 +284,19 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     throw notFound();
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
-  const [revision, comments, reviews] = await Promise.all([
+  const [revision, comments, reviews, main] = await Promise.all([
     as<{ pages: TreeNode[] }>("change-requests.getRevision", ref),
     as<Items<CommentView>>("comments.listInChangeRequest", { ...ref, format: "markdown", limit: 50 }).then((l) => l.items, () => []),
     as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
+    // The same path on main, for the page's diff (none: a new page).
+    content
+      ? as<PageContent>("content.getPageByPath", { spaceId, pagePath: content.path, format: "markdown" }).catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === 404) return null;
+          throw err;
+        })
+      : undefined,
   ]);
+  const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
   const shown = await Promise.all(
     comments.map(async (c) => {
       const replies = c.replies
@@ -296,5 +305,5 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       return { ...c, html: renderMarkdown(c.body?.markdown ?? ""), replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "") })) };
     }),
   );
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews));
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
 }

@@ -62,5 +62,6 @@ button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:
 .meta{color:#5b6475;font-size:.9rem}
 .preview{border:1px dashed #b8bfcc;padding:0 1rem;margin:1rem 0}
 pre{background:#f4f5f7;padding:.8rem;overflow:auto}
+.diff ins{display:block;background:#e6f4ea;text-decoration:none}.diff del{display:block;background:#fbe9e9;text-decoration:none}
 table{border-collapse:collapse}td,th{border:1px solid #dde1e8;padding:.3rem .6rem}
 `;

@@ -1,6 +1,7 @@
 // Space pages: the page tree, a rendered page, the change requests; a change request's summary with its
 // pages, its editor (Markdown with a preview) and its comments.
 import { html, trusted, type Html } from "../html";
+import type { DiffLine } from "../diff";
 import { csrfField, layout, type Viewer } from "./layout";
 
 export interface TreeNode {
@@ -152,6 +153,8 @@ export function changeRequestPage(
   current: { title: string; path: string; html: string } | undefined,
   comments: Array<CommentView & { html: string; replyList?: Array<CommentView & { html: string }> }>,
   reviews: ReviewView[] = [],
+  /** The shown page against main: its line diff, "new" when main has no such page, null when too long to compare. */
+  diff?: DiffLine[] | "new" | null,
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
@@ -163,7 +166,8 @@ export function changeRequestPage(
 <p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""}</p>
 ${
   current
-    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>`
+    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
+${diffSection(diff)}`
     : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
 }
 ${
@@ -194,6 +198,24 @@ ${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).ma
 </form></section>`,
     pageTree(tree, base, current?.path),
   );
+}
+
+function diffSection(diff: DiffLine[] | "new" | null | undefined): Html {
+  if (diff === undefined) return html``;
+  const body =
+    diff === "new"
+      ? html`<p>A new page: main has none at this path.</p>`
+      : diff === null
+        ? html`<p class="meta">Too long to compare here.</p>`
+        : diff.every((l) => l.kind === "same")
+          ? html`<p>No change to this page.</p>`
+          : html`<pre class="diff">${diff.map((l) =>
+              l.kind === "added" ? html`<ins>+ ${l.text}</ins>
+` : l.kind === "removed" ? html`<del>- ${l.text}</del>
+` : html`  ${l.text}
+`,
+            )}</pre>`;
+  return html`<section id="diff"><h2>Changes against main</h2>${body}</section>`;
 }
 
 export function editPage(
