@@ -328,6 +328,30 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect((await browser.get(crPath)).text).toContain("Added <strong>one</strong>");
     });
 
+    test("comment on a page of the space and reply; the comment is the page's only", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const pagePath = pathOf(w.urls.page);
+      const posted = await browser.submit(pagePath, pagePath, { intent: "comment", markdown: "Typo in *here*" });
+      expect(posted.status).toBe(303);
+      expect(posted.location).toBe(pagePath);
+      const withComment = await browser.get(pagePath);
+      expect(withComment.text).toContain("Typo in <em>here</em>");
+      const commentId = /name="comment" value="([^"]+)"/.exec(withComment.text)![1];
+      const replied = await browser.post(pagePath, { _csrf: csrfOf(withComment.text), intent: "reply", comment: commentId, markdown: "Fixed" });
+      expect(replied.status).toBe(303);
+      expect((await browser.get(pagePath)).text).toMatch(/class="replies"><li>.*Fixed/s);
+      // Another page of the space does not show it.
+      expect((await browser.get(pathOf(w.urls.xssPage))).text).not.toContain("Typo in");
+      const api = await w.alice.api.get(`/v1/spaces/${w.spaceId}/comments`);
+      expect(api.body.items.some((c: { body: { markdown?: string } }) => JSON.stringify(c.body).includes("Typo in"))).toBe(true);
+
+      const bob = new Browser(sys.url);
+      await signIn(bob, w.bob.token);
+      const refused = await bob.post(pagePath, { _csrf: csrfOf((await bob.get("/app")).text), intent: "comment", markdown: "hi" });
+      expect(refused.status).toBe(404);
+    });
+
     test("search a space: its pages that match, linked", async () => {
       const browser = new Browser(sys.url);
       await signIn(browser, w.alice.token);

@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage } from "./pages/sign-in";
-import { changeRequestPage, editPage, firstDocument, searchPage, spacePage, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type SpaceView, type TreeNode } from "./pages/space";
+import { changeRequestPage, editPage, firstDocument, searchPage, spacePage, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -201,18 +201,24 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
   const post = req.method === "POST";
   const space = await as<SpaceView>("content.getSpace", { spaceId });
   if (rest[0] !== "~") {
-    if (post) throw notFound();
+    if (post) {
+      if (!rest.length) throw notFound();
+      const target = await as<PageContent>("content.getPageByPath", { spaceId, pagePath: rest.join("/"), format: "markdown" });
+      await postComment(as, req, { spaceId }, "", target.id);
+      return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
+    }
     const revision = await as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId });
     const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
-    const [content, changeRequests] = await Promise.all([
-      pagePath ? as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined,
+    const content = pagePath ? await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined;
+    const [comments, changeRequests] = await Promise.all([
+      content ? threadComments(as, { spaceId }, "", { targetPage: content.id }) : undefined,
       // Drafts and open ones: the change requests still in progress.
       Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
         (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
         () => [],
       ),
     ]);
-    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests));
+    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests, comments));
   }
   const [, kind, ref, ...pagePathParts] = rest;
   if (kind === "changes" && ref === undefined && post) {
@@ -243,17 +249,8 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   const intent = req.form?.intent;
   if (req.method === "POST" && !pagePath) {
     const back = `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`;
-    if (intent === "comment") {
-      const markdown = (req.form?.markdown ?? "").trim();
-      if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
-      await as("comments.postInChangeRequest", { ...ref, body: { markdown } });
-      return redirect(back);
-    }
-    if (intent === "reply") {
-      const markdown = (req.form?.markdown ?? "").trim();
-      const commentId = req.form?.comment ?? "";
-      if (!markdown || !commentId) throw new PageError(400, "That did not work", "A reply needs some text.");
-      await as("comments.postReplyInChangeRequest", { ...ref, commentId, body: { markdown } });
+    if (intent === "comment" || intent === "reply") {
+      await postComment(as, req, ref, "InChangeRequest");
       return redirect(back);
     }
     if (intent === "add-page") {
@@ -284,9 +281,9 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     throw notFound();
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
-  const [revision, comments, reviews, main] = await Promise.all([
+  const [revision, shown, reviews, main] = await Promise.all([
     as<{ pages: TreeNode[] }>("change-requests.getRevision", ref),
-    as<Items<CommentView>>("comments.listInChangeRequest", { ...ref, format: "markdown", limit: 50 }).then((l) => l.items, () => []),
+    threadComments(as, ref, "InChangeRequest", {}),
     as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
     // The same path on main, for the page's diff (none: a new page).
     content
@@ -297,13 +294,31 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       : undefined,
   ]);
   const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
-  const shown = await Promise.all(
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+}
+
+/** A thread's comments (a space's, or a change request's with suffix `InChangeRequest`) with their replies, rendered. */
+async function threadComments(as: As, ref: Record<string, unknown>, suffix: string, filter: Record<string, unknown>): Promise<ShownComment[]> {
+  const comments = await as<Items<CommentView>>(`comments.list${suffix}`, { ...ref, ...filter, format: "markdown", limit: 50 }).then((l) => l.items, () => []);
+  return Promise.all(
     comments.map(async (c) => {
       const replies = c.replies
-        ? await as<Items<CommentView>>("comments.listRepliesInChangeRequest", { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
+        ? await as<Items<CommentView>>(`comments.listReplies${suffix}`, { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
         : [];
       return { ...c, html: renderMarkdown(c.body?.markdown ?? ""), replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "") })) };
     }),
   );
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+}
+
+/** Posts the form's comment (intent `comment`, on `page` when given) or reply (intent `reply` to `comment`). */
+async function postComment(as: As, req: AppRequest, ref: Record<string, unknown>, suffix: string, page?: string): Promise<void> {
+  const markdown = (req.form?.markdown ?? "").trim();
+  if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
+  if (req.form?.intent === "reply") {
+    const commentId = req.form?.comment ?? "";
+    if (!commentId) throw notFound();
+    await as(`comments.postReply${suffix}`, { ...ref, commentId, body: { markdown } });
+  } else if (req.form?.intent === "comment") {
+    await as(`comments.post${suffix}`, page ? { ...ref, page, body: { markdown } } : { ...ref, body: { markdown } });
+  } else throw notFound();
 }

@@ -92,6 +92,8 @@ export function spacePage(
   tree: TreeNode[],
   current: { title: string; path: string; html: string } | undefined,
   changeRequests: ChangeRequestView[],
+  /** The current page's comments (undefined: none shown, e.g. no page). */
+  comments?: ShownComment[],
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
   const crs = html`<section id="change-requests"><h2>Change requests</h2>
@@ -107,6 +109,7 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
     html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
 ${searchForm(space.id)}
 ${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
+${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
 ${crs}`,
     pageTree(tree, base, current?.path),
   );
@@ -151,7 +154,7 @@ export function changeRequestPage(
   cr: ChangeRequestView,
   tree: TreeNode[],
   current: { title: string; path: string; html: string } | undefined,
-  comments: Array<CommentView & { html: string; replyList?: Array<CommentView & { html: string }> }>,
+  comments: ShownComment[],
   reviews: ReviewView[] = [],
   /** The shown page against main: its line diff, "new" when main has no such page, null when too long to compare. */
   diff?: DiffLine[] | "new" | null,
@@ -186,18 +189,25 @@ ${
     : ""
 }
 </section>
-<section id="comments"><h2>Comments</h2>
+${commentsSection(viewer, base, comments)}`,
+    pageTree(tree, base, current?.path),
+  );
+}
+
+export type ShownComment = CommentView & { html: string; replyList?: Array<CommentView & { html: string }> };
+
+/** A thread's comments with their replies, a reply form under each and a comment form; every form posts to `action`. */
+export function commentsSection(viewer: Viewer, action: string, comments: ShownComment[]): Html {
+  return html`<section id="comments"><h2>Comments</h2>
 ${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}
 ${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${r.postedAt ?? ""}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
-<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
 <label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
-<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
 <label for="comment">Comment</label>
 <textarea id="comment" name="markdown" required maxlength="65536" class="short"></textarea>
 <p><button type="submit">Comment</button></p>
-</form></section>`,
-    pageTree(tree, base, current?.path),
-  );
+</form></section>`;
 }
 
 function diffSection(diff: DiffLine[] | "new" | null | undefined): Html {
