@@ -289,6 +289,9 @@ describe.each(MODES)("the app over %s", (mode) => {
       const editor = await author.get(`${crPath}/welcome?edit=1`);
       const saved = await author.post(`${crPath}/welcome`, { _csrf: csrfOf(editor.text), intent: "save", markdown: "# Welcome\n\nMerged from the app.\n" });
       expect(saved.status).toBe(303);
+      expect((await author.post(crPath, { _csrf: csrfOf(editor.text), intent: "add-page", title: "Added then merged" })).status).toBe(303);
+      // The space's tree before the merge (the app keeps trees by revision: the merge must show a new one).
+      expect((await author.get(`/s/${w.spaceId}`)).text).not.toContain("Added then merged");
 
       const reviewer = new Browser(sys.url);
       await signIn(reviewer, carol.token);
@@ -298,7 +301,9 @@ describe.each(MODES)("the app over %s", (mode) => {
 
       const merged = await author.submit(crPath, crPath, { intent: "merge" });
       expect(merged.status).toBe(303);
-      expect((await author.get(`/s/${w.spaceId}/welcome`)).text).toContain("Merged from the app.");
+      const mergedPage = await author.get(`/s/${w.spaceId}/welcome`);
+      expect(mergedPage.text).toContain("Merged from the app.");
+      expect(mergedPage.text).toContain(">Added then merged</a>");
       // Merged: no more merge button, and merging again is refused with the action's reason.
       const after = await author.get(crPath);
       expect(after.text).not.toContain('value="merge"');

@@ -52,6 +52,28 @@ function segmentsOf(path: string): string[] | null {
   }
 }
 
+/**
+ * Page trees by space and revision: a big space's tree is the slowest read of a page (10,000 pages are
+ * megabytes of JSON), and the same for every reader of the revision. Read only after `content.getSpace`
+ * answered the user (the permission check), kept briefly (computed pages may change without a revision).
+ */
+const TREE_CACHE_SIZE = 32;
+const TREE_TTL_MS = 60_000;
+const trees = new Map<string, { at: number; pages: TreeNode[] }>();
+
+async function currentTree(as: As, space: SpaceView & { revision?: string }): Promise<TreeNode[]> {
+  const key = typeof space.revision === "string" ? `${space.id}@${space.revision}` : undefined;
+  const hit = key ? trees.get(key) : undefined;
+  if (hit && Date.now() - hit.at < TREE_TTL_MS) return hit.pages;
+  const { pages } = await as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId: space.id });
+  if (key) {
+    trees.delete(key);
+    trees.set(key, { at: Date.now(), pages });
+    if (trees.size > TREE_CACHE_SIZE) trees.delete(trees.keys().next().value as string);
+  }
+  return pages;
+}
+
 const ROLES_OFFERED = ["admin", "create", "review", "edit", "comment", "read", "guest"];
 
 const TOKEN = /^[A-Za-z0-9._~+/=-]{8,256}$/;
@@ -199,7 +221,7 @@ function rendered(content: PageContent): { title: string; path: string; html: st
 
 async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[]): Promise<AppAnswer> {
   const post = req.method === "POST";
-  const space = await as<SpaceView>("content.getSpace", { spaceId });
+  const space = await as<SpaceView & { revision?: string }>("content.getSpace", { spaceId });
   if (rest[0] !== "~") {
     if (post) {
       if (!rest.length) throw notFound();
@@ -207,7 +229,7 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
       await postComment(as, req, { spaceId }, "", target.id);
       return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
     }
-    const revision = await as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId });
+    const revision = { pages: await currentTree(as, space) };
     const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
     const content = pagePath ? await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined;
     const [comments, changeRequests] = await Promise.all([
@@ -229,11 +251,11 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
   if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"));
   if (kind === "search" && ref === undefined && !post) {
     const query = (req.query.q ?? "").trim().slice(0, 512);
-    const [revision, hits] = await Promise.all([
-      as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId }),
+    const [pages, hits] = await Promise.all([
+      currentTree(as, space),
       query ? as<Items<SearchHitView>>("content.searchSpaceContent", { spaceId, query, limit: 20 }).then((r) => r.items) : [],
     ]);
-    return page(200, searchPage(viewer, space, revision.pages, query, hits));
+    return page(200, searchPage(viewer, space, pages, query, hits));
   }
   if (kind === "revisions" && ref && !pagePathParts.length && !post) {
     const revision = await as<{ id: string; pages: TreeNode[] }>("content.getRevision", { spaceId, revisionId: ref });
