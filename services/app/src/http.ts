@@ -49,7 +49,8 @@ export function page(status: number, body: string, setCookies: string[] = []): A
 
 /** 303 See Other: after a form, the browser GETs the new place. */
 export function redirect(location: string, setCookies: string[] = []): AppAnswer {
-  const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS, Location: location };
+  // A header carries printable ASCII only: anything else (a page path in another script) is percent-encoded.
+  const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS, Location: location.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)) };
   if (setCookies.length) headers["Set-Cookie"] = setCookies;
   return { status: 303, headers, body: "" };
 }

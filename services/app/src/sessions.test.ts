@@ -1,3 +1,4 @@
+import { redirect } from "./http";
 import { csrfMatches, csrfToken, isSecret, localReturnPath, newSecret, sessionHash } from "./sessions";
 
 describe("return paths after sign-in", () => {
@@ -41,5 +42,12 @@ describe("session secrets and CSRF tokens", () => {
     expect(csrfMatches(secret, "")).toBe(false);
     expect(csrfMatches(undefined, csrfToken(secret))).toBe(false);
     expect(csrfMatches("short", csrfToken("short"))).toBe(false);
+  });
+});
+
+describe("redirects", () => {
+  test("a Location is printable ASCII whatever the path holds", () => {
+    expect(redirect("/s/x/über page").headers.Location).toBe("/s/x/%C3%BCber%20page");
+    expect(redirect("/o/abc?x=1").headers.Location).toBe("/o/abc?x=1");
   });
 });
