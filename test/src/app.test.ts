@@ -231,6 +231,21 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(deep.text).toContain(`aria-current="page">Chapter number 1499 with a long enough title`);
     }, 60_000);
 
+    test("the files of a space are listed with links that download them", async () => {
+      const inserted = await sys.admin.post(`/v1/_test/spaces/${w.spaceId}/changes`, {
+        changes: [{ type: "insert_file", name: "<notes>.txt", contentType: "text/plain", data: Buffer.from("hello file").toString("base64") }],
+      });
+      expect(inserted.status).toBe(201);
+      const res = await alice.get(`/s/${w.spaceId}/~/files`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("&lt;notes&gt;.txt");
+      const href = /<a href="([^"]+)">&lt;notes&gt;.txt<\/a>/.exec(res.text)![1].replace(/&amp;/g, "&");
+      const download = await fetch(href);
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe("hello file");
+      expect((await bob.get(`/s/${w.spaceId}/~/files`)).status).toBe(404);
+    });
+
     test("an unknown path under the app is a 404 page with the CSP", async () => {
       const res = await alice.get(`/s/${w.spaceId}/~/nothing-here`);
       expect(res.status).toBe(404);

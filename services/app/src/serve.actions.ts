@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage } from "./pages/sign-in";
-import { changeRequestPage, editPage, firstDocument, searchPage, spacePage, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import { changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -256,6 +256,10 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
       query ? as<Items<SearchHitView>>("content.searchSpaceContent", { spaceId, query, limit: 20 }).then((r) => r.items) : [],
     ]);
     return page(200, searchPage(viewer, space, pages, query, hits));
+  }
+  if (kind === "files" && ref === undefined && !post) {
+    const [pages, files] = await Promise.all([currentTree(as, space), as<Items<FileView>>("content.listFiles", { spaceId, limit: 100 })]);
+    return page(200, filesPage(viewer, space, pages, files.items));
   }
   if (kind === "revisions" && ref && !pagePathParts.length && !post) {
     const revision = await as<{ id: string; pages: TreeNode[] }>("content.getRevision", { spaceId, revisionId: ref });

@@ -108,6 +108,7 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
     viewer,
     html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
 ${searchForm(space.id)}
+<p class="meta"><a href="${base}/~/files">Files</a></p>
 ${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
 ${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
 ${crs}`,
@@ -143,6 +144,33 @@ ${
           (h) => html`<li><a href="${base}/${h.path}">${h.title}</a>${(h.sections ?? []).length ? html`<ul>${(h.sections ?? []).map((sec) => html`<li><a href="${base}/${sec.path}">${sec.title || h.title}</a><p class="meta">${sec.body ?? ""}</p></li>`)}</ul>` : ""}</li>`,
         )}</ol>`
       : html`<p>Nothing matches “${query}”.</p>`
+}`,
+    pageTree(tree, base, undefined),
+  );
+}
+
+export interface FileView {
+  id: string;
+  name: string;
+  contentType?: string;
+  size?: number;
+  downloadURL?: string;
+}
+
+export function filesPage(viewer: Viewer, space: SpaceView, tree: TreeNode[], files: FileView[]): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  return layout(
+    `Files · ${space.title ?? "Space"}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">${space.title ?? space.id}</a> › files</p>
+<h1>Files</h1>
+${
+  files.length
+    ? html`<table><thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead><tbody>${files.map(
+        (f) =>
+          html`<tr><td>${f.downloadURL && /^https?:[/][/]/i.test(f.downloadURL) ? html`<a href="${f.downloadURL}">${f.name}</a>` : f.name}</td><td>${f.contentType ?? ""}</td><td>${f.size ?? ""}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="meta">No file in this space.</p>`
 }`,
     pageTree(tree, base, undefined),
   );
