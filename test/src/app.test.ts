@@ -403,6 +403,37 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(refused.status).toBe(404);
     });
 
+    test("an administrator changes a member's role, creates a team, publishes and unpublishes a site", async () => {
+      const erin = await createUser(sys.admin, { displayName: "Erin" });
+      await addMember(w.alice.api, w.orgId, erin.email, "read");
+      const admin = new Browser(sys.url);
+      await signIn(admin, w.alice.token);
+      const org = pathOf(w.urls.org);
+      expect((await admin.submit(org, org, { intent: "role", user: erin.id, role: "review" })).status).toBe(303);
+      const members = await w.alice.api.get(`/v1/orgs/${w.orgId}/members`);
+      expect(members.body.items.find((m: { user: { id: string } }) => m.user.id === erin.id)?.role).toBe("review");
+      expect((await admin.get(org)).text).toMatch(new RegExp(`id="role-${erin.id}" name="role">.*<option value="review" selected>`, "s"));
+      expect((await admin.submit(org, org, { intent: "role", user: erin.id, role: "owner" })).status).toBe(400);
+
+      expect((await admin.submit(org, org, { intent: "team", title: "Writers <3" })).status).toBe(303);
+      expect((await admin.get(org)).text).toContain("<li>Writers &lt;3</li>");
+
+      const site = pathOf(w.urls.site);
+      expect((await admin.submit(site, site, { intent: "publish" })).status).toBe(303);
+      const siteId = site.split("/").pop();
+      expect((await w.alice.api.get(`/v1/orgs/${w.orgId}/sites/${siteId}`)).body.published).toBe(true);
+      expect((await admin.get(site)).text).toContain('value="unpublish"');
+      expect((await admin.submit(site, site, { intent: "unpublish" })).status).toBe(303);
+      expect((await w.alice.api.get(`/v1/orgs/${w.orgId}/sites/${siteId}`)).body.published).toBe(false);
+
+      // Erin (review) is no administrator: the same forms are refused.
+      const erins = new Browser(sys.url);
+      await signIn(erins, erin.token);
+      const csrf = csrfOf((await erins.get(org)).text);
+      expect((await erins.post(org, { _csrf: csrf, intent: "role", user: erin.id, role: "admin" })).status).toBe(404);
+      expect((await erins.post(site, { _csrf: csrf, intent: "publish" })).status).toBe(404);
+    });
+
     test("a member of another organization cannot post into the change request", async () => {
       const bob = new Browser(sys.url);
       await signIn(bob, w.bob.token);

@@ -176,20 +176,40 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
     const orgs = await as<Items<Named>>("orgs.list", { limit: 100 });
     return page(200, orgsPage(viewer, orgs.items));
   }
-  if (root === "o" && id && post && rest.length === 0) {
-    if (req.form?.intent !== "invite") throw notFound();
-    const email = (req.form?.email ?? "").trim();
-    const role = req.form?.role ?? "read";
-    if (!ROLES_OFFERED.includes(role)) throw new PageError(400, "That did not work", "Pick one of the roles offered.");
-    await as("orgs.invite", { organizationId: id, emails: [email], role: role === "guest" ? null : role });
-    return redirect(`/o/${encodeURIComponent(id)}`);
-  }
+  if (root === "o" && id && post) return orgPost(as, req, id, rest);
   if (root === "o" && id && !post) return orgRoute(as, viewer, id, rest);
   if (root === "s" && id) return spaceRoute(as, req, viewer, id, rest);
   throw notFound();
 }
 
 type As = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
+
+/** The organization's forms (administrators'; the actions refuse anyone else): invite, change a role, create a team, publish a site. */
+async function orgPost(as: As, req: AppRequest, organizationId: string, rest: string[]): Promise<AppAnswer> {
+  const form = req.form ?? {};
+  const home = `/o/${encodeURIComponent(organizationId)}`;
+  const roleOf = (value: string | undefined): string | null => {
+    if (!value || !ROLES_OFFERED.includes(value)) throw new PageError(400, "That did not work", "Pick one of the roles offered.");
+    return value === "guest" ? null : value;
+  };
+  if (rest.length === 0 && form.intent === "invite") {
+    await as("orgs.invite", { organizationId, emails: [(form.email ?? "").trim()], role: roleOf(form.role) });
+    return redirect(home);
+  }
+  if (rest.length === 0 && form.intent === "role" && form.user) {
+    await as("orgs.updateMember", { organizationId, userId: form.user, role: roleOf(form.role) });
+    return redirect(home);
+  }
+  if (rest.length === 0 && form.intent === "team") {
+    await as("orgs.createTeam", { organizationId, title: (form.title ?? "").trim() });
+    return redirect(home);
+  }
+  if (rest.length === 2 && rest[0] === "sites" && (form.intent === "publish" || form.intent === "unpublish")) {
+    await as(`sites.${form.intent}`, { organizationId, siteId: rest[1] });
+    return redirect(`${home}/sites/${encodeURIComponent(rest[1])}`);
+  }
+  throw notFound();
+}
 
 async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: string[]): Promise<AppAnswer> {
   if (rest.length === 0) {
@@ -200,7 +220,8 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
       as<Items<SiteView>>("sites.list", { organizationId, limit: 100 }).catch(() => ({ items: [] })),
       org.permissions?.admin ? as<Items<MemberView>>("orgs.listMembers", { organizationId, limit: 100 }).then((m) => m.items) : undefined,
     ]);
-    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: sites.items, members }));
+    const teams = org.permissions?.admin ? await as<Items<Named>>("orgs.listTeams", { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
+    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: sites.items, members, teams }));
   }
   const [kind, id, ...more] = rest;
   if (more.length || !id) throw notFound();

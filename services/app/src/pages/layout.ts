@@ -59,6 +59,7 @@ textarea{min-height:20rem;font-family:ui-monospace,monospace}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
 .sign-out button{background:none;color:#1f5fbf}
 .error{color:#a3161a}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .meta{color:#5b6475;font-size:.9rem}
 .preview{border:1px dashed #b8bfcc;padding:0 1rem;margin:1rem 0}
 pre{background:#f4f5f7;padding:.8rem;overflow:auto}

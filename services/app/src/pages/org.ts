@@ -1,6 +1,6 @@
 // Organization pages: the home (spaces, collections, sites, members for admins), a site, a collection,
 // an OpenAPI spec, and the list of the viewer's organizations.
-import { html } from "../html";
+import { html, trusted } from "../html";
 import { csrfField, layout, type Viewer } from "./layout";
 
 export interface Named {
@@ -31,7 +31,7 @@ ${orgs.length ? html`<ul>${orgs.map((o) => html`<li><a href="/o/${encodeURICompo
 export function orgPage(
   viewer: Viewer,
   org: Named,
-  lists: { spaces: Named[]; collections: Named[]; sites: SiteView[]; members?: MemberView[] },
+  lists: { spaces: Named[]; collections: Named[]; sites: SiteView[]; members?: MemberView[]; teams?: Named[] },
 ): string {
   const o = encodeURIComponent(org.id);
   const list = (items: Named[], href: (item: Named) => string, empty: string) =>
@@ -46,16 +46,28 @@ export function orgPage(
 ${
   lists.members
     ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th></tr></thead><tbody>${lists.members.map(
-        (m) => html`<tr><td>${m.user.displayName ?? m.user.id}</td><td>${m.user.email ?? ""}</td><td>${m.role ?? "guest"}</td></tr>`,
+        (m) => html`<tr><td>${m.user.displayName ?? m.user.id}</td><td>${m.user.email ?? ""}</td><td><form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="role"><input type="hidden" name="user" value="${m.user.id}">
+<label for="role-${m.user.id}" class="visually-hidden">Role of ${m.user.displayName ?? m.user.id}</label><select id="role-${m.user.id}" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}"${(m.role ?? "guest") === r ? trusted(" selected") : ""}>${r}</option>`)}</select> <button type="submit">Change</button></form></td></tr>`,
       )}</tbody></table>
 <form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="invite">
 <label for="invite-email">Invite by email</label><input type="text" id="invite-email" name="email" required maxlength="254" autocomplete="off">
-<label for="invite-role">Role</label><select id="invite-role" name="role">${["read", "comment", "edit", "review", "create", "admin", "guest"].map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<label for="invite-role">Role</label><select id="invite-role" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
 <p><button type="submit">Invite</button></p></form></section>`
+    : ""
+}
+${
+  lists.teams
+    ? html`<section><h2>Teams</h2>${lists.teams.length ? html`<ul>${lists.teams.map((t) => html`<li>${t.title ?? t.id}</li>`)}</ul>` : html`<p class="meta">No team yet.</p>`}
+<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="team">
+<label for="team-title">New team</label><input type="text" id="team-title" name="title" required maxlength="64">
+<p><button type="submit">Create team</button></p></form></section>`
     : ""
 }`,
   );
 }
+
+/** The roles an administrator can give, weakest first; guest is a member without a role of their own. */
+const ROLE_CHOICES = ["read", "comment", "edit", "review", "create", "admin", "guest"];
 
 export function sitePage(viewer: Viewer, orgId: string, site: SiteView): string {
   return layout(
@@ -66,8 +78,9 @@ export function sitePage(viewer: Viewer, orgId: string, site: SiteView): string 
 <dl>
 <dt>Visibility</dt><dd>${site.visibility ?? "unknown"}</dd>
 ${site.basename ? html`<dt>Basename</dt><dd>${site.basename}</dd>` : ""}
-<dt>Published</dt><dd>${site.urls?.published ? html`<a href="${site.urls.published}">${site.urls.published}</a>` : "not published"}</dd>
-</dl>`,
+<dt>Published</dt><dd>${site.urls?.published && site.published !== false ? html`<a href="${site.urls.published}">${site.urls.published}</a>` : "not published"}</dd>
+</dl>
+<form method="post" action="/o/${encodeURIComponent(orgId)}/sites/${encodeURIComponent(site.id)}">${csrfField(viewer)}<button type="submit" name="intent" value="${site.published ? "unpublish" : "publish"}">${site.published ? "Unpublish" : "Publish"}</button></form>`,
   );
 }
 
