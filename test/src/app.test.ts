@@ -51,6 +51,17 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(form.headers.getSetCookie().join("\n")).not.toMatch(/Secure/);
     });
 
+    test("signing in again replaces the browser's session: the previous cookie no longer works", async () => {
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.alice.token);
+      const first = browser.cookieHeader();
+      await signIn(browser, w.alice.token);
+      expect(browser.cookieHeader()).not.toBe(first);
+      expect((await browser.get(pathOf(w.urls.org))).status).toBe(200);
+      const old = await fetch(sys.url + pathOf(w.urls.org), { headers: { cookie: first }, redirect: "manual" });
+      expect(old.status).toBe(303);
+    });
+
     test("a wrong token is refused and opens no session", async () => {
       const browser = new Browser(sys.url);
       const res = await signIn(browser, "not-a-real-token-at-all-0123456789");

@@ -140,6 +140,9 @@ async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest
     ? await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(token) })
     : null;
   if (!caller) return signInForm(req, cookies, "That token is unknown or was revoked.", 401);
+  // Signing in again replaces the browser's session: the one it held ends.
+  const previous = cookies[SESSION_COOKIE];
+  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
   const secret = newSecret();
   const now = Date.now();
   await service.sessions.insert({ id: sessionHash(secret), userId: caller.id, tokenHash: hashToken(token), createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
