@@ -9,7 +9,7 @@ import { ApiClient, freePort } from "@docshelf/testkit";
 
 const ROOT = join(__dirname, "..", "..");
 const MAIN = require.resolve("@docshelf/server/dist/main.js");
-const SERVICES_WITH_STORE = ["identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync"];
+const SERVICES_WITH_STORE = ["identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync", "app"];
 
 interface Run {
   child: ChildProcess;

@@ -347,7 +347,7 @@ describe("bad input to every operation, in one process", () => {
     const before = await settledStore(w.sys.dataDir, VOLATILE);
     // The comparison means something only if the snapshot holds every service's collections.
     const services = new Set(Object.keys(before).map((name) => name.split("/")[0]));
-    expect([...services].sort()).toEqual(["change-requests", "comments", "content", "git-sync", "identity", "openapi", "orgs", "sites"]);
+    expect([...services].sort()).toEqual(["app", "change-requests", "comments", "content", "git-sync", "identity", "openapi", "orgs", "sites"]);
     await inParallel(first, 4, async (c) => check(c, await send(w, c)));
     const after = await settledStore(w.sys.dataDir, VOLATILE);
     const changed = diffStore(before, after);

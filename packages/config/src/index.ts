@@ -151,7 +151,7 @@ export interface OpenAPIConfig {
 export const TRACING_EXPORTERS = ["none", "console", "zipkin"] as const;
 export type TracingExporter = (typeof TRACING_EXPORTERS)[number];
 
-export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync"] as const;
+export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync", "app"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 interface Variable {
@@ -172,7 +172,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "NATS_CREDS_FILE", default: "", why: "Path of a NATS .creds file (user JWT and nkey seed) to log in with, instead of a password or token." },
   { name: "NATS_NKEY_SEED_FILE", default: "", why: "Path of a file holding a NATS user nkey seed (SU…) to log in with, instead of a password or token." },
   { name: "NATS_STREAM_REPLICAS", default: "1", why: "Copies of each JetStream stream and key-value bucket docshelf makes (durable channels, rate-limit and Idempotency-Key buckets); 3 in a three-server cluster keeps them through the loss of one server. Applies to streams made from then on." },
-  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, comments, sites, change-requests, git-sync, or all." },
+  { name: "SERVICES", default: "all", why: "Comma-separated services this process runs: gateway, identity, orgs, content, openapi, comments, sites, change-requests, git-sync, app, or all." },
   { name: "NAMESPACE", default: "", why: "Moleculer namespace; processes only join brokers of the same namespace." },
   { name: "NODE_ID", default: "", why: "Moleculer node id; empty derives one from the host name and pid." },
   { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },

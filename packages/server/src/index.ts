@@ -12,6 +12,7 @@ import { commentsSchema } from "@docshelf/comments";
 import { sitesSchema } from "@docshelf/sites";
 import { changeRequestsSchema } from "@docshelf/change-requests";
 import { gitSyncSchema } from "@docshelf/git-sync";
+import { appSchema } from "@docshelf/app";
 
 /** Every service by the name SERVICES uses for it. */
 export const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
@@ -24,6 +25,7 @@ export const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
   sites: sitesSchema as unknown as (cfg: Config) => ServiceSchema,
   "change-requests": changeRequestsSchema as unknown as (cfg: Config) => ServiceSchema,
   "git-sync": gitSyncSchema as unknown as (cfg: Config) => ServiceSchema,
+  app: appSchema as unknown as (cfg: Config) => ServiceSchema,
 };
 
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {

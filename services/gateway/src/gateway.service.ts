@@ -22,6 +22,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { publishedSites, type PublishedSites } from "./routes/published";
+import { appPages } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
 import { allowedMethods } from "./alias-index";
@@ -141,6 +142,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
   // moleculer-web's per-request lines ("=> GET /v1/…", "<= 200 …") are info: below that level the routes skip
   // building them (their `logging` flag) instead of formatting lines the logger drops.
   const routeLogging = cfg.logLevel === "info" || cfg.logLevel === "debug" || cfg.logLevel === "trace";
+  const app = appPages(cfg.publicUrl, guardOptions.trusted, cfg.requestTimeoutMs);
   return {
     name: "gateway",
     mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
@@ -335,6 +337,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       /** A published site's page (under /sites/, or on a site's own hostname) is served here; anything else goes to moleculer-web. */
       httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
         const params = this.published.target(req);
+        if (!params && app.matches(req)) return this.admitReader(req, res) ? app.serve(this.broker, req, res, settleRequestId(req, res)).catch((err: unknown) => this.renderError(req, res, err)) : undefined;
         if (!params) return apiHandler.call(this, req, res, next);
         const requestID = settleRequestId(req, res);
         if (!this.admitReader(req, res)) return undefined;

@@ -47,6 +47,7 @@ export function homePage(publicUrl: string, sites: PublicSiteLink[] | undefined)
 <h1>docshelf</h1>
 <p>This is a docshelf server: documentation hosting whose HTTP API follows GitBook's public API, and the
 published documentation sites it serves as web pages.</p>
+<p><a href="${escape(publicUrl)}/app/sign-in">Sign in to the app</a> with an API token to read and edit your organizations' spaces.</p>
 <h2>API</h2>
 <p>The API is at <code>${escape(api)}</code>. Every call needs an API token:
 <code>Authorization: Bearer &lt;token&gt;</code>. GitBook API clients work against it unchanged.</p>

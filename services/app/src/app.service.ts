@@ -1,0 +1,75 @@
+// The app: the server-rendered pages behind every `urls.app` link (organization, space, page, change
+// request, site), sessions opened by signing in with an API token, and forms guarded by CSRF tokens.
+// It owns only its sessions; everything else it reads and writes through the other services' actions,
+// as the signed-in user (the same `meta.user` the gateway passes for an API token).
+import type { Context, ServiceSchema } from "moleculer";
+import type { Caller } from "@docshelf/access";
+import { readJson } from "@docshelf/runtime";
+import { op, storeMixin } from "@docshelf/store";
+import { collections } from "./models";
+import { serveActions } from "./serve.actions";
+import { sessionActions } from "./sessions.actions";
+import { isSecret, sessionHash } from "./sessions";
+import type { AppService, Methods, SignedIn, Vars } from "./service-types";
+
+/** How often expired sessions are deleted (they already open nothing once expired). */
+const SWEEP_EVERY_MS = 3600_000;
+
+export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars & { sweepTimer?: NodeJS.Timeout }> {
+  return {
+    name: "app",
+    mixins: [storeMixin(collections)],
+
+    actions: {
+      ...serveActions,
+      ...sessionActions,
+    },
+
+    events: {
+      // A session lasts only as long as the token it was opened with.
+      "identity.token.revoked": {
+        async handler(this: AppService, ctx: Context<{ tokenHash: string }>) {
+          if (typeof ctx.params.tokenHash === "string") await this.sessions.deleteMany({ tokenHash: ctx.params.tokenHash });
+        },
+      },
+    },
+
+    methods: {
+      async signedIn(this: AppService, ctx: Context, secret: string | undefined): Promise<SignedIn | null> {
+        if (!isSecret(secret)) return null;
+        const session = await this.sessions.findOne({ id: sessionHash(secret) });
+        if (!session) return null;
+        if (session.expiresAt <= Date.now()) {
+          await this.sessions.deleteOne({ id: session.id });
+          return null;
+        }
+        // Asked every time (identity caches nothing for us): a revoked token or a removed user ends the session at once.
+        const caller = await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: session.tokenHash });
+        if (!caller || caller.id !== session.userId) {
+          await this.sessions.deleteOne({ id: session.id });
+          return null;
+        }
+        return { caller, secret, session };
+      },
+
+      async as<T>(this: AppService, ctx: Context, caller: Caller, action: string, params: Record<string, unknown>): Promise<T> {
+        const answer = await ctx.call<unknown, Record<string, unknown>>(action, params, { meta: { user: caller } });
+        // Large answers (a big space's tree) come as a stream of JSON bytes, as the gateway relays them.
+        return readJson<T>(answer);
+      },
+    },
+
+    started(this: AppService & { sweepTimer?: NodeJS.Timeout }) {
+      this.sweepTimer = setInterval(() => {
+        this.sessions.deleteMany({ expiresAt: op.lt(Date.now()) }).catch((err: unknown) => this.logger.warn({ err }, "could not delete expired sessions"));
+      }, SWEEP_EVERY_MS);
+      this.sweepTimer.unref();
+    },
+
+    stopped(this: AppService & { sweepTimer?: NodeJS.Timeout }) {
+      if (this.sweepTimer) clearInterval(this.sweepTimer);
+    },
+  };
+}
+
+export default appSchema;

@@ -1,0 +1,87 @@
+// What the gateway hands the app for one browser request, and what the app answers.
+
+export interface AppRequest {
+  method: "GET" | "HEAD" | "POST";
+  /** The path as sent (no query string). */
+  path: string;
+  query: Record<string, string>;
+  /** A url-encoded form body of a POST. */
+  form?: Record<string, string>;
+  cookie?: string;
+  /** Whether the browser reached us over https (directly, or through a trusted proxy saying so). */
+  secure: boolean;
+  /** The gateway's request id, passed on to the calls the page makes. */
+  requestID?: string;
+}
+
+export interface AppAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** No script at all; styles only from the app's own stylesheet; forms only to this origin. */
+export const APP_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self' https:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": APP_CSP,
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  // Pages show what one signed-in person may see: never stored by anyone.
+  "Cache-Control": "private, no-store",
+  Vary: "Cookie",
+};
+
+export function page(status: number, body: string, setCookies: string[] = []): AppAnswer {
+  const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8" };
+  if (setCookies.length) headers["Set-Cookie"] = setCookies;
+  return { status, headers, body };
+}
+
+/** 303 See Other: after a form, the browser GETs the new place. */
+export function redirect(location: string, setCookies: string[] = []): AppAnswer {
+  // A header carries printable ASCII only: anything else (a page path in another script) is percent-encoded.
+  const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS, Location: location.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)) };
+  if (setCookies.length) headers["Set-Cookie"] = setCookies;
+  return { status: 303, headers, body: "" };
+}
+
+export function asset(contentType: string, body: string): AppAnswer {
+  return { status: 200, headers: { ...SECURITY_HEADERS, "Content-Type": contentType, "Cache-Control": "public, max-age=300" }, body };
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at < 0) continue;
+    const name = part.slice(0, at).trim();
+    if (!name || name in out) continue;
+    out[name] = part.slice(at + 1).trim();
+  }
+  return out;
+}
+
+export interface CookieOptions {
+  secure: boolean;
+  /** Seconds; 0 deletes the cookie; undefined makes it last as long as the browser session. */
+  maxAge?: number;
+}
+
+/** HttpOnly, SameSite=Lax, Path=/, and Secure under https. */
+export function setCookie(name: string, value: string, options: CookieOptions): string {
+  const parts = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
+  if (options.secure) parts.push("Secure");
+  return parts.join("; ");
+}

@@ -1,0 +1,68 @@
+// The frame of every page: header with who is signed in and the sign-out form, and the stylesheet.
+import { html, type Html, type Interpolated } from "../html";
+
+export interface Viewer {
+  /** The signed-in user's id, or undefined on the sign-in page. */
+  userId?: string;
+  /** The session's CSRF token, for every form of the page. */
+  csrf: string;
+}
+
+export function csrfField(viewer: Viewer): Html {
+  return html`<input type="hidden" name="_csrf" value="${viewer.csrf}">`;
+}
+
+export function layout(title: string, viewer: Viewer, main: Interpolated, aside?: Interpolated): string {
+  const signOut = viewer.userId
+    ? html`<form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form>`
+    : "";
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · docshelf</title>
+<link rel="stylesheet" href="/app/style.css">
+</head>
+<body>
+<header class="top"><a href="/app" class="brand">docshelf</a>${signOut}</header>
+<div class="frame">${aside ? html`<nav class="sidebar" aria-label="Pages">${aside}</nav>` : ""}
+<main>
+${main}
+</main>
+</div>
+</body>
+</html>
+`}`;
+}
+
+export function messagePage(title: string, message: string, viewer: Viewer): string {
+  return layout(title, viewer, html`<h1>${title}</h1><p>${message}</p><p><a href="/app">Back to your organizations</a></p>`);
+}
+
+export const STYLESHEET = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2330;background:#fff}
+a{color:#1f5fbf}
+.top{display:flex;justify-content:space-between;align-items:center;padding:.5rem 1rem;border-bottom:1px solid #dde1e8;background:#f7f8fa}
+.brand{font-weight:700;text-decoration:none;color:#1d2330}
+.frame{display:flex;max-width:1200px;margin:0 auto}
+.sidebar{width:260px;flex:none;padding:1rem;border-right:1px solid #eef0f3}
+.sidebar ul{list-style:none;padding-left:.9rem;margin:0}
+.sidebar>ul{padding-left:0}
+.sidebar a[aria-current]{font-weight:700}
+main{flex:1;min-width:0;padding:1rem 2rem}
+form.inline,form.sign-out{display:inline}
+label{display:block;margin:.5rem 0 .2rem;font-weight:600}
+input[type=text],input[type=password],textarea{width:100%;max-width:48rem;padding:.4rem;font:inherit;border:1px solid #b8bfcc;border-radius:4px}
+textarea{min-height:20rem;font-family:ui-monospace,monospace}
+button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
+.sign-out button{background:none;color:#1f5fbf}
+.error{color:#a3161a}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.meta{color:#5b6475;font-size:.9rem}
+.preview{border:1px dashed #b8bfcc;padding:0 1rem;margin:1rem 0}
+pre{background:#f4f5f7;padding:.8rem;overflow:auto}
+.diff ins{display:block;background:#e6f4ea;text-decoration:none}.diff del{display:block;background:#fbe9e9;text-decoration:none}
+table{border-collapse:collapse}td,th{border:1px solid #dde1e8;padding:.3rem .6rem}
+`;

@@ -1,0 +1,107 @@
+// Organization pages: the home (spaces, collections, sites, members for admins), a site, a collection,
+// an OpenAPI spec, and the list of the viewer's organizations.
+import { html, trusted } from "../html";
+import { csrfField, layout, type Viewer } from "./layout";
+
+export interface Named {
+  id: string;
+  title?: string;
+  emoji?: string;
+}
+export interface MemberView {
+  user: { id: string; displayName?: string; email?: string };
+  role: string | null;
+}
+export interface SiteView extends Named {
+  visibility?: string;
+  basename?: string;
+  published?: boolean;
+  urls?: { published?: string };
+}
+
+export function orgsPage(viewer: Viewer, orgs: Named[]): string {
+  return layout(
+    "Your organizations",
+    viewer,
+    html`<h1>Your organizations</h1>
+${orgs.length ? html`<ul>${orgs.map((o) => html`<li><a href="/o/${encodeURIComponent(o.id)}">${o.title ?? o.id}</a></li>`)}</ul>` : html`<p>You are not a member of any organization yet.</p>`}`,
+  );
+}
+
+export function orgPage(
+  viewer: Viewer,
+  org: Named,
+  lists: { spaces: Named[]; collections: Named[]; sites: SiteView[]; members?: MemberView[]; teams?: Named[] },
+): string {
+  const o = encodeURIComponent(org.id);
+  const list = (items: Named[], href: (item: Named) => string, empty: string) =>
+    items.length ? html`<ul>${items.map((i) => html`<li><a href="${href(i)}">${i.emoji ? `${i.emoji} ` : ""}${i.title ?? i.id}</a></li>`)}</ul>` : html`<p class="meta">${empty}</p>`;
+  return layout(
+    org.title ?? "Organization",
+    viewer,
+    html`<h1>${org.title ?? org.id}</h1>
+<section><h2>Spaces</h2>${list(lists.spaces, (s) => `/s/${encodeURIComponent(s.id)}`, "No space yet.")}</section>
+<section><h2>Collections</h2>${list(lists.collections, (c) => `/o/${o}/c/${encodeURIComponent(c.id)}`, "No collection yet.")}</section>
+<section><h2>Sites</h2>${list(lists.sites, (s) => `/o/${o}/sites/${encodeURIComponent(s.id)}`, "No site yet.")}</section>
+${
+  lists.members
+    ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th></tr></thead><tbody>${lists.members.map(
+        (m) => html`<tr><td>${m.user.displayName ?? m.user.id}</td><td>${m.user.email ?? ""}</td><td><form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="role"><input type="hidden" name="user" value="${m.user.id}">
+<label for="role-${m.user.id}" class="visually-hidden">Role of ${m.user.displayName ?? m.user.id}</label><select id="role-${m.user.id}" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}"${(m.role ?? "guest") === r ? trusted(" selected") : ""}>${r}</option>`)}</select> <button type="submit">Change</button></form></td></tr>`,
+      )}</tbody></table>
+<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="invite">
+<label for="invite-email">Invite by email</label><input type="text" id="invite-email" name="email" required maxlength="254" autocomplete="off">
+<label for="invite-role">Role</label><select id="invite-role" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<p><button type="submit">Invite</button></p></form></section>`
+    : ""
+}
+${
+  lists.teams
+    ? html`<section><h2>Teams</h2>${lists.teams.length ? html`<ul>${lists.teams.map((t) => html`<li>${t.title ?? t.id}</li>`)}</ul>` : html`<p class="meta">No team yet.</p>`}
+<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="team">
+<label for="team-title">New team</label><input type="text" id="team-title" name="title" required maxlength="64">
+<p><button type="submit">Create team</button></p></form></section>`
+    : ""
+}`,
+  );
+}
+
+/** The roles an administrator can give, weakest first; guest is a member without a role of their own. */
+const ROLE_CHOICES = ["read", "comment", "edit", "review", "create", "admin", "guest"];
+
+export function sitePage(viewer: Viewer, orgId: string, site: SiteView): string {
+  return layout(
+    site.title ?? "Site",
+    viewer,
+    html`<p class="meta"><a href="/o/${encodeURIComponent(orgId)}">Organization</a></p>
+<h1>${site.title ?? site.id}</h1>
+<dl>
+<dt>Visibility</dt><dd>${site.visibility ?? "unknown"}</dd>
+${site.basename ? html`<dt>Basename</dt><dd>${site.basename}</dd>` : ""}
+<dt>Published</dt><dd>${site.urls?.published && site.published !== false ? html`<a href="${site.urls.published}">${site.urls.published}</a>` : "not published"}</dd>
+</dl>
+<form method="post" action="/o/${encodeURIComponent(orgId)}/sites/${encodeURIComponent(site.id)}">${csrfField(viewer)}<button type="submit" name="intent" value="${site.published ? "unpublish" : "publish"}">${site.published ? "Unpublish" : "Publish"}</button></form>`,
+  );
+}
+
+export function collectionPage(viewer: Viewer, orgId: string, collection: Named & { description?: string }, spaces: Named[]): string {
+  return layout(
+    collection.title ?? "Collection",
+    viewer,
+    html`<p class="meta"><a href="/o/${encodeURIComponent(orgId)}">Organization</a></p>
+<h1>${collection.title ?? collection.id}</h1>
+${collection.description ? html`<p>${collection.description}</p>` : ""}
+<h2>Spaces</h2>
+${spaces.length ? html`<ul>${spaces.map((s) => html`<li><a href="/s/${encodeURIComponent(s.id)}">${s.title ?? s.id}</a></li>`)}</ul>` : html`<p class="meta">No space in this collection.</p>`}`,
+  );
+}
+
+export function openapiPage(viewer: Viewer, orgId: string, spec: { slug: string; processingState?: string; urls?: { location?: string } }): string {
+  return layout(
+    spec.slug,
+    viewer,
+    html`<p class="meta"><a href="/o/${encodeURIComponent(orgId)}">Organization</a></p>
+<h1>OpenAPI spec ${spec.slug}</h1>
+<p>Processing: ${spec.processingState ?? "unknown"}</p>`,
+  );
+}

@@ -1,0 +1,283 @@
+// Space pages: the page tree, a rendered page, the change requests; a change request's summary with its
+// pages, its editor (Markdown with a preview) and its comments.
+import { html, trusted, type Html } from "../html";
+import type { DiffLine } from "../diff";
+import { csrfField, layout, type Viewer } from "./layout";
+
+export interface TreeNode {
+  id: string;
+  title: string;
+  path: string;
+  type: string;
+  pages?: TreeNode[];
+}
+export interface SpaceView {
+  id: string;
+  title?: string;
+  emoji?: string;
+  organization?: string;
+}
+export interface ChangeRequestView {
+  id: string;
+  number: number;
+  subject?: string;
+  status?: string;
+  createdBy?: { displayName?: string };
+}
+export interface ReviewView {
+  id: string;
+  status: string;
+  outdated?: boolean;
+  reviewer?: { displayName?: string };
+}
+export interface CommentView {
+  id: string;
+  replies?: number;
+  postedBy?: { displayName?: string };
+  body?: { markdown?: string };
+  postedAt?: string;
+}
+
+/** The first page a reader lands on: the first document page of the tree. */
+export function firstDocument(pages: TreeNode[]): TreeNode | undefined {
+  for (const page of pages) {
+    if (page.type === "document") return page;
+    const inner = firstDocument(page.pages ?? []);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Trees up to this many pages are shown whole; larger ones show only the branch of the current page. */
+export const FULL_TREE_PAGES = 500;
+/** Most entries one level of a large tree shows (plus the one on the current page's way). */
+export const LEVEL_WINDOW = 200;
+
+function countPages(pages: TreeNode[], limit: number): number {
+  let n = 0;
+  for (const p of pages) {
+    n += 1 + countPages(p.pages ?? [], limit - n);
+    if (n > limit) break;
+  }
+  return n;
+}
+
+/** Whether `node` is the current page or one of its ancestors (paths nest: `guide/setup` is under `guide`). */
+function onTheWay(node: TreeNode, current: string | undefined): boolean {
+  return current !== undefined && (node.path === current || current.startsWith(`${node.path}/`) || containsPath(node.pages ?? [], current));
+}
+
+function containsPath(pages: TreeNode[], current: string): boolean {
+  return pages.some((p) => p.path === current || containsPath(p.pages ?? [], current));
+}
+
+/**
+ * The page tree as nested lists. A space of thousands of pages would make every page megabytes long:
+ * above FULL_TREE_PAGES only the current page's branch is open, and each level shows its first
+ * LEVEL_WINDOW entries (and the one leading to the current page) with a count of the rest.
+ */
+export function pageTree(pages: TreeNode[], base: string, current: string | undefined, whole = countPages(pages, FULL_TREE_PAGES) <= FULL_TREE_PAGES): Html {
+  if (!pages.length) return html``;
+  const shown = whole ? pages : pages.filter((p, i) => i < LEVEL_WINDOW || onTheWay(p, current));
+  const more = pages.length - shown.length;
+  return html`<ul>${shown.map(
+    (p) =>
+      html`<li>${p.type === "group" ? html`<strong>${p.title}</strong>` : html`<a href="${base}/${p.path}"${p.path === current ? trusted(' aria-current="page"') : ""}>${p.title}</a>`}${whole || onTheWay(p, current) ? pageTree(p.pages ?? [], base, current, whole) : ""}</li>`,
+  )}${more > 0 ? html`<li class="meta">${more} more pages: use search</li>` : ""}</ul>`;
+}
+
+export function spacePage(
+  viewer: Viewer,
+  space: SpaceView,
+  tree: TreeNode[],
+  current: { title: string; path: string; html: string } | undefined,
+  changeRequests: ChangeRequestView[],
+  /** The current page's comments (undefined: none shown, e.g. no page). */
+  comments?: ShownComment[],
+): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  const crs = html`<section id="change-requests"><h2>Change requests</h2>
+${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
+<form method="post" action="${base}/~/changes">${csrfField(viewer)}
+<label for="subject">New change request</label>
+<input type="text" id="subject" name="subject" maxlength="200" placeholder="What it changes">
+<p><button type="submit">Create change request</button></p>
+</form></section>`;
+  return layout(
+    current ? `${current.title} · ${space.title ?? "Space"}` : (space.title ?? "Space"),
+    viewer,
+    html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
+${searchForm(space.id)}
+<p class="meta"><a href="${base}/~/files">Files</a></p>
+${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
+${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
+${crs}`,
+    pageTree(tree, base, current?.path),
+  );
+}
+
+export interface SearchHitView {
+  id: string;
+  title: string;
+  path: string;
+  sections?: Array<{ id: string; title?: string; path: string; body?: string }>;
+}
+
+export function searchForm(spaceId: string, query = ""): Html {
+  return html`<form method="get" action="/s/${encodeURIComponent(spaceId)}/~/search" role="search">
+<label for="q">Search this space</label><input type="text" id="q" name="q" value="${query}" maxlength="512"> <button type="submit">Search</button></form>`;
+}
+
+export function searchPage(viewer: Viewer, space: SpaceView, tree: TreeNode[], query: string, hits: SearchHitView[]): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  return layout(
+    `Search: ${query} · ${space.title ?? "Space"}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">${space.title ?? space.id}</a> › search</p>
+<h1>Search</h1>
+${searchForm(space.id, query)}
+${
+  !query
+    ? ""
+    : hits.length
+      ? html`<ol class="search-results">${hits.map(
+          (h) => html`<li><a href="${base}/${h.path}">${h.title}</a>${(h.sections ?? []).length ? html`<ul>${(h.sections ?? []).map((sec) => html`<li><a href="${base}/${sec.path}">${sec.title || h.title}</a><p class="meta">${sec.body ?? ""}</p></li>`)}</ul>` : ""}</li>`,
+        )}</ol>`
+      : html`<p>Nothing matches “${query}”.</p>`
+}`,
+    pageTree(tree, base, undefined),
+  );
+}
+
+export interface FileView {
+  id: string;
+  name: string;
+  contentType?: string;
+  size?: number;
+  downloadURL?: string;
+}
+
+export function filesPage(viewer: Viewer, space: SpaceView, tree: TreeNode[], files: FileView[]): string {
+  const base = `/s/${encodeURIComponent(space.id)}`;
+  return layout(
+    `Files · ${space.title ?? "Space"}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">${space.title ?? space.id}</a> › files</p>
+<h1>Files</h1>
+${
+  files.length
+    ? html`<table><thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead><tbody>${files.map(
+        (f) =>
+          html`<tr><td>${f.downloadURL && /^https?:[/][/]/i.test(f.downloadURL) ? html`<a href="${f.downloadURL}">${f.name}</a>` : f.name}</td><td>${f.contentType ?? ""}</td><td>${f.size ?? ""}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="meta">No file in this space.</p>`
+}`,
+    pageTree(tree, base, undefined),
+  );
+}
+
+export function changeRequestPage(
+  viewer: Viewer,
+  space: SpaceView,
+  cr: ChangeRequestView,
+  tree: TreeNode[],
+  current: { title: string; path: string; html: string } | undefined,
+  comments: ShownComment[],
+  reviews: ReviewView[] = [],
+  /** The shown page against main: its line diff, "new" when main has no such page, null when too long to compare. */
+  diff?: DiffLine[] | "new" | null,
+): string {
+  const spaceBase = `/s/${encodeURIComponent(space.id)}`;
+  const base = `${spaceBase}/~/changes/${cr.number}`;
+  return layout(
+    `#${cr.number} ${cr.subject || "Untitled"}`,
+    viewer,
+    html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
+<h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
+<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""}</p>
+${
+  current
+    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
+${diffSection(diff)}`
+    : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
+}
+${
+  cr.status === "open" || cr.status === "draft"
+    ? html`<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
+<label for="page-title">New page</label><input type="text" id="page-title" name="title" required maxlength="200" placeholder="Its title">
+<p><button type="submit">Add page</button></p></form>`
+    : ""
+}
+<section id="reviews"><h2>Reviews</h2>
+${reviews.length ? html`<ul>${reviews.map((r) => html`<li>${r.reviewer?.displayName ?? "Someone"}: ${r.status === "approved" ? "approved" : "requested changes"}${r.outdated ? " (before the latest changes)" : ""}</li>`)}</ul>` : html`<p class="meta">No review yet.</p>`}
+${
+  cr.status === "open" || cr.status === "draft"
+    ? html`<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="approve">Approve</button> <button type="submit" name="intent" value="request-changes">Request changes</button></form>
+<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="merge">Merge</button></form>`
+    : ""
+}
+</section>
+${commentsSection(viewer, base, comments)}`,
+    pageTree(tree, base, current?.path),
+  );
+}
+
+export type ShownComment = CommentView & { html: string; replyList?: Array<CommentView & { html: string }> };
+
+/** A thread's comments with their replies, a reply form under each and a comment form; every form posts to `action`. */
+export function commentsSection(viewer: Viewer, action: string, comments: ShownComment[]): Html {
+  return html`<section id="comments"><h2>Comments</h2>
+${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}
+${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${r.postedAt ?? ""}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
+<label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
+<label for="comment">Comment</label>
+<textarea id="comment" name="markdown" required maxlength="65536" class="short"></textarea>
+<p><button type="submit">Comment</button></p>
+</form></section>`;
+}
+
+function diffSection(diff: DiffLine[] | "new" | null | undefined): Html {
+  if (diff === undefined) return html``;
+  const body =
+    diff === "new"
+      ? html`<p>A new page: main has none at this path.</p>`
+      : diff === null
+        ? html`<p class="meta">Too long to compare here.</p>`
+        : diff.every((l) => l.kind === "same")
+          ? html`<p>No change to this page.</p>`
+          : html`<pre class="diff">${diff.map((l) =>
+              l.kind === "added" ? html`<ins>+ ${l.text}</ins>
+` : l.kind === "removed" ? html`<del>- ${l.text}</del>
+` : html`  ${l.text}
+`,
+            )}</pre>`;
+  return html`<section id="diff"><h2>Changes against main</h2>${body}</section>`;
+}
+
+export function editPage(
+  viewer: Viewer,
+  space: SpaceView,
+  cr: ChangeRequestView,
+  page: { title: string; path: string },
+  markdown: string,
+  preview: string | undefined,
+  error?: string,
+): string {
+  const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
+  return layout(
+    `Edit ${page.title}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">#${cr.number} ${cr.subject || "Untitled"}</a> › editing</p>
+<h1>Edit ${page.title}</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+<form method="post" action="${base}/${page.path}">${csrfField(viewer)}
+<label for="markdown">Markdown</label>
+<textarea id="markdown" name="markdown" maxlength="1000000">
+${markdown}</textarea>
+<p><button type="submit" name="intent" value="preview">Preview</button> <button type="submit" name="intent" value="save">Save in the change request</button></p>
+</form>
+${preview !== undefined ? html`<section class="preview" aria-label="Preview"><h2>Preview</h2>${trusted(preview)}</section>` : ""}`,
+  );
+}

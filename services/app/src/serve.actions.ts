@@ -1,0 +1,374 @@
+// `app.serve`: the one action the gateway calls for every app request (GET and POST under /app, /o, /s).
+// It signs in and out, finds the signed-in user of the session cookie, checks every form's CSRF token,
+// and renders the page of the path, reading everything through the other services' actions as the user.
+import { hashToken, type Caller } from "@docshelf/access";
+import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
+import { lineDiff } from "./diff";
+import { renderMarkdown } from "./markdown";
+import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
+import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
+import { signInPage } from "./pages/sign-in";
+import { changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import {
+  PRESESSION_COOKIE,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  csrfMatches,
+  csrfToken,
+  isSecret,
+  localReturnPath,
+  newSecret,
+  sessionHash,
+} from "./sessions";
+import type { AppActions, AppService, Ctx } from "./service-types";
+
+/** An answer the page code gives up with (not found, forbidden, a bad form). */
+class PageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Items<T> {
+  items: T[];
+}
+interface PageContent {
+  id: string;
+  title: string;
+  path: string;
+  markdown?: string;
+}
+
+/** The path's segments, percent-decoded; null when one cannot be decoded. */
+function segmentsOf(path: string): string[] | null {
+  try {
+    return path.split("/").slice(1).filter((s, i, all) => s !== "" || i < all.length - 1).map((s) => decodeURIComponent(s));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Page trees by space and revision: a big space's tree is the slowest read of a page (10,000 pages are
+ * megabytes of JSON), and the same for every reader of the revision. Read only after `content.getSpace`
+ * answered the user (the permission check), kept briefly (computed pages may change without a revision).
+ */
+const TREE_CACHE_SIZE = 32;
+const TREE_TTL_MS = 60_000;
+const trees = new Map<string, { at: number; pages: TreeNode[] }>();
+
+async function currentTree(as: As, space: SpaceView & { revision?: string }): Promise<TreeNode[]> {
+  const key = typeof space.revision === "string" ? `${space.id}@${space.revision}` : undefined;
+  const hit = key ? trees.get(key) : undefined;
+  if (hit && Date.now() - hit.at < TREE_TTL_MS) return hit.pages;
+  const { pages } = await as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId: space.id });
+  if (key) {
+    trees.delete(key);
+    trees.set(key, { at: Date.now(), pages });
+    if (trees.size > TREE_CACHE_SIZE) trees.delete(trees.keys().next().value as string);
+  }
+  return pages;
+}
+
+const ROLES_OFFERED = ["admin", "create", "review", "edit", "comment", "read", "guest"];
+
+const TOKEN = /^[A-Za-z0-9._~+/=-]{8,256}$/;
+
+export const serveActions: AppActions = {
+  serve: {
+    visibility: "public",
+    params: {
+      method: { type: "enum", values: ["GET", "HEAD", "POST"] },
+      path: { type: "string", min: 1, max: 4096 },
+      query: { type: "object", optional: true },
+      form: { type: "object", optional: true },
+      cookie: { type: "string", optional: true, max: 16384 },
+      secure: { type: "boolean", optional: true },
+      requestID: { type: "string", optional: true, max: 64 },
+    },
+    async handler(this: AppService, ctx: Ctx<AppRequest>): Promise<AppAnswer> {
+      const req = { ...ctx.params, query: ctx.params.query ?? {}, secure: ctx.params.secure === true };
+      const post = req.method === "POST";
+      if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
+      const cookies = parseCookies(req.cookie);
+      if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
+
+      const who = await this.signedIn(ctx, cookies[SESSION_COOKIE]);
+      if (req.path === "/app/sign-out" && post) {
+        if (!who || !csrfMatches(who.secret, req.form?._csrf)) return forbidden(who ? { userId: who.caller.id, csrf: csrfToken(who.secret) } : { csrf: "" });
+        await this.sessions.deleteOne({ id: who.session.id });
+        return redirect("/app/sign-in", [setCookie(SESSION_COOKIE, "", { secure: req.secure, maxAge: 0 })]);
+      }
+      if (!who) {
+        // A form posted without a session cannot be carried across sign-in; a link can.
+        if (post) return forbidden({ csrf: "" });
+        const query = new URLSearchParams(req.query).toString();
+        return redirect(`/app/sign-in?return=${encodeURIComponent(req.path + (query ? `?${query}` : ""))}`);
+      }
+      const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret) };
+      if (post && !csrfMatches(who.secret, req.form?._csrf)) return forbidden(viewer);
+      try {
+        return await route(this, ctx, req, who.caller, viewer);
+      } catch (err) {
+        return errorAnswer(this, err, viewer, req.path);
+      }
+    },
+  },
+};
+
+function forbidden(viewer: Viewer): AppAnswer {
+  return page(403, messagePage("Forbidden", "This form has expired or did not come from this app. Reload the page and try again.", viewer));
+}
+
+function signInForm(req: AppRequest, cookies: Record<string, string>, error?: string, status = 200): AppAnswer {
+  // The sign-in form's CSRF token is bound to a pre-session cookie (there is no session yet).
+  const existing = cookies[PRESESSION_COOKIE];
+  const secret = isSecret(existing) ? existing : newSecret();
+  const set = secret === existing ? [] : [setCookie(PRESESSION_COOKIE, secret, { secure: req.secure, maxAge: 3600 })];
+  const returnTo = localReturnPath(req.form?.return ?? req.query.return);
+  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error }), set);
+}
+
+async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
+  if (!csrfMatches(cookies[PRESESSION_COOKIE], req.form?._csrf)) return forbidden({ csrf: "" });
+  const token = (req.form?.token ?? "").trim();
+  const caller = TOKEN.test(token)
+    ? await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(token) })
+    : null;
+  if (!caller) return signInForm(req, cookies, "That token is unknown or was revoked.", 401);
+  // Signing in again replaces the browser's session: the one it held ends.
+  const previous = cookies[SESSION_COOKIE];
+  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
+  const secret = newSecret();
+  const now = Date.now();
+  await service.sessions.insert({ id: sessionHash(secret), userId: caller.id, tokenHash: hashToken(token), createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
+  return redirect(localReturnPath(req.form?.return), [
+    setCookie(SESSION_COOKIE, secret, { secure: req.secure, maxAge: Math.floor(SESSION_TTL_MS / 1000) }),
+    setCookie(PRESESSION_COOKIE, "", { secure: req.secure, maxAge: 0 }),
+  ]);
+}
+
+function errorAnswer(service: AppService, err: unknown, viewer: Viewer, path: string): AppAnswer {
+  if (err instanceof PageError) return page(err.status, messagePage(err.title, err.message, viewer));
+  const code = (err as { code?: unknown }).code;
+  if (code === 404 || code === 403 || code === 401)
+    // What the API would answer this user, as a page: missing and hidden look alike.
+    return page(404, messagePage("Not found", "There is nothing here, or you cannot see it.", viewer));
+  if (code === 400 || code === 422 || code === 409)
+    return page(400, messagePage("That did not work", (err as Error).message || "The request was refused.", viewer));
+  service.logger.error({ err, path: path.slice(0, 200) }, "an app page failed");
+  return page(503, messagePage("This page cannot be shown right now", "Try again in a moment.", viewer));
+}
+
+function notFound(): PageError {
+  return new PageError(404, "Not found", "There is nothing here, or you cannot see it.");
+}
+
+async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, caller: Caller, viewer: Viewer): Promise<AppAnswer> {
+  const segments = segmentsOf(req.path);
+  if (!segments) throw notFound();
+  const as = <T>(action: string, params: Record<string, unknown>) => service.as<T>(ctx, caller, action, params);
+  const post = req.method === "POST";
+  const [root, id, ...rest] = segments;
+
+  if (root === "app" && id === undefined && !post) {
+    const orgs = await as<Items<Named>>("orgs.list", { limit: 100 });
+    return page(200, orgsPage(viewer, orgs.items));
+  }
+  if (root === "o" && id && post) return orgPost(as, req, id, rest);
+  if (root === "o" && id && !post) return orgRoute(as, viewer, id, rest);
+  if (root === "s" && id) return spaceRoute(as, req, viewer, id, rest);
+  throw notFound();
+}
+
+type As = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
+
+/** The organization's forms (administrators'; the actions refuse anyone else): invite, change a role, create a team, publish a site. */
+async function orgPost(as: As, req: AppRequest, organizationId: string, rest: string[]): Promise<AppAnswer> {
+  const form = req.form ?? {};
+  const home = `/o/${encodeURIComponent(organizationId)}`;
+  const roleOf = (value: string | undefined): string | null => {
+    if (!value || !ROLES_OFFERED.includes(value)) throw new PageError(400, "That did not work", "Pick one of the roles offered.");
+    return value === "guest" ? null : value;
+  };
+  if (rest.length === 0 && form.intent === "invite") {
+    await as("orgs.invite", { organizationId, emails: [(form.email ?? "").trim()], role: roleOf(form.role) });
+    return redirect(home);
+  }
+  if (rest.length === 0 && form.intent === "role" && form.user) {
+    await as("orgs.updateMember", { organizationId, userId: form.user, role: roleOf(form.role) });
+    return redirect(home);
+  }
+  if (rest.length === 0 && form.intent === "team") {
+    await as("orgs.createTeam", { organizationId, title: (form.title ?? "").trim() });
+    return redirect(home);
+  }
+  if (rest.length === 2 && rest[0] === "sites" && (form.intent === "publish" || form.intent === "unpublish")) {
+    await as(`sites.${form.intent}`, { organizationId, siteId: rest[1] });
+    return redirect(`${home}/sites/${encodeURIComponent(rest[1])}`);
+  }
+  throw notFound();
+}
+
+async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: string[]): Promise<AppAnswer> {
+  if (rest.length === 0) {
+    const org = await as<Named & { permissions?: { admin?: boolean } }>("orgs.get", { organizationId });
+    const [spaces, collections, sites, members] = await Promise.all([
+      as<Items<Named>>("content.listSpaces", { organizationId, limit: 100 }),
+      as<Items<Named>>("orgs.listCollections", { organizationId, limit: 100 }).catch(() => ({ items: [] })),
+      as<Items<SiteView>>("sites.list", { organizationId, limit: 100 }).catch(() => ({ items: [] })),
+      org.permissions?.admin ? as<Items<MemberView>>("orgs.listMembers", { organizationId, limit: 100 }).then((m) => m.items) : undefined,
+    ]);
+    const teams = org.permissions?.admin ? await as<Items<Named>>("orgs.listTeams", { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
+    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: sites.items, members, teams }));
+  }
+  const [kind, id, ...more] = rest;
+  if (more.length || !id) throw notFound();
+  if (kind === "sites") return page(200, sitePage(viewer, organizationId, await as<SiteView>("sites.get", { organizationId, siteId: id })));
+  if (kind === "c") {
+    const collection = await as<Named & { organizationId?: string; description?: string }>("orgs.getCollection", { collectionId: id });
+    if (collection.organizationId && collection.organizationId !== organizationId) throw notFound();
+    const spaces = await as<Items<Named>>("content.listSpacesInCollection", { collectionId: id, limit: 100 });
+    return page(200, collectionPage(viewer, organizationId, collection, spaces.items));
+  }
+  if (kind === "openapi") return page(200, openapiPage(viewer, organizationId, await as<{ slug: string }>("openapi.get", { organizationId, specSlug: id })));
+  throw notFound();
+}
+
+function rendered(content: PageContent): { title: string; path: string; html: string } {
+  return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "") };
+}
+
+async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[]): Promise<AppAnswer> {
+  const post = req.method === "POST";
+  const space = await as<SpaceView & { revision?: string }>("content.getSpace", { spaceId });
+  if (rest[0] !== "~") {
+    if (post) {
+      if (!rest.length) throw notFound();
+      const target = await as<PageContent>("content.getPageByPath", { spaceId, pagePath: rest.join("/"), format: "markdown" });
+      await postComment(as, req, { spaceId }, "", target.id);
+      return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
+    }
+    const revision = { pages: await currentTree(as, space) };
+    const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
+    const content = pagePath ? await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined;
+    const [comments, changeRequests] = await Promise.all([
+      content ? threadComments(as, { spaceId }, "", { targetPage: content.id }) : undefined,
+      // Drafts and open ones: the change requests still in progress.
+      Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
+        (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
+        () => [],
+      ),
+    ]);
+    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests, comments));
+  }
+  const [, kind, ref, ...pagePathParts] = rest;
+  if (kind === "changes" && ref === undefined && post) {
+    const subject = (req.form?.subject ?? "").trim().slice(0, 200);
+    const cr = await as<ChangeRequestView>("change-requests.create", subject ? { spaceId, subject } : { spaceId });
+    return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
+  }
+  if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"));
+  if (kind === "search" && ref === undefined && !post) {
+    const query = (req.query.q ?? "").trim().slice(0, 512);
+    const [pages, hits] = await Promise.all([
+      currentTree(as, space),
+      query ? as<Items<SearchHitView>>("content.searchSpaceContent", { spaceId, query, limit: 20 }).then((r) => r.items) : [],
+    ]);
+    return page(200, searchPage(viewer, space, pages, query, hits));
+  }
+  if (kind === "files" && ref === undefined && !post) {
+    const [pages, files] = await Promise.all([currentTree(as, space), as<Items<FileView>>("content.listFiles", { spaceId, limit: 100 })]);
+    return page(200, filesPage(viewer, space, pages, files.items));
+  }
+  if (kind === "revisions" && ref && !pagePathParts.length && !post) {
+    const revision = await as<{ id: string; pages: TreeNode[] }>("content.getRevision", { spaceId, revisionId: ref });
+    return page(200, spacePage(viewer, { ...space, title: `${space.title ?? space.id} (revision ${revision.id})` }, revision.pages, undefined, []));
+  }
+  throw notFound();
+}
+
+async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, number: string, pagePath: string): Promise<AppAnswer> {
+  const spaceId = space.id;
+  const cr = await as<ChangeRequestView>("change-requests.get", { spaceId, changeRequestId: number });
+  const ref = { spaceId, changeRequestId: cr.id };
+  const intent = req.form?.intent;
+  if (req.method === "POST" && !pagePath) {
+    const back = `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`;
+    if (intent === "comment" || intent === "reply") {
+      await postComment(as, req, ref, "InChangeRequest");
+      return redirect(back);
+    }
+    if (intent === "add-page") {
+      const title = (req.form?.title ?? "").trim().slice(0, 200);
+      if (!title) throw new PageError(400, "That did not work", "A page needs a title.");
+      await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" } }] });
+      return redirect(back);
+    }
+    if (intent === "approve" || intent === "request-changes") {
+      await as("change-requests.submitReview", { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
+      return redirect(back);
+    }
+    if (intent === "merge") {
+      // Conflicts and unmet merge rules are the action's 409, shown with its message.
+      await as("change-requests.merge", ref);
+      return redirect(back);
+    }
+    throw notFound();
+  }
+  const content = pagePath ? await as<PageContent>("change-requests.getPageByPath", { ...ref, pagePath, format: "markdown" }) : undefined;
+  if (req.method === "POST" && content) {
+    const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
+    if (intent === "save") {
+      await as("change-requests.updateContent", { ...ref, changes: [{ operation: "update_page", page: content.id, document: { markdown } }] });
+      return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/${content.path}`);
+    }
+    if (intent === "preview") return page(200, editPage(viewer, space, cr, content, markdown, renderMarkdown(markdown)));
+    throw notFound();
+  }
+  if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
+  const [revision, shown, reviews, main] = await Promise.all([
+    as<{ pages: TreeNode[] }>("change-requests.getRevision", ref),
+    threadComments(as, ref, "InChangeRequest", {}),
+    as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
+    // The same path on main, for the page's diff (none: a new page).
+    content
+      ? as<PageContent>("content.getPageByPath", { spaceId, pagePath: content.path, format: "markdown" }).catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === 404) return null;
+          throw err;
+        })
+      : undefined,
+  ]);
+  const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+}
+
+/** A thread's comments (a space's, or a change request's with suffix `InChangeRequest`) with their replies, rendered. */
+async function threadComments(as: As, ref: Record<string, unknown>, suffix: string, filter: Record<string, unknown>): Promise<ShownComment[]> {
+  const comments = await as<Items<CommentView>>(`comments.list${suffix}`, { ...ref, ...filter, format: "markdown", limit: 50 }).then((l) => l.items, () => []);
+  return Promise.all(
+    comments.map(async (c) => {
+      const replies = c.replies
+        ? await as<Items<CommentView>>(`comments.listReplies${suffix}`, { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
+        : [];
+      return { ...c, html: renderMarkdown(c.body?.markdown ?? ""), replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "") })) };
+    }),
+  );
+}
+
+/** Posts the form's comment (intent `comment`, on `page` when given) or reply (intent `reply` to `comment`). */
+async function postComment(as: As, req: AppRequest, ref: Record<string, unknown>, suffix: string, page?: string): Promise<void> {
+  const markdown = (req.form?.markdown ?? "").trim();
+  if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
+  if (req.form?.intent === "reply") {
+    const commentId = req.form?.comment ?? "";
+    if (!commentId) throw notFound();
+    await as(`comments.postReply${suffix}`, { ...ref, commentId, body: { markdown } });
+  } else if (req.form?.intent === "comment") {
+    await as(`comments.post${suffix}`, page ? { ...ref, page, body: { markdown } } : { ...ref, body: { markdown } });
+  } else throw notFound();
+}

@@ -1,0 +1,135 @@
+// The app (services/app): GET and POST under /app, /o and /s go to `app.serve`, which answers
+// {status, headers, body}. No bearer token: the app signs people in with a session cookie itself. Taken
+// before moleculer-web routes the request, like the published sites; form bodies are read here
+// (url-encoded, at most APP_BODY_LIMIT bytes) and passed on as a flat record.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import type { ServiceBroker } from "moleculer";
+import type { TrustedProxies } from "../client-address";
+
+const APP_PATH = /^\/(app|o|s)(\/|$)/;
+/** A page's Markdown in an edit form, and a little more. */
+const APP_BODY_LIMIT = 1024 * 1024;
+const MAX_FIELDS = 20;
+
+interface AppParams {
+  method: "GET" | "HEAD" | "POST";
+  path: string;
+  query: Record<string, string>;
+  form?: Record<string, string>;
+  cookie?: string;
+  secure: boolean;
+}
+
+interface AppAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+function fields(search: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  let count = 0;
+  for (const [name, value] of search) {
+    if (++count > MAX_FIELDS) break;
+    if (!(name in out) && name.length <= 64) out[name] = value;
+  }
+  return out;
+}
+
+function readForm(req: IncomingMessage): Promise<Record<string, string> | number> {
+  const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") return Promise.resolve(415);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > APP_BODY_LIMIT) {
+        done = true;
+        resolve(413);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!done) resolve(fields(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+    });
+    req.on("error", () => {
+      if (!done) resolve(400);
+      done = true;
+    });
+  });
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Security-Policy", "default-src 'none'");
+  res.end(text);
+}
+
+/**
+ * Whether the browser reached us over https (the session cookie then gets Secure): PUBLIC_URL is https,
+ * the socket is TLS, or a trusted proxy (TRUSTED_PROXIES) in front says `X-Forwarded-Proto: https`.
+ */
+export function requestIsSecure(req: IncomingMessage, httpsBase: boolean, trusted: TrustedProxies): boolean {
+  if (httpsBase || (req.socket as TLSSocket).encrypted) return true;
+  const proto = req.headers["x-forwarded-proto"];
+  if (typeof proto !== "string" || proto.split(",")[0].trim().toLowerCase() !== "https") return false;
+  return trusted.has(req.socket.remoteAddress ?? "");
+}
+
+export interface AppPages {
+  /** Whether the request is the app's (its path, and a method it serves). */
+  matches(req: IncomingMessage): boolean;
+  serve(broker: ServiceBroker, req: IncomingMessage, res: ServerResponse, requestID: string): Promise<void>;
+}
+
+export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: number): AppPages {
+  const httpsBase = publicUrl.startsWith("https:");
+  const secure = (req: IncomingMessage) => requestIsSecure(req, httpsBase, trusted);
+  return {
+    matches(req) {
+      const method = req.method ?? "GET";
+      if (method !== "GET" && method !== "HEAD" && method !== "POST") return false;
+      const raw = req.url ?? "/";
+      const at = raw.indexOf("?");
+      return APP_PATH.test(at < 0 ? raw : raw.slice(0, at));
+    },
+
+    async serve(broker, req, res, requestID) {
+      const raw = req.url ?? "/";
+      const at = raw.indexOf("?");
+      const params: AppParams = {
+        method: req.method as AppParams["method"],
+        path: at < 0 ? raw : raw.slice(0, at),
+        query: fields(new URLSearchParams(at < 0 ? "" : raw.slice(at + 1))),
+        secure: secure(req),
+      };
+      if (params.path.length > 4096) return plain(res, 414, "The address is too long.");
+      if (typeof req.headers.cookie === "string") params.cookie = req.headers.cookie.slice(0, 16384);
+      if (params.method === "POST") {
+        const form = await readForm(req);
+        if (typeof form === "number") return plain(res, form, form === 413 ? "The form is too large." : "Forms are sent url-encoded.");
+        params.form = form;
+      }
+      let answer: AppAnswer;
+      try {
+        answer = await broker.call<AppAnswer, AppParams>("app.serve", params, { timeout: timeoutMs, requestID });
+      } catch (err) {
+        const timedOut = (err as { name?: string }).name === "RequestTimeoutError";
+        if (!timedOut) broker.logger.error({ err, path: params.path.slice(0, 200) }, "serving an app page failed");
+        return plain(res, timedOut ? 504 : 503, "The app cannot answer right now. Try again in a moment.");
+      }
+      res.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      const body = Buffer.from(answer.body, "utf8");
+      res.setHeader("Content-Length", body.length);
+      res.end(req.method === "HEAD" ? undefined : body);
+    },
+  };
+}

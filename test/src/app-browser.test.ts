@@ -1,0 +1,200 @@
+// The app in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core, launched
+// as the published-site browser suite does) opens a space's urls.app without a session, is led to
+// sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
+// preview and saves it, comments, merges and reads the merged page; the XSS page runs no script; the
+// main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { RunningSystem } from "@docshelf/testkit";
+import { MODES, start, type Mode } from "./modes";
+import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+/** axe-core's engine, evaluated in the page through the DevTools protocol (the pages' CSP admits no script tag). */
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/** Serious and critical WCAG 2 A/AA violations of the page as it is now. */
+async function seriousViolations(page: Page): Promise<Array<{ id: string; impact?: string | null; help: string; targets: unknown[] }>> {
+  await page.evaluate(AXE);
+  const { violations, passes } = (await page.evaluate(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => ({ violations: r.violations, passes: r.passes.length }))",
+  )) as { violations: AxeViolation[]; passes: number };
+  // The engine ran and checked something (an empty list from a check that never ran proves nothing).
+  expect(passes).toBeGreaterThan(5);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
+}
+const ARTIFACTS = join(__dirname, "..", "artifacts");
+const BROWSER_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const haveBrowser = executable(CHROMIUM);
+const requireBrowser = process.env.REQUIRE_BROWSER === "1";
+
+if (!haveBrowser) {
+  const banner = "!".repeat(78);
+  const message = `Chromium is not at ${CHROMIUM} (set CHROMIUM_PATH): the app's browser suite DID NOT RUN.`;
+  console.warn(`\n${banner}\n${message}\n${banner}\n`);
+  if (requireBrowser) {
+    test("a browser is available (REQUIRE_BROWSER=1)", () => {
+      throw new Error(`${message} REQUIRE_BROWSER=1 makes this a failure.`);
+    });
+  }
+}
+
+interface ScriptTrace {
+  dialogs: string[];
+  errors: string[];
+  console: string[];
+}
+
+function watch(page: Page): ScriptTrace {
+  const trace: ScriptTrace = { dialogs: [], errors: [], console: [] };
+  page.on("dialog", (dialog) => {
+    trace.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss().catch(() => undefined);
+  });
+  page.on("pageerror", (err) => trace.errors.push(err.message));
+  page.on("console", (msg) => {
+    if (!msg.text().startsWith("Failed to load resource")) trace.console.push(`${msg.type()}: ${msg.text()}`);
+  });
+  return trace;
+}
+
+const suites: (name: string, fn: (mode: Mode) => void) => void = haveBrowser ? describe.each(MODES) : requireBrowser ? () => undefined : describe.skip.each(MODES);
+suites("the app in Chromium over %s", (mode) => {
+  let sys: RunningSystem;
+  let w: AppWorld;
+  let context: BrowserContext;
+  let profile: string;
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `app-${mode}-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    sys = await start(mode);
+    w = await appWorld(sys);
+    profile = mkdtempSync(join(tmpdir(), "docshelf-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: BROWSER_ARGS,
+      chromiumSandbox: false,
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.route(
+      (url) => url.origin !== new URL(sys.url).origin,
+      (route) => route.fulfill({ status: 404, body: "" }),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await sys?.stop();
+  });
+
+  test("sign in from a space's link, read it, open a change request, edit a page with a preview, comment, merge, see the merged page", async () => {
+    const page = await context.newPage();
+    const trace = watch(page);
+    const spaceUrl = `${sys.url}${pathOf(w.urls.space)}`;
+    await page.goto(spaceUrl);
+    await page.waitForURL(/\/app\/sign-in\?return=/);
+    await shot(page, "sign-in");
+    await page.fill("#token", w.alice.token);
+    await page.click('button:text-is("Sign in")');
+    await page.waitForURL(spaceUrl);
+    expect(await page.textContent("article h1")).toBe("Welcome");
+    // The stylesheet loads under the CSP: the layout is a flex row.
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.frame')).display")).toBe("flex");
+    await shot(page, "space");
+
+    await page.fill("#subject", "Browser edit");
+    await page.click('button:text-is("Create change request")');
+    await page.waitForURL(/\/~\/changes\/\d+$/);
+    expect(await page.textContent("h1")).toContain("Browser edit");
+    await page.click('nav.sidebar a:text-is("Welcome")');
+    await page.click('a:text-is("Edit this page")');
+    await page.fill("#markdown", "# Welcome\n\nEdited in **Chromium**.\n");
+    await page.click('button:text-is("Preview")');
+    expect(await page.innerHTML("section.preview")).toContain("<strong>Chromium</strong>");
+    await shot(page, "edit-preview");
+    await page.click('button:text-is("Save in the change request")');
+    await page.waitForURL(/\/~\/changes\/\d+\/welcome$/);
+    expect(await page.innerHTML("article")).toContain("Edited in <strong>Chromium</strong>.");
+
+    await page.fill("#comment", "Ship it");
+    await page.click('button:text-is("Comment")');
+    await page.waitForURL(/\/~\/changes\/\d+$/);
+    expect(await page.textContent("section#comments")).toContain("Ship it");
+    await shot(page, "change-request");
+
+    await page.click('button:text-is("Merge")');
+    await page.waitForURL(/\/~\/changes\/\d+$/);
+    expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");
+    await page.goto(`${spaceUrl}/welcome`);
+    expect(await page.innerHTML("article")).toContain("Edited in <strong>Chromium</strong>.");
+    await shot(page, "merged");
+    expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+
+    await page.click('button:text-is("Sign out")');
+    await page.waitForURL(/\/app\/sign-in$/);
+    await page.goto(spaceUrl);
+    await page.waitForURL(/\/app\/sign-in\?return=/);
+    await page.close();
+  });
+
+  test("the main pages have no serious accessibility violations (axe-core, WCAG 2.1 A/AA)", async () => {
+    const page = await context.newPage();
+    await page.goto(`${sys.url}/app/sign-in`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill("#token", w.alice.token);
+    await page.click('button:text-is("Sign in")');
+    await page.waitForURL(/\/app$/);
+    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, pathOf(w.urls.site)]) {
+      const opened = await page.goto(`${sys.url}${path}`);
+      expect({ path, status: opened?.status() }).toEqual({ path, status: 200 });
+      expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+    }
+    await page.close();
+  });
+
+  test("a page whose title and Markdown carry script runs none of it", async () => {
+    const page = await context.newPage();
+    const trace = watch(page);
+    await page.goto(`${sys.url}/app/sign-in`);
+    await page.fill("#token", w.alice.token);
+    await page.click('button:text-is("Sign in")');
+    await page.waitForURL(/\/app$/);
+    await page.goto(`${sys.url}${pathOf(w.urls.xssPage)}`);
+    expect(await page.textContent("article h1")).toContain("onerror");
+    await shot(page, "xss");
+    expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+    await page.close();
+  });
+});
