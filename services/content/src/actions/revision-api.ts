@@ -130,6 +130,21 @@ export const revisionApiActions: ContentPart = {
     },
 
     /**
+     * Internal, no access check: what changed from revision `from` to revision `to` of a space, in the
+     * shape of getRevisionSemanticChanges (a change request against its base: change-requests checks access).
+     */
+    semanticChangesBetween: {
+      visibility: "public",
+      params: { spaceId: idRule, from: idRule, to: idRule, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true } },
+      async handler(ctx: Ctx<{ spaceId: string; from: string; to: string; limit?: number }>) {
+        const [before, after] = await Promise.all([this.loadRevision(ctx.params.spaceId, ctx.params.from), this.loadRevision(ctx.params.spaceId, ctx.params.to)]);
+        const all = semanticChanges(before, after, (f) => this.downloadURL(f));
+        const limit = ctx.params.limit ?? 10;
+        return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
+      },
+    },
+
+    /**
      * A page body as GitBook's JSON document, by its document id. Bodies are content-addressed and
      * shared between spaces, so the id answers only in a space one of whose revisions uses it: the
      * current revision first, then the older ones (newest first).
