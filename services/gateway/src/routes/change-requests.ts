@@ -12,6 +12,7 @@ const routes: Record<string, string> = {
   [`POST ${one}/update`]: "change-requests.updateFromMain",
   [`GET ${one}/pdf`]: "change-requests.getPdf",
   [`GET ${one}/changes`]: "change-requests.listChanges",
+  "GET /spaces/:spaceId/pdf": "change-requests.getSpacePdf",
   [`GET ${one}/reviews`]: "change-requests.listReviews",
   [`POST ${one}/reviews`]: "change-requests.submitReview",
   [`GET ${one}/reviews/:reviewId`]: "change-requests.getReview",
@@ -49,6 +50,7 @@ export const changeRequestPdfRoutes = {
   mergeParams: true,
   aliases: {
     "GET :spaceId/change-requests/:changeRequestId/pdf/:token": "change-requests.downloadPdf",
+    "GET :spaceId/pdf/:token": "change-requests.downloadSpacePdf",
   },
   bodyParsers: { json: false, urlencoded: false },
 } as const;
