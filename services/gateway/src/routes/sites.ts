@@ -40,6 +40,7 @@ export const sitesRoutes: Record<string, string> = {
 
   [`GET ${SITE}/structure`]: "sites.getStructure",
   [`PATCH ${SITE}/structure/sort`]: "sites.sortStructure",
+  [`POST ${SITE}/search`]: "sites.searchContent",
 
   [`GET ${SITE}/redirects`]: "sites.listRedirects",
   [`POST ${SITE}/redirects`]: "sites.createRedirect",
