@@ -64,6 +64,19 @@ describe.each(MODES)("site search over %s", (mode) => {
       expect((await search(w.reader.api, { query: "nothingmatchesthis" })).body).toEqual({ items: [], count: 0 });
     });
 
+    test("a site without sections searches its root site spaces; pages carry their ancestors from the tree", async () => {
+      const handbook = await newSpace(w, "Handbook");
+      expect((await w.owner.api.post(`/v1/spaces/${handbook}/content/template`, { id: "getting-started" })).status).toBe(201);
+      const site = await newSite(w, { spaces: [handbook] });
+      const res = await search(w.reader.api, { query: "Installation" }, "", w.orgId, site.id);
+      expect(res.status).toBe(200);
+      expectSchema("searchSiteContent", 200, res.body, { latest: true });
+      expect(ids(res.body.items)).toEqual([handbook]);
+      const page = res.body.items[0].pages.find((p: any) => p.title === "Installation");
+      expect(page).toMatchObject({ path: "quickstart/installation", ancestors: [{ title: "Quickstart" }], rank: expect.any(Number), score: expect.any(Number) });
+      expect(page.urls.app).toContain(`/s/${handbook}/quickstart/installation`);
+    });
+
     test("scopes: default (each section's default), specific site spaces, the current one or the others; deprecated modes", async () => {
       const found = async (body: Record<string, unknown>) => {
         const res = await search(w.reader.api, { query: "quasarwidget", ...body });
