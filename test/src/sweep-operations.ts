@@ -134,6 +134,7 @@ export const OPERATIONS: Operation[] = [
   { id: "searchSpaceContent", method: "GET", template: "/v1/spaces/{spaceId}/search", success: 200, query: () => ({ query: "hello" }) },
   // Space content
   { id: "getCurrentRevision", method: "GET", template: "/v1/spaces/{spaceId}/content", success: 200 },
+  { id: "getSpacePDF", method: "GET", template: "/v1/spaces/{spaceId}/pdf", success: 200 },
   { id: "importContent", method: "POST", template: "/v1/spaces/{spaceId}/content/import", success: 201, body: (w) => ({ source: "website", url: w.websiteUrl }), fresh: space },
   { id: "applyTemplateToSpace", method: "POST", template: "/v1/spaces/{spaceId}/content/template", success: 201, body: () => ({ id: "faq" }), fresh: space },
   { id: "listPages", method: "GET", template: "/v1/spaces/{spaceId}/content/pages", success: 200 },
@@ -150,6 +151,7 @@ export const OPERATIONS: Operation[] = [
   { id: "mergeChangeRequest", method: "POST", template: `${CR}/merge`, success: 200, fresh: changeRequest },
   { id: "updateChangeRequest", method: "POST", template: `${CR}/update`, success: 200, fresh: changeRequest },
   { id: "getChangeRequestPDF", method: "GET", template: `${CR}/pdf`, success: 200 },
+  { id: "getChangeRequestChanges", method: "GET", template: `${CR}/changes`, success: 200 },
   // Organizations
   { id: "listOrganizationsForAuthenticatedUser", method: "GET", template: "/v1/orgs", success: 200 },
   { id: "getOrganizationById", method: "GET", template: ORG, success: 200 },
@@ -220,6 +222,14 @@ export const OPERATIONS: Operation[] = [
   { id: "deleteSiteSpaceById", method: "DELETE", template: `${SITE}/site-spaces/{siteSpaceId}`, success: 204, fresh: siteSpace },
   { id: "updateSiteSpaceById", method: "PATCH", template: `${SITE}/site-spaces/{siteSpaceId}`, success: 200, body: (_w, n) => ({ path: `renamed-${n}` }), fresh: siteSpace },
   { id: "moveSiteSpace", method: "POST", template: `${SITE}/site-spaces/{siteSpaceId}/move`, success: 200, body: () => ({}), fresh: siteSpace },
+  {
+    id: "sortSiteStructure",
+    method: "PATCH",
+    template: `${SITE}/structure/sort`,
+    success: 200,
+    body: (w) => ({ item: { type: "site-section", id: w.a.ids.siteSectionId }, position: {} }),
+  },
+  { id: "searchSiteContent", method: "POST", template: `${SITE}/search`, success: 200, body: () => ({ query: "hello" }) },
   // Share links
   { id: "listSiteShareLinks", method: "GET", template: `${SITE}/share-links`, success: 200 },
   { id: "createSiteShareLink", method: "POST", template: `${SITE}/share-links`, success: 201, body: () => ({ name: "Created" }) },

@@ -44,6 +44,20 @@ export const changeRequestContentActions: ChangeRequestsActions = {
   listFileBacklinks: read("content.readFileBacklinks", { fileId: idRule, ...listParams }),
   listPageLinks: read("content.readPageLinks", { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
 
+  /**
+   * GET …/changes (`limit` 1–1000, default 10) — read role; GitBook's getChangeRequestChanges: the semantic
+   * changes of the change request's revision against its base (main's revision at its last update from
+   * main, else when it was made), as content's getRevisionSemanticChanges answers them.
+   */
+  listChanges: {
+    params: { ...at, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true, convert: true } },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; limit?: number }>) {
+      const { cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
+      return ctx.call("content.semanticChangesBetween", { spaceId: cr.spaceId, from: base, to: cr.revision, ...(ctx.params.limit ? { limit: ctx.params.limit } : {}) });
+    },
+  },
+
   /** POST …/content/import — edit role; a website's pages become a new revision of the change request. */
   importContent: {
     params: { ...at, url: { type: "string", min: 1, max: 2048 }, source: { type: "string", min: 1, max: 64 } },

@@ -1,11 +1,15 @@
-// Temporary PDF URLs: the token names the space, change request, revision and page, and expires in an hour.
+// Temporary PDF URLs: the token names the space, change request (none: the space itself), revision and
+// page, and expires in an hour.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const PDF_URL_TTL_MS = 60 * 60 * 1000;
 
 export interface PdfClaims {
   spaceId: string;
-  changeRequestId: string;
+  /** The change request exported; absent: the space's own revision (getSpacePDF). */
+  changeRequestId?: string;
+  /** Who asked for a space's PDF: the download checks they can still read the space. */
+  userId?: string;
   revision: string;
   page?: string;
   only?: boolean;

@@ -12,7 +12,7 @@ import { documentResolver, refIndex } from "./revisions/document-refs";
 import { semanticChanges } from "./revisions/semantic-changes";
 import { walk } from "./revisions/tree";
 import { serveFile, serveFiles, servePage } from "./content-answers";
-import type { ContentActions, Ctx } from "./service-types";
+import type { ContentActions, ContentService, Ctx } from "./service-types";
 
 const flags = {
   metadata: { type: "boolean", optional: true, convert: true },
@@ -37,6 +37,12 @@ function latestShape(page: PageResource): PageResource {
   if (page.type === "group") return { ...page, pages };
   const layout = page.layout ? { coverMask: "none", tags: true, actions: true, anchors: true, ...page.layout } : page.layout;
   return { tags: [], ...page, ...(layout ? { layout } : {}), pages } as PageResource;
+}
+
+/** The first `limit` (10) semantic changes from `before` (null: an empty space) to `after`, and how many more there are. */
+function changesPage(service: ContentService, before: RevisionDoc | null, after: RevisionDoc, limit = 10): { changes: unknown[]; more: number } {
+  const all = semanticChanges(before, after, (f) => service.downloadURL(f));
+  return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
 }
 
 /** Where a document is used in a revision: the path its relative links resolve from. */
@@ -119,9 +125,20 @@ export const revisionActions: ContentActions = {
       const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
       const revision = await this.loadRevision(space.id, ctx.params.revisionId);
       const parent = revision.parents.length ? await this.loadRevision(space.id, revision.parents[0]) : null;
-      const all = semanticChanges(parent, revision, (f) => this.downloadURL(f));
-      const limit = ctx.params.limit ?? 10;
-      return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
+      return changesPage(this, parent, revision, ctx.params.limit);
+    },
+  },
+
+  /**
+   * Internal, no access check: what changed from revision `from` to revision `to` of a space, in the
+   * shape of getRevisionSemanticChanges (a change request against its base: change-requests checks access).
+   */
+  semanticChangesBetween: {
+    visibility: "public",
+    params: { spaceId: idRule, from: idRule, to: idRule, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true } },
+    async handler(ctx: Ctx<{ spaceId: string; from: string; to: string; limit?: number }>) {
+      const [before, after] = await Promise.all([this.loadRevision(ctx.params.spaceId, ctx.params.from), this.loadRevision(ctx.params.spaceId, ctx.params.to)]);
+      return changesPage(this, before, after, ctx.params.limit);
     },
   },
 

@@ -8,6 +8,7 @@ import { adaptiveActions } from "./adaptive.actions";
 import { customizationActions } from "./customization.actions";
 import { redirectActions } from "./redirects.actions";
 import { siteStructureActions } from "./site-structure.actions";
+import { siteSearchActions } from "./site-search.actions";
 import { publishingAuthActions } from "./publishing-auth.actions";
 import { defaultCustomization, mergeCustomization } from "./customization";
 import { groupActions } from "./groups.actions";
@@ -46,6 +47,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...publishingAuthActions,
       ...redirectActions,
       ...siteStructureActions,
+      ...siteSearchActions,
       ...serveActions,
       ...spaceUrlActions,
     },

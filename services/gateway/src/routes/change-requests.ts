@@ -11,6 +11,8 @@ const routes: Record<string, string> = {
   [`POST ${one}/merge`]: "change-requests.merge",
   [`POST ${one}/update`]: "change-requests.updateFromMain",
   [`GET ${one}/pdf`]: "change-requests.getPdf",
+  [`GET ${one}/changes`]: "change-requests.listChanges",
+  "GET /spaces/:spaceId/pdf": "change-requests.getSpacePdf",
   [`GET ${one}/reviews`]: "change-requests.listReviews",
   [`POST ${one}/reviews`]: "change-requests.submitReview",
   [`GET ${one}/reviews/:reviewId`]: "change-requests.getReview",
@@ -46,6 +48,9 @@ export const changeRequestPdfRoutes = {
   autoAliases: false,
   authentication: false,
   mergeParams: true,
-  aliases: { "GET :spaceId/change-requests/:changeRequestId/pdf/:token": "change-requests.downloadPdf" },
+  aliases: {
+    "GET :spaceId/change-requests/:changeRequestId/pdf/:token": "change-requests.downloadPdf",
+    "GET :spaceId/pdf/:token": "change-requests.downloadSpacePdf",
+  },
   bodyParsers: { json: false, urlencoded: false },
 } as const;

@@ -39,6 +39,8 @@ export const sitesRoutes: Record<string, string> = {
   [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: "sites.moveSiteSpace",
 
   [`GET ${SITE}/structure`]: "sites.getStructure",
+  [`PATCH ${SITE}/structure/sort`]: "sites.sortStructure",
+  [`POST ${SITE}/search`]: "sites.searchContent",
 
   [`GET ${SITE}/redirects`]: "sites.listRedirects",
   [`POST ${SITE}/redirects`]: "sites.createRedirect",

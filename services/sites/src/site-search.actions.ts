@@ -1,0 +1,192 @@
+// GitBook's searchSiteContent: the site's spaces searched as the caller (content's searchSpaceContent per
+// space), merged into one ranked list grouped by space, with GitBook's scopes and its deprecated modes.
+import { createHash } from "node:crypto";
+import { callerOf } from "@docshelf/access";
+import { BadRequestError } from "@docshelf/errors";
+import { decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, listParams } from "@docshelf/list";
+import type { Sort } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
+import type { SiteSpaceDoc } from "./models";
+import { siteRef, type SiteRef } from "./params";
+import { StructurePresenter } from "./present";
+import type { TreeIndex } from "./serve/content";
+import type { Ctx, SitesActions, SitesService } from "./service-types";
+
+/** Pages asked of each space (the published search page shows 20 in all). */
+export const PAGES_PER_SPACE = 20;
+const MAX_QUERY_LENGTH = 512;
+const TOKEN_SORT: Sort = [["siteSearch", 1]];
+
+type Scope =
+  | { mode: "default"; currentSiteSpace?: string; restrictTo?: "currentSiteSpace" | "otherSiteSpaces" }
+  | { mode: "specific"; siteSpaceIds: string[] }
+  | { mode: "all" };
+
+interface SearchParams extends SiteRef {
+  query: string;
+  scope?: Scope;
+  mode?: "specific" | "current" | "all";
+  siteSpaceIds?: string[];
+  siteSpaceId?: string;
+  page?: string;
+  limit?: number;
+}
+
+/** What content's searchSpaceContent answers for a page (and its sections). */
+interface ContentPageHit {
+  id: string;
+  title: string;
+  path: string;
+  sections?: Array<{ id: string; title: string; path: string; body: string; urls: { app: string } }>;
+  urls: { app: string };
+}
+
+interface SpaceResult {
+  type: "space";
+  id: string;
+  title: string;
+  score: number;
+  pages: Array<Record<string, unknown>>;
+}
+
+const siteSpaceIdsRule = { type: "array", items: idRule, min: 1, max: 100 } as const;
+
+/** The scope the request names, the deprecated `mode`s read as GitBook documents them; none: every site space. */
+function scopeOf(params: SearchParams): Scope {
+  if (params.scope) {
+    if (params.scope.mode === "default" && params.scope.restrictTo && !params.scope.currentSiteSpace) {
+      throw new BadRequestError("Invalid parameters: 'scope.currentSiteSpace' is required with 'scope.restrictTo'.");
+    }
+    if (params.scope.mode === "specific" && !params.scope.siteSpaceIds) throw new BadRequestError("Invalid parameters: 'scope.siteSpaceIds' is required with mode 'specific'.");
+    return params.scope;
+  }
+  if (params.siteSpaceIds) return { mode: "specific", siteSpaceIds: params.siteSpaceIds };
+  if (params.mode === "current") {
+    if (!params.siteSpaceId) throw new BadRequestError("Invalid parameters: 'siteSpaceId' is required with mode 'current'.");
+    return { mode: "default", currentSiteSpace: params.siteSpaceId };
+  }
+  if (params.mode === "specific") throw new BadRequestError("Invalid parameters: 'siteSpaceIds' is required with mode 'specific'.");
+  return { mode: "all" };
+}
+
+function offsetOf(page: string | undefined, key: string): number {
+  if (!page) return 0;
+  const cursor = decodePageToken(TOKEN_SORT, page);
+  const offset = cursor.values[0];
+  if (cursor.id !== key || typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
+    throw new BadRequestError("Invalid parameters: 'page' is not a page token this API issued for this search.");
+  }
+  return offset;
+}
+
+/** Titles of a page's ancestors, from the top level down to its parent. */
+function ancestors(tree: TreeIndex | undefined, path: string): Array<{ title: string }> {
+  const page = tree?.byPath.get(path);
+  const out: Array<{ title: string }> = [];
+  for (let parent = page && tree?.parentOf.get(page.id); parent; parent = tree?.parentOf.get(parent.id)) out.unshift({ title: parent.title || "Untitled" });
+  return out;
+}
+
+export const siteSearchActions: SitesActions = {
+  /**
+   * POST …/search `{query, scope? | siteSpaceIds? | mode?}` `?page&limit` — site read; each space of the
+   * scope is searched as the caller (spaces the caller cannot read are left out), at most PAGES_PER_SPACE
+   * pages each. Ranked by each page's place in its space's results (best of every space first, the
+   * site's order breaking ties); `score` is 1/place, `rank` the place in that merged order. Items are
+   * spaces, `limit` of them per page, in the order of their best page.
+   */
+  searchContent: {
+    params: {
+      ...siteRef,
+      query: { type: "string", max: MAX_QUERY_LENGTH },
+      scope: {
+        type: "object",
+        strict: true,
+        optional: true,
+        props: {
+          mode: { type: "enum", values: ["default", "specific", "all"] },
+          currentSiteSpace: { ...idRule, optional: true },
+          restrictTo: { type: "enum", values: ["currentSiteSpace", "otherSiteSpaces"], optional: true },
+          siteSpaceIds: { ...siteSpaceIdsRule, optional: true },
+        },
+      },
+      mode: { type: "enum", values: ["specific", "current", "all"], optional: true },
+      siteSpaceIds: { ...siteSpaceIdsRule, optional: true },
+      siteSpaceId: { ...idRule, optional: true },
+      ...listParams,
+    },
+    async handler(this: SitesService, ctx: Ctx<SearchParams>) {
+      await this.siteAccess(ctx.params.organizationId, callerOf(ctx), false);
+      const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
+      const scope = scopeOf(ctx.params);
+      const structure = await this.loadStructure(ctx, site);
+      const presenter = new StructurePresenter(structure, this.publicUrl(), undefined);
+      // Every site space in the site's order: the root's, then each section's.
+      const ordered: SiteSpaceDoc[] = ["", ...presenter.sections.map((s) => s.id)].flatMap((id) => presenter.siteSpacesIn(id));
+      const known = new Set(ordered.map((s) => s.id));
+      for (const id of [scope.mode === "specific" ? scope.siteSpaceIds : [], scope.mode === "default" && scope.currentSiteSpace ? [scope.currentSiteSpace] : []].flat()) {
+        if (!known.has(id)) throw new BadRequestError(`Invalid parameters: site space ${id} was not found in the site ('${ctx.params.scope ? "scope." : ""}${scope.mode === "specific" ? "siteSpaceIds" : ctx.params.scope ? "currentSiteSpace" : "siteSpaceId"}').`);
+      }
+      let chosen: SiteSpaceDoc[];
+      if (scope.mode === "all") chosen = ordered;
+      else if (scope.mode === "specific") chosen = ordered.filter((s) => scope.siteSpaceIds.includes(s.id));
+      else {
+        const current = scope.currentSiteSpace;
+        const defaults = ordered.filter((s) => presenter.isDefaultSiteSpace(s) || s.id === current);
+        chosen = scope.restrictTo === "currentSiteSpace" ? defaults.filter((s) => s.id === current) : scope.restrictTo === "otherSiteSpaces" ? defaults.filter((s) => s.id !== current) : defaults;
+      }
+      // One search per space (site spaces may share one), and only spaces the caller can read.
+      const spaceIds = [...new Set(chosen.map((s) => s.spaceId))].filter((id) => structure.spaces.has(id));
+      const { query } = ctx.params;
+      const found = await Promise.all(
+        spaceIds.map(async (spaceId) => {
+          const answer = await ctx.call<{ items: ContentPageHit[] }, Record<string, unknown>>("content.searchSpaceContent", { spaceId, query, limit: PAGES_PER_SPACE });
+          return { spaceId, hits: answer.items };
+        }),
+      );
+      // Merged rank: best of every space first, then the second of each… (the site's order within a round).
+      const ranked: Array<{ spaceId: string; hit: ContentPageHit; place: number }> = [];
+      for (let place = 0; place < PAGES_PER_SPACE; place++) {
+        for (const { spaceId, hits } of found) if (hits[place]) ranked.push({ spaceId, hit: hits[place], place: place + 1 });
+      }
+      const trees = new Map<string, TreeIndex | undefined>();
+      await Promise.all(
+        found
+          .filter((f) => f.hits.length)
+          .map(async ({ spaceId }) => {
+            const revision = structure.spaces.get(spaceId)?.revision;
+            trees.set(spaceId, typeof revision === "string" ? await this.publishedContent.tree(spaceId, revision).catch(() => undefined) : undefined);
+          }),
+      );
+      const bySpace = new Map<string, SpaceResult>();
+      ranked.forEach(({ spaceId, hit, place }, i) => {
+        let result = bySpace.get(spaceId);
+        if (!result) bySpace.set(spaceId, (result = { type: "space", id: spaceId, title: structure.spaces.get(spaceId)?.title ?? "", score: 1 / place, pages: [] }));
+        const tree = trees.get(spaceId);
+        const score = 1 / place;
+        result.pages.push({
+          id: hit.id,
+          title: hit.title,
+          description: tree?.byPath.get(hit.path)?.description ?? "",
+          path: hit.path,
+          score,
+          rank: i + 1,
+          resultType: hit.sections?.some((s) => s.path.includes("#")) ? "section" : "page",
+          sections: (hit.sections ?? []).map((s) => ({ ...s, score, resultType: s.path.includes("#") ? "section" : "page" })),
+          ancestors: ancestors(tree, hit.path),
+          urls: hit.urls,
+        });
+      });
+      const items = [...bySpace.values()];
+      const key = createHash("sha256").update(`${site.id}:${query.trim()}`).digest("base64url").slice(0, 16);
+      const limit = ctx.params.limit ?? DEFAULT_PAGE_SIZE;
+      const offset = offsetOf(ctx.params.page, key);
+      const page = items.slice(offset, offset + limit);
+      return {
+        items: page,
+        count: items.length,
+        ...(offset + limit < items.length ? { next: { page: encodePageToken(TOKEN_SORT, { values: [offset + limit], id: key }) } } : {}),
+      };
+    },
+  },
+};
