@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BadRequestError } from "@docshelf/errors";
-import { runStoreContract } from "./contract-suite";
+import { runStoreContract } from "./contract";
 import { afterQuery, cursorOf, normalizeSort } from "./cursor";
 import { op, toQuery, type Filter, type Primitive } from "./filter";
 import { newId, newSecret } from "./ids";

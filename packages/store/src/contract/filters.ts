@@ -1,0 +1,152 @@
+// Part of the store contract (index.ts) — Filters: every operator the store offers, and request input that looks like one.
+import { BadRequestError } from "@docshelf/errors";
+import { op, type Filter, type Primitive } from "../filter";
+import { hostile, ids, sortedIds, type Harness } from "./harness";
+
+export function filtersContract(h: Harness): void {
+  const { fresh, seed } = h;
+  describe("filters", () => {
+    test("equality filters on several fields match only documents equal on all of them", async () => {
+      const c = await fresh();
+      const [, b] = await seed(c, [
+        { org: "o1", role: "admin" },
+        { org: "o1", role: "read" },
+        { org: "o2", role: "read" },
+      ]);
+      expect(ids(await c.find({ org: "o1", role: "read" }))).toEqual([b.id]);
+      expect(await c.findOne({ org: "o1", role: "read" })).toEqual(b);
+      expect(await c.count({ org: "o1", role: "read" })).toBe(1);
+    });
+
+    test("an empty filter matches every document and an undefined filter value is ignored", async () => {
+      const c = await fresh();
+      const docs = await seed(c, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+      expect(ids(await c.find({}))).toEqual(ids(docs));
+      expect(ids(await c.find({ n: undefined }))).toEqual(ids(docs));
+      expect(await c.count({})).toBe(3);
+    });
+
+    test("equality matches numbers, booleans and dotted paths into nested objects exactly", async () => {
+      const c = await fresh();
+      const [one, , yes] = await seed(c, [
+        { n: 1, b: false, meta: { kind: "page" } },
+        { n: 10, b: false, meta: { kind: "group" } },
+        { n: 2, b: true, meta: { kind: "page" } },
+      ]);
+      expect(ids(await c.find({ n: 1 }))).toEqual([one.id]);
+      expect(ids(await c.find({ b: true }))).toEqual([yes.id]);
+      expect(ids(await c.find({ "meta.kind": "page" }))).toEqual([one.id, yes.id]);
+      expect(await c.find({ n: "1" })).toEqual([]);
+    });
+
+    test("equality with null matches documents where the field is null or missing", async () => {
+      const c = await fresh();
+      const [isNull, missing] = await seed(c, [{ owner: null }, {}, { owner: "u1" }]);
+      expect(sortedIds(await c.find({ owner: null }))).toEqual(sortedIds([isNull, missing]));
+      expect(await c.count({ owner: null })).toBe(2);
+    });
+
+    test("comparison operators select by order", async () => {
+      const c = await fresh();
+      const docs = await seed(c, [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+      const byN = (...ns: number[]) => ids(docs.filter((d) => ns.includes(d.n as number)));
+      expect(ids(await c.find({ n: op.gt(2) }))).toEqual(byN(3, 4));
+      expect(ids(await c.find({ n: op.gte(2) }))).toEqual(byN(2, 3, 4));
+      expect(ids(await c.find({ n: op.lt(2) }))).toEqual(byN(1));
+      expect(ids(await c.find({ n: op.lte(2) }))).toEqual(byN(1, 2));
+      expect(ids(await c.find({ n: op.ne(2) }))).toEqual(byN(1, 3, 4));
+    });
+
+    test("op.in and op.nin select by membership in a list", async () => {
+      const c = await fresh();
+      const [a, b, cc] = await seed(c, [{ v: "a" }, { v: "b" }, { v: "c" }]);
+      expect(ids(await c.find({ v: op.in(["a", "c", "zz"]) }))).toEqual([a.id, cc.id]);
+      expect(ids(await c.find({ v: op.nin(["a", "c"]) }))).toEqual([b.id]);
+      expect(ids(await c.find({ id: op.in([b.id, cc.id]) }))).toEqual([b.id, cc.id]);
+      expect(await c.find({ v: op.in([]) })).toEqual([]);
+    });
+
+    test("null in op.in and op.nin stands for null or missing", async () => {
+      const c = await fresh();
+      const [isNull, missing, set] = await seed(c, [{ v: null }, {}, { v: "x" }]);
+      expect(sortedIds(await c.find({ v: op.in([null]) }))).toEqual(sortedIds([isNull, missing]));
+      expect(sortedIds(await c.find({ v: op.in([null, "x"]) }))).toEqual(sortedIds([isNull, missing, set]));
+      expect(ids(await c.find({ v: op.nin([null]) }))).toEqual([set.id]);
+    });
+
+    test("op.ne(null) matches only documents where the field is present and not null", async () => {
+      const c = await fresh();
+      const [, , set] = await seed(c, [{ v: null }, {}, { v: "x" }]);
+      expect(ids(await c.find({ v: op.ne(null) }))).toEqual([set.id]);
+    });
+
+    test("op.exists tells documents that have a field from those that lack it", async () => {
+      const c = await fresh();
+      const [deleted, live] = await seed(c, [{ deletedAt: 5 }, { name: "x" }]);
+      expect(ids(await c.find({ deletedAt: op.exists(false) }))).toEqual([live.id]);
+      expect(ids(await c.find({ deletedAt: op.exists(true) }))).toEqual([deleted.id]);
+    });
+
+    test("op.contains matches a substring case-insensitively", async () => {
+      const c = await fresh();
+      const [a, b] = await seed(c, [{ title: "Hello World" }, { title: "say HELLO there" }, { title: "Goodbye" }, { n: 1 }]);
+      expect(ids(await c.find({ title: op.contains("hello") }))).toEqual([a.id, b.id]);
+      expect(ids(await c.find({ title: op.contains("WORLD") }))).toEqual([a.id]);
+    });
+
+    test("op.contains matches regular-expression characters literally", async () => {
+      const c = await fresh();
+      const [dot, , plus, paren, star] = await seed(c, [
+        { title: "a.c" },
+        { title: "abc" },
+        { title: "1+1=2" },
+        { title: "call f(x" },
+        { title: "*.md" },
+      ]);
+      expect(ids(await c.find({ title: op.contains("a.c") }))).toEqual([dot.id]);
+      expect(ids(await c.find({ title: op.contains("1+1") }))).toEqual([plus.id]);
+      expect(ids(await c.find({ title: op.contains("f(x") }))).toEqual([paren.id]);
+      expect(ids(await c.find({ title: op.contains("*.") }))).toEqual([star.id]);
+      expect(await c.find({ title: op.contains(".*") })).toEqual([]);
+      expect(await c.find({ title: op.contains("^a") })).toEqual([]);
+    });
+
+    const hostileFilters: Array<[string, Filter]> = [
+      ["an object value", hostile({ email: { $ne: null } })],
+      ["a $regex object value", hostile({ email: { $regex: ".*" } })],
+      ["an array value", hostile({ email: ["a@x.test", "b@x.test"] })],
+      ["a field named like an operator", hostile({ $where: "return true" })],
+      ["a field named __proto__", hostile(JSON.parse('{"__proto__": null}'))],
+    ];
+
+    test.each(hostileFilters)("a filter with %s from request input is rejected with 400 and changes nothing", async (_what, filter) => {
+      const c = await fresh();
+      const docs = await seed(c, [{ email: "a@x.test", n: 1 }, { email: "b@x.test", n: 2 }]);
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ["find", () => c.find(filter)],
+        ["findOne", () => c.findOne(filter)],
+        ["count", () => c.count(filter)],
+        ["updateOne", () => c.updateOne(filter, { $set: { n: 99 } })],
+        ["deleteOne", () => c.deleteOne(filter)],
+        ["deleteMany", () => c.deleteMany(filter)],
+      ];
+      for (const [method, call] of calls) {
+        const err = await call().then(
+          (value) => ({ resolved: method, value }),
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(BadRequestError);
+        expect(err).toMatchObject({ code: 400 });
+      }
+      expect(await c.find({})).toEqual(docs);
+    });
+
+    test("an op.in list carrying an object from request input is rejected with 400", async () => {
+      const c = await fresh();
+      await seed(c, [{ email: "a@x.test" }]);
+      const err = await c.find({ email: op.in(hostile<Primitive[]>([{ $ne: null }])) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BadRequestError);
+      expect(err).toMatchObject({ code: 400 });
+    });
+  });
+}
