@@ -40,8 +40,7 @@ const routes: Record<string, string> = {
   "GET /orgs/:organizationId/search": "content.searchOrganizationContent",
   "GET /spaces/:spaceId/content/files/:fileId": "content.getFile",
   "GET /spaces/:spaceId/content/files/:fileId/backlinks": "content.listFileBacklinks",
-  // Capability URL of a file's bytes (the signed token is the permission). It belongs on a route
-  // without bearer authentication; until the gateway has one, any valid token is also needed.
+  // A file's bytes: fileDownloadRoutes below (no bearer token; the signed token in the URL is the permission).
 };
 
 // Test-only hooks, present only when NODE_ENV=test (the actions exist only then too).
