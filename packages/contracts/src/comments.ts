@@ -1,10 +1,13 @@
 // The comments service's actions change requests call on a change request's thread (reviews with a comment).
 import { action } from "./action";
+import type { User } from "./identity";
 
 /** A comment as the API presents it; only the fields callers read are typed. */
 export interface PostedComment {
   object: "comment";
   id: string;
+  /** How many replies it has. */
+  replies: number;
   [field: string]: unknown;
 }
 
@@ -12,6 +15,8 @@ export interface PostedComment {
 export interface PostedReply {
   object: "comment-reply";
   id: string;
+  postedBy: User;
+  postedAt: string;
   [field: string]: unknown;
 }
 

@@ -73,6 +73,8 @@ export interface SpaceResource {
   title: string;
   visibility: string;
   organization: string;
+  /** The space's current revision. */
+  revision: string;
   [field: string]: unknown;
 }
 

@@ -54,8 +54,20 @@ export interface CollectionLevels {
 
 export const collectionLevels = action<{ collectionId: string }, CollectionLevels>("orgs.collectionLevels");
 
-export type MergeRule = { rule: string; users?: string[] };
-/** GitBook's organization merge rules (MergeRulesStandaloneConfiguration). */
+/** A rule that names users. */
+export type UserMergeRuleName = "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
+/** A rule that stands alone. */
+export type PlainMergeRuleName =
+  | "require_at_least_one_review"
+  | "require_at_least_one_approved_review"
+  | "require_all_reviews_approved"
+  | "require_up_to_date_change_request"
+  | "require_change_request_subject"
+  | "require_author_to_merge";
+
+/** GitBook's MergeRule shapes this instance evaluates (orgs refuses the others when they are set). */
+export type MergeRule = { rule: UserMergeRuleName; users: string[] } | { rule: PlainMergeRuleName };
+/** GitBook's organization merge rules (MergeRulesStandaloneConfiguration), as orgs stores them. */
 export type MergeRules = { type: "none" } | { type: "rules"; rules: MergeRule[] };
 
 /** The organization's merge rules, which change requests evaluate at merge. */
