@@ -212,6 +212,7 @@ export interface SearchHit {
 }
 
 export const publishedHeads = action<{ spaceIds: string[] }, PublishedHead[]>("content.publishedHeads");
-export const publishedTree = action<{ spaceId: string; revisionId: string }, PublishedTree | null>("content.publishedTree");
+/** Large trees come as a stream of JSON text. */
+export const publishedTree = action<{ spaceId: string; revisionId: string }, PublishedTree | Readable>("content.publishedTree");
 export const publishedPage = action<{ spaceId: string; revisionId: string; pageId: string }, { markdown: string } | null>("content.publishedPage");
 export const publishedSearch = action<{ spaceIds: string[]; query: string; limit: number }, SearchHit[]>("content.publishedSearch");

@@ -1,4 +1,6 @@
 // Site actions: list, create, read, change, delete, publish and unpublish.
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -137,7 +139,7 @@ export const siteActions: SitesActions = {
       await this.siteKeys.insert({ id: site.id, visitorSigningKey: newSecret(32) });
       for (const [i, spaceId] of spaces.entries()) await this.insertSiteSpace(site, spaceId, titles[i].title, "");
       if (ctx.params.createSpace) {
-        const space = await ctx.call<{ id: string; title: string }, { organizationId: string; title: string }>("content.createSpace", {
+        const space = await call(ctx, content.createSpace, {
           organizationId,
           title: site.title.slice(0, 50),
         });

@@ -1,7 +1,10 @@
 // Sites: their structure (sections, section groups, site spaces), share links, adaptive content and published profile.
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, hashToken, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { atLeast, hashToken, MembershipCache, type Caller } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, storeMixin } from "@docshelf/store";
 import { adaptiveActions } from "./adaptive.actions";
@@ -22,13 +25,6 @@ import { siteActions } from "./sites.actions";
 import { siteSpaceActions } from "./site-spaces.actions";
 import { spaceUrlActions } from "./space-urls.actions";
 import { nextPosition, slugify, uniquePath } from "./structure";
-
-interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: string | null;
-  title: string | null;
-}
 
 export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
@@ -111,7 +107,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
         await Promise.all(
           [...new Set(siteSpaces.map((s) => s.spaceId))].map(async (spaceId) => {
             try {
-              spaces.set(spaceId, (await ctx.call("content.getSpace", { spaceId })) as SpaceResource);
+              spaces.set(spaceId, (await call(ctx, content.getSpace, { spaceId })) as SpaceResource);
             } catch (err) {
               // A space deleted since, or one the caller may not see, is left out of the answer.
               if ((err as { code?: number }).code !== 404 && (err as { code?: number }).code !== 403) throw err;
@@ -122,7 +118,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       },
 
       async requireSpace(caller, organizationId, spaceId, field) {
-        const access = await this.broker.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        const access = await call(this.broker, content.spaceAccess, { spaceId, userId: caller.id });
         if (!access.exists || access.organizationId !== organizationId || access.role === null) {
           throw new BadRequestError(`Invalid parameters: '${field}': space ${spaceId} was not found in the organization.`);
         }
@@ -190,9 +186,9 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
     },
 
     created() {
-      this.publishedContent = new PublishedContent((action, params) => this.broker.call(action, params));
+      this.publishedContent = new PublishedContent(this.broker);
       this.memberships = new MembershipCache((organizationId, userId) =>
-        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+        call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
     },
   };
