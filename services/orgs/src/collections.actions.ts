@@ -1,4 +1,5 @@
 // Collection actions: create, list, read, update, delete, move, transfer, and the levels content inherits.
+import type { CollectionLevels } from "@docshelf/contracts/orgs";
 import { atLeast, callerOf, ROLES, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -228,7 +229,7 @@ export const collectionActions: OrgsActions = {
   collectionLevels: {
     visibility: "public",
     params: { collectionId: idRule },
-    async handler(this: OrgsService, ctx: Ctx<{ collectionId: string }>) {
+    async handler(this: OrgsService, ctx: Ctx<{ collectionId: string }>): Promise<CollectionLevels> {
       const collection = await this.collections.findOne({ id: ctx.params.collectionId });
       if (!collection) return { exists: false, organizationId: null, deleted: false, levels: [] as RoleOrGuest[], grants: [] };
       const chain = await this.collectionChain(collection);

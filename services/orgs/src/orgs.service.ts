@@ -1,6 +1,9 @@
 // The orgs service: organizations, their members, teams, collections, invitations, translations and
 // SSO settings. Actions live in the *.actions.ts files; here are the store, the events and the
 // methods those files share (membership loading, adding and removing members, collection roles).
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
+import * as content from "@docshelf/contracts/content";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { atLeast, effectiveRole, grantedRoles, grantKey, type Principal, type Caller, type RoleOrGuest } from "@docshelf/access";
@@ -15,7 +18,7 @@ import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, memberSearchText, ssoAdmits } from "./membership-rules";
 import { collections, memberId, type CollectionDoc, type MemberDoc, type TeamDoc } from "./models";
 import { organizationActions } from "./organizations.actions";
-import { presentMember, presentTeam, type UserResource } from "./present";
+import { presentMember, presentTeam } from "./present";
 import type { Grantee, Methods, Vars } from "./service-types";
 import { ssoActions } from "./sso.actions";
 import { teamMemberActions } from "./team-members.actions";
@@ -102,7 +105,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean, keepExisting = false) {
         const id = memberId(organizationId, userId);
         const now = new Date().toISOString();
-        const users = await this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [userId] });
+        const users = await call(this.broker, identity.getMany, { ids: [userId] });
         const search = memberSearchText(users[userId]);
         const doc: MemberDoc = { id, organizationId, userId, role, search, sso, disabled: false, joinedAt: now };
         try {
@@ -183,7 +186,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         const userIds = members.map((m) => m.userId);
         const organizationId = members[0].organizationId;
         const [users, links, spaces] = await Promise.all([
-          this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: userIds }),
+          call(this.broker, identity.getMany, { ids: userIds }),
           this.teamMembers.find({ organizationId, userId: op.in(userIds) }),
           this.spaceCounts(organizationId, "user", userIds),
         ]);
@@ -210,7 +213,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async spaceCounts(organizationId: string, principal: Principal, ids: string[]) {
         let counts: Record<string, number> = {};
         try {
-          counts = await this.broker.call<Record<string, number>, Record<string, unknown>>("content.grantCounts", { organizationId, teams: principal === "team" ? ids : [], users: principal === "user" ? ids : [] });
+          counts = await call(this.broker, content.grantCounts, { organizationId, teams: principal === "team" ? ids : [], users: principal === "user" ? ids : [] });
         } catch (err) {
           // Without a content service there are no spaces to count.
           if (!isMissingService(err)) throw err;
