@@ -1,4 +1,6 @@
 // The browser-facing SAML flow: the start URL, the assertion consumer, the SP metadata document.
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import { randomBytes } from "node:crypto";
 import { generateServiceProviderMetadata, type Profile } from "@node-saml/node-saml";
 import { callerOf, hashToken } from "@docshelf/access";
@@ -171,7 +173,7 @@ export const samlFlowActions: IdentityActions = {
         ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
         return refusalPage({ title: "Sign-in refused", reason: err.message, advice: "Ask an administrator of the organization to verify the domain (GET /v1/orgs/{organizationId}/domains), or sign in with an account that already exists and is linked to this provider." });
       }
-      const joined = await ctx.call<{ member: boolean }, Record<string, unknown>>("orgs.joinBySso", {
+      const joined = await call(ctx, orgs.joinBySso, {
         organizationId: provider.organizationId,
         userId: user.id,
         email: user.email,
