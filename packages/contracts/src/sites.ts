@@ -30,3 +30,24 @@ export interface PublicSiteLink {
 }
 
 export const publicSites = action<{ limit: number }, PublicSiteLink[]>("sites.publicSites");
+
+/** One GET of a published site, as the gateway forwards it. */
+export interface ServeParams {
+  /** The request's Host, when it may be a site's own hostname. */
+  host?: string;
+  /** The URL path, percent-encoded as received. */
+  path: string;
+  query?: Record<string, unknown>;
+  cookie?: string;
+  ifNoneMatch?: string;
+}
+
+/** The HTTP answer the gateway sends as is. */
+export interface ServeAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** Null when `host` names no site and the path is not under /sites/. */
+export const serve = action<ServeParams, ServeAnswer | null>("sites.serve");

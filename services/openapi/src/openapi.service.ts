@@ -1,7 +1,9 @@
 // API-description specs: hosting, versions, fetching and processing in the background.
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
 import { collections } from "./models";
@@ -97,7 +99,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
       this.openapiSettings = openapiSettingsOf(configFor(this.broker));
       this.renderedVersions = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
-        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+        call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
       this.queue = new WorkQueue(
         (id) => this.runProcessing(id),
