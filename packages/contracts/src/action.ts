@@ -40,12 +40,21 @@ export function event<P>(name: string): EventDescriptor<P> {
   return { name };
 }
 
-/** What can broadcast an event: a Context or a ServiceBroker. */
+/** What can send an event: a Context or a ServiceBroker. */
 export interface EventBroadcaster {
   broadcast<D>(eventName: string, data: D): Promise<void> | void;
+  emit<D>(eventName: string, data: D): Promise<void> | void;
 }
+
+/** The payload of an event's descriptor (for its listeners' parameters). */
+export type PayloadOf<E> = E extends EventDescriptor<infer P> ? P : never;
 
 /** Broadcasts `target` to every node's listeners, the payload typed by the contract. */
 export async function broadcast<P>(broadcaster: EventBroadcaster, target: EventDescriptor<P>, payload: P): Promise<void> {
   await broadcaster.broadcast(target.name, payload);
+}
+
+/** Emits `target` to one listener per service (balanced), the payload typed by the contract. */
+export async function emit<P>(emitter: EventBroadcaster, target: EventDescriptor<P>, payload: P): Promise<void> {
+  await emitter.emit(target.name, payload);
 }

@@ -15,3 +15,12 @@ export interface ChangeRequestAccess {
 export const access = action<{ spaceId: string; changeRequestId: string; userId: string }, ChangeRequestAccess>("change-requests.access");
 /** The open comment count of a change request, sent by the comments service (absolute, so repeats cannot drift). */
 export const setComments = action<{ spaceId: string; changeRequestId: string; comments: number }, { updated: boolean }>("change-requests.setComments");
+
+/** What `change-requests.merged` (the broadcast, and the channel) carries. */
+export interface ChangeRequestMerged {
+  spaceId: string;
+  changeRequestId: string;
+  number: number;
+  subject: string;
+  revision: string;
+}

@@ -1,5 +1,5 @@
 // The internal API between services, one module per service: import `@docshelf/contracts/<service>`.
-export { action, call, event, broadcast, type Action, type ActionCaller, type AnswerOf, type EventBroadcaster, type EventDescriptor, type ParamsOf } from "./action";
+export { action, call, event, broadcast, emit, type Action, type ActionCaller, type AnswerOf, type EventBroadcaster, type EventDescriptor, type ParamsOf, type PayloadOf } from "./action";
 export * as content from "./content";
 export * as orgs from "./orgs";
 export * as identity from "./identity";

@@ -1,5 +1,6 @@
 // Change requests: proposed changes to a space with their own revision, updated from main and merged into it.
-import { call } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
 import type { Context, ServiceSchema } from "moleculer";
@@ -119,7 +120,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         if (!cr.revisionMerged) return;
         const message: MergedMessage = { spaceId: cr.spaceId, changeRequestId: cr.id, number: cr.number, subject: cr.subject, revision: cr.revisionMerged };
         await this.syncCounts(cr.spaceId);
-        await this.broker.broadcast("change-requests.merged", message);
+        await broadcast(this.broker, events.changeRequestsMerged, message);
         if (this.mergedChannelStarting) throw new Error("the durable merged channel is still connecting");
         if (this.mergedChannel) await this.mergedChannel.publish(message);
         await this.changeRequests.updateOne({ id: cr.id }, { $unset: ["announcePending"] });

@@ -1,4 +1,6 @@
 // The browser-facing SAML flow: the start URL, the assertion consumer, the SP metadata document.
+import { broadcast, emit } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { call } from "@docshelf/contracts/action";
 import * as orgs from "@docshelf/contracts/orgs";
 import { randomBytes } from "node:crypto";
@@ -99,7 +101,7 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
     // Two first sign-ins at once: the email is unique, so the second fails here and may retry.
     await service.users.insert(user);
     // Vouched for by this organization's SSO only: orgs converts this organization's invitations, no other's.
-    ctx.emit("identity.user.created", { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
+    void emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
   } else {
     const found = decision.userId === existing?.id ? existing : linking;
     if (!found) throw refused("the account is gone.");
@@ -133,7 +135,7 @@ async function keepTokensWithinLimit(service: IdentityService, userId: string, n
   }
   for (const token of doomed) {
     await service.tokens.deleteOne({ id: token.id });
-    await service.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
+    await broadcast(service.broker, events.identityTokenRevoked, { tokenHash: token.hash });
   }
 }
 

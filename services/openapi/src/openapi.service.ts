@@ -1,5 +1,6 @@
 // API-description specs: hosting, versions, fetching and processing in the background.
-import { call } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call } from "@docshelf/contracts/action";
 import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
@@ -72,7 +73,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
         );
         if (outcome.kind === "versioned") {
           const { organizationId, slug } = outcome.spec;
-          await this.broker.broadcast("openapi.spec.versioned", { organizationId, slug, id: specId, versionId: outcome.versionId });
+          await broadcast(this.broker, events.openapiSpecVersioned, { organizationId, slug, id: specId, versionId: outcome.versionId });
         } else if (outcome.kind === "failed") {
           this.logger.info({ specId, code: outcome.failure.code }, "processing an OpenAPI spec failed");
         }

@@ -1,7 +1,8 @@
 // The orgs service: organizations, their members, teams, collections, invitations, translations and
 // SSO settings. Actions live in the *.actions.ts files; here are the store, the events and the
 // methods those files share (membership loading, adding and removing members, collection roles).
-import { call } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import * as content from "@docshelf/contracts/content";
 import type { Context, ServiceSchema } from "moleculer";
@@ -174,11 +175,11 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         for (const collection of held) await this.collections.updateOne({ id: collection.id }, { $unset: [key] });
         if (held.length) await this.collectionsChanged(organizationId, held[0].id);
         // Content drops the grants on spaces when it hears this.
-        await this.broker.broadcast("orgs.principal.removed", { organizationId, principal, id });
+        await broadcast(this.broker, events.orgsPrincipalRemoved, { organizationId, principal, id });
       },
 
       async membersChanged(organizationId: string) {
-        await this.broker.broadcast("orgs.members.changed", { organizationId });
+        await broadcast(this.broker, events.orgsMembersChanged, { organizationId });
       },
 
       async presentMembers(members: MemberDoc[]) {
@@ -262,7 +263,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       },
 
       async collectionsChanged(organizationId: string, collectionId: string) {
-        await this.broker.broadcast("orgs.collections.changed", { organizationId, collectionId });
+        await broadcast(this.broker, events.orgsCollectionsChanged, { organizationId, collectionId });
       },
     },
   };

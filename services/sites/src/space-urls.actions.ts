@@ -1,4 +1,6 @@
 // Where a space is published: content's `urls.published` of a space comes from the sites that link it.
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SiteDoc } from "./models";
@@ -18,7 +20,7 @@ export interface SpacePublishedUrl {
  * one calls this as its last step.
  */
 export async function announceUrlChange(ctx: Ctx<unknown>, siteId: string): Promise<void> {
-  await ctx.broadcast("sites.urls.changed", { siteId });
+  await broadcast(ctx, events.sitesUrlsChanged, { siteId });
 }
 
 async function urlIn(service: SitesService, site: SiteDoc, siteSpaceId: string, shareKey: string | undefined): Promise<string | undefined> {
