@@ -22,3 +22,10 @@ export const sitesSiteUnpublished = event<{ organizationId: string; siteId: stri
 
 /** A change request was merged: also sent on the durable NATS JetStream channel of the same name when scaled out. */
 export const changeRequestsMerged = event<ChangeRequestMerged>("change-requests.merged");
+
+export const contentSpaceDeleted = event<{ spaceId: string; organizationId: string; deletedAt: string }>("content.space.deleted");
+export const contentSpaceRestored = event<{ spaceId: string; organizationId: string }>("content.space.restored");
+/** A space deleted for good (after the retention): other services drop what they keep about it. */
+export const contentSpacePurged = event<{ spaceId: string; organizationId: string }>("content.space.purged");
+export const contentSpaceTransferred = event<{ spaceId: string; fromOrganizationId: string; toOrganizationId: string }>("content.space.transferred");
+export const contentRevisionChanged = event<{ spaceId: string; revisionId: string }>("content.revision.changed");

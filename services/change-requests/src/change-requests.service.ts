@@ -1,6 +1,6 @@
 // Change requests: proposed changes to a space with their own revision, updated from main and merged into it.
 import * as events from "@docshelf/contracts/events";
-import { broadcast, call } from "@docshelf/contracts/action";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
 import type { Context, ServiceSchema } from "moleculer";
@@ -44,7 +44,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     events: {
       // A purged space takes its change requests with it (their revisions went with the space).
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviews.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviewRequests.deleteMany({ spaceId: ctx.params.spaceId });

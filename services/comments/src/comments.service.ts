@@ -1,4 +1,5 @@
 // Comments and replies on spaces (and, through the same actions, on change requests), with reactions and resolution.
+import type * as events from "@docshelf/contracts/events";
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
@@ -8,7 +9,7 @@ import type { BodyFormat } from "./body";
 import { commenterActions } from "./commenters.actions";
 import { commentActions } from "./comments.actions";
 import { CountSync } from "@docshelf/count-sync";
-import { call } from "@docshelf/contracts/action";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
@@ -41,7 +42,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       // Deleted spaces hide their comments (content.spaceAccess says they do not exist) until restored;
       // purged ones take them along for good.
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.replies.deleteMany({ spaceId: ctx.params.spaceId });
           await this.commenters.deleteMany({ spaceId: ctx.params.spaceId });
           await this.comments.deleteMany({ spaceId: ctx.params.spaceId });

@@ -1,5 +1,6 @@
 // The HTTP API gateway: maps /v1 routes to actions, authenticates bearer tokens, renders every error one way.
-import { call } from "@docshelf/contracts/action";
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import * as sites from "@docshelf/contracts/sites";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -280,7 +281,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     events: {
       // Revoking a token drops it from every gateway's cache at once.
       "identity.token.revoked": {
-        handler(ctx: Context<{ tokenHash: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.identityTokenRevoked>>) {
           this.tokens.drop(ctx.params.tokenHash);
         },
       },

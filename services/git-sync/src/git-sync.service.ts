@@ -1,7 +1,8 @@
 // Git sync: import a repository into a space and export a space to a repository, as durable jobs
 // run one at a time per space in event order. This file holds the schema's lifecycle, events,
 // channels and shared methods; the actions are in jobs.actions.ts and integration.actions.ts.
-import { call } from "@docshelf/contracts/action";
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -48,7 +49,7 @@ export function gitSyncSchema(): ServiceSchema {
 
       // A deleted space's jobs stop mattering; its link goes with it.
       "content.space.purged": {
-        async handler(this: GitSyncService, ctx: Context<{ spaceId: string }>) {
+        async handler(this: GitSyncService, ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.links.deleteOne({ id: ctx.params.spaceId });
           await this.jobs.deleteMany({ spaceId: ctx.params.spaceId });
         },

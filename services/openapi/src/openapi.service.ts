@@ -1,6 +1,6 @@
 // API-description specs: hosting, versions, fetching and processing in the background.
 import * as events from "@docshelf/contracts/events";
-import { broadcast, call } from "@docshelf/contracts/action";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
@@ -31,7 +31,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
 
     events: {
       "orgs.members.changed": {
-        handler(ctx: Context<{ organizationId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.orgsMembersChanged>>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },

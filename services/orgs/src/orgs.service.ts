@@ -2,7 +2,7 @@
 // SSO settings. Actions live in the *.actions.ts files; here are the store, the events and the
 // methods those files share (membership loading, adding and removing members, collection roles).
 import * as events from "@docshelf/contracts/events";
-import { broadcast, call } from "@docshelf/contracts/action";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import * as content from "@docshelf/contracts/content";
 import type { Context, ServiceSchema } from "moleculer";
@@ -65,7 +65,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
        * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
        */
       "identity.user.created": {
-        async handler(ctx: Context<{ id: string; email: string; via?: "instance-admin" | "sso"; organizationId?: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.identityUserCreated>>) {
           const { via, organizationId } = ctx.params;
           const email = ctx.params.email.toLowerCase();
           let filter: Filter;

@@ -1,5 +1,6 @@
 // Sites: their structure (sections, section groups, site spaces), share links, adaptive content and published profile.
-import { call } from "@docshelf/contracts/action";
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
@@ -48,19 +49,19 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
 
     events: {
       "orgs.members.changed": {
-        handler(ctx: Context<{ organizationId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.orgsMembersChanged>>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },
       // A deleted space stays linked (it can be restored) but is left out of answers; a purged one is unlinked.
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.unlinkSpace(ctx.params.spaceId, null);
         },
       },
       // A space moved to another organization leaves the sites of the one it left.
       "content.space.transferred": {
-        async handler(ctx: Context<{ spaceId: string; fromOrganizationId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpaceTransferred>>) {
           await this.unlinkSpace(ctx.params.spaceId, ctx.params.fromOrganizationId);
         },
       },
