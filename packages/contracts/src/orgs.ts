@@ -49,7 +49,7 @@ export interface CollectionLevels {
   organizationId: string | null;
   deleted: boolean;
   levels: RoleOrGuest[];
-  grants: Array<Grants | undefined>;
+  grants: Grants[];
 }
 
 export const collectionLevels = action<{ collectionId: string }, CollectionLevels>("orgs.collectionLevels");
@@ -83,3 +83,14 @@ export interface JoinBySsoParams {
 
 /** Makes a user who signed in through the organization's SAML provider a member (their pending invitation applies). */
 export const joinBySso = action<JoinBySsoParams, { member: boolean; role: RoleOrGuest }>("orgs.joinBySso");
+
+/** GitBook's Organization, as `orgs.get` gives it to a member (only the fields callers read are typed). */
+export interface OrganizationResource {
+  object: "organization";
+  id: string;
+  title: string;
+  [field: string]: unknown;
+}
+
+/** The organization as the caller (`ctx.meta.user`) may see it; 404 for a non-member. */
+export const get = action<{ organizationId: string }, OrganizationResource>("orgs.get");
