@@ -1,4 +1,6 @@
 // A change request's content: every Space content read on its own revision, and editing it (updateChangeRequestContent).
+import { call, type Action } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
 import { ConflictError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { newId } from "@docshelf/store";
@@ -23,26 +25,26 @@ const pageFlags = {
 type At = { spaceId: string; changeRequestId: string } & Record<string, unknown>;
 
 /** Calls one of content's revision reads (`action`, named in full) on the change request's revision, as the caller. */
-function read(action: string, params: Record<string, unknown>): ChangeRequestsActions[string] {
+function read(action: Action<Record<string, unknown>, unknown>, params: Record<string, unknown>): ChangeRequestsActions[string] {
   return {
     params: { ...at, ...params },
     async handler(ctx: Ctx<At>) {
       const { cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
       const { changeRequestId: _ref, ...rest } = ctx.params;
-      return ctx.call(action, { ...rest, spaceId: cr.spaceId, revisionId: cr.revision });
+      return call(ctx, action, { ...rest, spaceId: cr.spaceId, revisionId: cr.revision });
     },
   };
 }
 
 export const changeRequestContentActions: ChangeRequestsActions = {
-  getRevision: read("content.readRevision", flags),
-  listPages: read("content.readPages", flags),
-  getPage: read("content.readPage", { pageId: idRule, ...pageFlags }),
-  getPageByPath: read("content.readPage", { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
-  listFiles: read("content.readFiles", { ...listParams, ...flags }),
-  getFile: read("content.readFile", { fileId: idRule, ...flags }),
-  listFileBacklinks: read("content.readFileBacklinks", { fileId: idRule, ...listParams }),
-  listPageLinks: read("content.readPageLinks", { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
+  getRevision: read(content.readRevision, flags),
+  listPages: read(content.readPages, flags),
+  getPage: read(content.readPage, { pageId: idRule, ...pageFlags }),
+  getPageByPath: read(content.readPage, { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
+  listFiles: read(content.readFiles, { ...listParams, ...flags }),
+  getFile: read(content.readFile, { fileId: idRule, ...flags }),
+  listFileBacklinks: read(content.readFileBacklinks, { fileId: idRule, ...listParams }),
+  listPageLinks: read(content.readPageLinks, { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
 
   /**
    * GET …/changes (`limit` 1–1000, default 10) — read role; GitBook's getChangeRequestChanges: the semantic
@@ -65,7 +67,7 @@ export const changeRequestContentActions: ChangeRequestsActions = {
       const { space, cr, caller } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
       this.requireRole(space, "edit", "Importing content");
       if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be edited.`);
-      const imported = await ctx.call<{ revision: string; importedResources: number; totalResources: number }, Record<string, unknown>>("content.importIntoRevision", {
+      const imported = await call(ctx, content.importIntoRevision, {
         spaceId: cr.spaceId,
         revisionId: cr.revision,
         url: ctx.params.url,
@@ -113,7 +115,7 @@ export const changeRequestContentActions: ChangeRequestsActions = {
         knownRefs(trees.get(cr.revision)),
       );
 
-      const applied = await ctx.call<{ revision: string; pages: string[] }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: cr.revision, changes, move: false });
+      const applied = await call(ctx, content.applyChanges, { spaceId: cr.spaceId, revisionId: cr.revision, changes, move: false });
       // Links to pages of the batch by ref (`./<ref>.md`) need their paths: known once applied, so a
       // second revision on top rewrites them before the change request moves (to it only).
       let revision = applied.revision;
@@ -137,7 +139,7 @@ export const changeRequestContentActions: ChangeRequestsActions = {
           markdown: resolvePageRefs(bodies[t.documentId as string] ?? "", t.path, pageRefs, (id) => paths.get(id)?.path),
         }));
         if (fixes.length) {
-          const second = await ctx.call<{ revision: string }, Record<string, unknown>>("content.applyChanges", { spaceId: cr.spaceId, revisionId: revision, changes: fixes, move: false });
+          const second = await call(ctx, content.applyChanges, { spaceId: cr.spaceId, revisionId: revision, changes: fixes, move: false });
           revision = second.revision;
         }
       }
@@ -155,7 +157,7 @@ export const changeRequestContentActions: ChangeRequestsActions = {
         if (t.kind === "deleted_page") return [{ object: "deleted_page", page: id }];
         return [{ object: t.kind, ...(t.ref ? { ref: t.ref } : {}), page: pageRef(id) }];
       });
-      const files = insertedFiles.length ? await ctx.call<{ items: unknown[] }, Record<string, unknown>>("content.readFiles", { spaceId: cr.spaceId, revisionId: revision, limit: 1000 }) : { items: [] };
+      const files = insertedFiles.length ? await call(ctx, content.readFiles, { spaceId: cr.spaceId, revisionId: revision, limit: 1000 }) : { items: [] };
       const fileItems = (files.items as Array<{ id: string }>).filter((f) => insertedFiles.includes(f.id));
       return { changeRequest: resource, changes: outcomes, ...(fileItems.length ? { insertedFiles: fileItems } : {}) };
     },

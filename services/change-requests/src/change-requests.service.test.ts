@@ -1,5 +1,8 @@
 // The change-requests service on a broker of its own, with a stand-in content service on another node
 // (Fake transporter): merges read and store trees as streams, and every merge is announced at least once.
+import type { SpaceAccess } from "@docshelf/contracts/content";
+import type { User } from "@docshelf/contracts/identity";
+import type { MergeRules } from "@docshelf/contracts/orgs";
 import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import { changeRequestsSchema } from "./change-requests.service";
@@ -26,7 +29,7 @@ const contentStub: ServiceSchema = {
   actions: {
     spaceAccess: {
       visibility: "public",
-      handler: () => ({ exists: true, organizationId: "org1", role: "admin", revision: world.main, title: "S", visibility: "private" }),
+      handler: (): SpaceAccess => ({ exists: true, organizationId: "org1", role: "admin", revision: world.main, title: "S", visibility: "private" }),
     },
     revisionTrees: {
       visibility: "public",
@@ -71,14 +74,14 @@ const identityStub: ServiceSchema = {
   actions: {
     getMany: {
       visibility: "public",
-      handler: (ctx: Context<{ ids: string[] }>) => Object.fromEntries(ctx.params.ids.map((id) => [id, { object: "user", id, displayName: id, urls: { location: `x/${id}` } }])),
+      handler: (ctx: Context<{ ids: string[] }>): Record<string, User> => Object.fromEntries(ctx.params.ids.map((id): [string, User] => [id, { object: "user", id, displayName: id, urls: { location: `x/${id}` } }])),
     },
   },
 };
 
 const orgsStub: ServiceSchema = {
   name: "orgs",
-  actions: { mergeRulesOf: { visibility: "public", handler: () => ({ type: "none" }) } },
+  actions: { mergeRulesOf: { visibility: "public", handler: (): MergeRules => ({ type: "none" }) } },
 };
 
 async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {

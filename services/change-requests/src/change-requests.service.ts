@@ -1,4 +1,8 @@
 // Change requests: proposed changes to a space with their own revision, updated from main and merged into it.
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
@@ -15,8 +19,8 @@ import { queueActions } from "./queue.actions";
 import { reviewActions } from "./reviews.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, type ChangeRequestDoc } from "./models";
-import { presentChangeRequest, type User } from "./present";
-import type { Methods, SpaceAccess, SpaceSeen, Vars } from "./service-types";
+import { presentChangeRequest } from "./present";
+import type { Methods, SpaceSeen, Vars } from "./service-types";
 import { KeyedQueue } from "./keyed-queue";
 
 /** A merge still pending this long after it was committed is announced by the sweep (its own request had time). */
@@ -40,7 +44,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     events: {
       // A purged space takes its change requests with it (their revisions went with the space).
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviews.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviewRequests.deleteMany({ spaceId: ctx.params.spaceId });
@@ -59,8 +63,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       },
 
       async loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen> {
-        const caller = callerOf(ctx);
-        const access = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        const access = await content.spaceAccessOf(ctx, spaceId);
         if (!access.exists || !access.role || !access.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
         return { ...access, spaceId, role: access.role, revision: access.revision };
       },
@@ -97,7 +100,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
 
       async present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null) {
         const ids = [...new Set(docs.map((d) => d.createdBy))];
-        const users = ids.length ? await ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids }) : {};
+        const users = ids.length ? await call(ctx, identity.getMany, { ids }) : {};
         return docs.map((doc) => presentChangeRequest(doc, { publicUrl: this.publicUrl(), users, mainRevision }));
       },
 
@@ -117,7 +120,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         if (!cr.revisionMerged) return;
         const message: MergedMessage = { spaceId: cr.spaceId, changeRequestId: cr.id, number: cr.number, subject: cr.subject, revision: cr.revisionMerged };
         await this.syncCounts(cr.spaceId);
-        await this.broker.broadcast("change-requests.merged", message);
+        await broadcast(this.broker, events.changeRequestsMerged, message);
         if (this.mergedChannelStarting) throw new Error("the durable merged channel is still connecting");
         if (this.mergedChannel) await this.mergedChannel.publish(message);
         await this.changeRequests.updateOne({ id: cr.id }, { $unset: ["announcePending"] });
@@ -140,7 +143,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
 
       async trees(ctx: Context, spaceId: string, revisionIds: string[]) {
         // Streamed: a large space's trees do not fit in one NATS message.
-        const stream = await ctx.call<NodeJS.ReadableStream, { spaceId: string; revisionIds: string[]; stream: boolean }>("content.revisionTrees", {
+        const stream = await call(ctx, content.revisionTrees, {
           spaceId,
           revisionIds,
           stream: true,
@@ -148,13 +151,13 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         return readJson<TreeContent[]>(stream);
       },
 
-      async storeTree(ctx: Context, spaceId: string, parents: string[], content: TreeContent) {
-        const stored = await ctx.call<{ revision: string }, { spaceId: string; parents: string[] }>("content.storeRevision", { spaceId, parents }, { stream: jsonStream(content) });
+      async storeTree(ctx: Context, spaceId: string, parents: string[], tree: TreeContent) {
+        const stored = await call(ctx, content.storeRevision, { spaceId, parents }, { stream: jsonStream(tree) });
         return stored.revision;
       },
 
       async documentBodies(ctx: Context, ids: string[]) {
-        const stream = await ctx.call<NodeJS.ReadableStream, { ids: string[]; stream: boolean }>("content.documentBodies", { ids, stream: true });
+        const stream = await call(ctx, content.documentBodies, { ids, stream: true });
         return readJson<Record<string, string>>(stream);
       },
     },
@@ -169,7 +172,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
             this.changeRequests.count({ spaceId, status: "open" }),
             this.changeRequests.count({ spaceId, status: "draft" }),
           ]);
-          await this.broker.call("content.setCounts", { spaceId, changeRequests, changeRequestsOpen, changeRequestsDraft });
+          await call(this.broker, content.setCounts, { spaceId, changeRequests, changeRequestsOpen, changeRequestsDraft });
         },
         (spaceId, err) => this.logger.warn({ err, spaceId }, "sending a space's change request counts failed; the next change sends them again"),
       );

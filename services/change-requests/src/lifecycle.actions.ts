@@ -1,4 +1,7 @@
 // Creating, listing, reading and changing change requests; internal access for the comments service.
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import type { ChangeRequestAccess } from "@docshelf/contracts/change-requests";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -128,10 +131,10 @@ export const lifecycleActions: ChangeRequestsActions = {
   access: {
     visibility: "public",
     params: { spaceId: idRule, changeRequestId: changeRequestRef, userId: idRule },
-    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; userId: string }>) {
-      const access = await ctx.call<{ exists: boolean; role: string | null }, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId: ctx.params.spaceId, userId: ctx.params.userId });
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; userId: string }>): Promise<ChangeRequestAccess> {
+      const access = await call(ctx, content.spaceAccess, { spaceId: ctx.params.spaceId, userId: ctx.params.userId });
       const cr = access.exists && access.role ? await this.changeRequests.findOne(refFilter(ctx.params.spaceId, ctx.params.changeRequestId)) : null;
-      if (!cr) return { exists: false, id: null, number: null, status: null, revision: null, role: access.role ?? null };
+      if (!cr) return { exists: false, id: null, number: null, status: null, revision: null, role: access.role };
       return { exists: true, id: cr.id, number: cr.number, status: cr.status, revision: cr.revision, role: access.role };
     },
   },
@@ -140,7 +143,7 @@ export const lifecycleActions: ChangeRequestsActions = {
   setComments: {
     visibility: "public",
     params: { spaceId: idRule, changeRequestId: idRule, comments: { type: "number", integer: true, min: 0 } },
-    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; comments: number }>) {
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; comments: number }>): Promise<{ updated: boolean }> {
       const updated = await this.changeRequests.updateOne({ spaceId: ctx.params.spaceId, id: ctx.params.changeRequestId }, { $set: { comments: ctx.params.comments } });
       return { updated: !!updated };
     },

@@ -1,9 +1,12 @@
 // Merging a change request into main and updating it from main: three-way merges (merge.ts) stored by content.
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as orgs from "@docshelf/contracts/orgs";
 import { ConflictError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
 import { describeConflicts, mergeRevisions } from "./merge";
 import { ancestorOf, isOutdated } from "./present";
-import { failingRule, type MergeRules } from "./reviews";
+import { failingRule } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 import { isActive } from "./status-rules";
 
@@ -48,7 +51,7 @@ async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: stri
   if (!isActive(cr.status)) throw new ConflictError(`A ${cr.status} change request cannot be merged.`);
   // The organization's merge rules (GitBook's MergeRulesStandaloneConfiguration) must all hold.
   if (space.organizationId) {
-    const rules = await ctx.call<MergeRules, { organizationId: string }>("orgs.mergeRulesOf", { organizationId: space.organizationId });
+    const rules = await call(ctx, orgs.mergeRulesOf, { organizationId: space.organizationId });
     if (rules.type === "rules") {
       const [reviews, requests] = await Promise.all([
         service.reviews.find({ changeRequestId: cr.id }, { limit: 1000 }),
@@ -68,7 +71,7 @@ async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: stri
     for (let attempt = 1; ; attempt++) {
       const merged = await mergedRevision(service, ctx, cr.spaceId, { base: ancestorOf(cr), ours: main, theirs: cr.revision }, { ours: "main", theirs: "the change request" });
       try {
-        await ctx.call("content.commitRevision", { spaceId: cr.spaceId, expectedRevisionId: main, revisionId: merged });
+        await call(ctx, content.commitRevision, { spaceId: cr.spaceId, expectedRevisionId: main, revisionId: merged });
       } catch (err) {
         if (!isConflict(err) || attempt >= MERGE_ATTEMPTS) throw err;
         // Another node's merge won: wait a little (longer each time, with jitter) and merge onto its result.

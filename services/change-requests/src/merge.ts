@@ -5,13 +5,10 @@
 // conflict. The parent follows the same rule; sibling order takes the side that reordered, and pages
 // new to one side go before the sibling that follows them there (at the end when they are last). Files, reusable contents and
 // variables merge the same way by id (by key for variables).
+import type { RevisionTreePage as TreePage } from "@docshelf/contracts/content";
 
-export interface TreePage {
-  id: string;
-  title: string;
-  pages: TreePage[];
-  [field: string]: unknown;
-}
+/** A page of a revision's tree (`content.revisionTrees`). */
+export type { TreePage };
 
 export interface TreeContent {
   pages: TreePage[];

@@ -2,6 +2,8 @@
 // message on NATS JetStream, channel `change-requests.merged`: a consumer group (git-sync's exports, say)
 // that is down or restarting gets it when it is back, which the `change-requests.merged` broadcast cannot
 // promise. The stream is made here, at start, so messages are kept even before any group subscribes.
+import { changeRequestsMerged } from "@docshelf/contracts/events";
+import type { ChangeRequestMerged } from "@docshelf/contracts/change-requests";
 import type { ServiceBroker } from "moleculer";
 import type { ConnectionOptions } from "nats";
 
@@ -19,18 +21,12 @@ interface ChannelAdapter {
   manager: { streams: { info(name: string): Promise<unknown> } };
 }
 
-export const MERGED_CHANNEL = "change-requests.merged";
+export const MERGED_CHANNEL = changeRequestsMerged.name;
 /** How long JetStream keeps a merge for groups that have not read it yet. */
 const KEEP_NS = 7 * 24 * 3600 * 1e9;
 
 /** What the channel and the broadcast carry. */
-export interface MergedMessage {
-  spaceId: string;
-  changeRequestId: string;
-  number: number;
-  subject: string;
-  revision: string;
-}
+export type MergedMessage = ChangeRequestMerged;
 
 export interface MergedChannel {
   publish(message: MergedMessage): Promise<void>;

@@ -1,15 +1,10 @@
 // The API shape of a change request: its author embedded, `outdated` against main's current revision.
 import type { ChangeRequestDoc } from "./models";
 
+import type { User } from "@docshelf/contracts/identity";
+
 /** GitBook's embedded User, as `identity.getMany` gives it. */
-export interface User {
-  object: "user";
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-  urls: { location: string };
-}
+export type { User };
 
 export interface ChangeRequestResource {
   object: "change-request";

@@ -1,10 +1,14 @@
 // The organization-wide review queue: change requests of every space the caller sees (GitBook's listChangeRequestsForOrganization).
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
+import * as sites from "@docshelf/contracts/sites";
 import { BadRequestError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { STATUSES, type ChangeRequestDoc, type Status } from "./models";
-import { presentChangeRequest, type User } from "./present";
+import { presentChangeRequest } from "./present";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 
 /** Spaces read from content per call while collecting the caller's spaces of the organization. */
@@ -36,7 +40,7 @@ async function visibleSpaces(ctx: Ctx<unknown>, organizationId: string): Promise
   const revisions = new Map<string, string>();
   let page: string | undefined;
   do {
-    const listed: Listed<{ id: string; revision: string }> = await ctx.call("content.listSpaces", { organizationId, limit: SPACE_PAGE, ...(page ? { page } : {}) });
+    const listed: Listed<{ id: string; revision: string }> = await call(ctx, content.listSpaces, { organizationId, limit: SPACE_PAGE, ...(page ? { page } : {}) });
     for (const space of listed.items) revisions.set(space.id, space.revision);
     page = listed.next?.page;
   } while (page);
@@ -48,8 +52,7 @@ async function siteSpaces(ctx: Ctx<unknown>, organizationId: string, siteId: str
   const ids = new Set<string>();
   let page: string | undefined;
   do {
-    const listed: Listed<{ space: { id: string } }> = await ctx
-      .call<Listed<{ space: { id: string } }>, Record<string, unknown>>("sites.listSiteSpaces", { organizationId, siteId, limit: SPACE_PAGE, ...(page ? { page } : {}) })
+    const listed: Listed<{ space: { id: string } }> = await call(ctx, sites.listSiteSpaces, { organizationId, siteId, limit: SPACE_PAGE, ...(page ? { page } : {}) })
       .catch((err: unknown) => {
         if ((err as { code?: number })?.code === 404) throw new BadRequestError(`The 'site' parameter names no site of the organization (${siteId}).`);
         throw err;
@@ -62,7 +65,7 @@ async function siteSpaces(ctx: Ctx<unknown>, organizationId: string, siteId: str
 
 async function presentMany(service: ChangeRequestsService, ctx: Ctx<unknown>, docs: ChangeRequestDoc[], mains: Map<string, string>) {
   const ids = [...new Set(docs.map((d) => d.createdBy))];
-  const users = ids.length ? await ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids }) : {};
+  const users = ids.length ? await call(ctx, identity.getMany, { ids }) : {};
   return docs.map((doc) => presentChangeRequest(doc, { publicUrl: service.publicUrl(), users, mainRevision: mains.get(doc.spaceId) ?? null }));
 }
 

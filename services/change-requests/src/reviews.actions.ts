@@ -1,11 +1,16 @@
 // Reviews of a change request and the reviewers asked for one (GitBook's review operations).
-import { atLeast, type RoleOrGuest } from "@docshelf/access";
+import { call } from "@docshelf/contracts/action";
+import * as comments from "@docshelf/contracts/comments";
+import type { PostedComment } from "@docshelf/contracts/comments";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
+import type { User } from "@docshelf/contracts/identity";
+import { atLeast } from "@docshelf/access";
 import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listParams, type ListEnvelope } from "@docshelf/list";
 import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { ChangeRequestDoc } from "./models";
-import type { User } from "./present";
 import { isReviewOutdated, REVIEW_STATUSES, type ReviewDoc, type ReviewRequestDoc, type ReviewStatus } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 
@@ -48,7 +53,7 @@ function deletedUser(publicUrl: string, id: string): User {
 
 async function usersOf(ctx: Ctx<unknown>, ids: Array<string | undefined>): Promise<Record<string, User>> {
   const unique = [...new Set(ids.filter((id): id is string => !!id))];
-  return unique.length ? ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids: unique }) : {};
+  return unique.length ? call(ctx, identity.getMany, { ids: unique }) : {};
 }
 
 /** One page of an in-memory list (a change request has few reviews): `page` is the offset as a string. */
@@ -87,8 +92,7 @@ async function presentReviews(service: ChangeRequestsService, ctx: Ctx<unknown>,
       if (doc.requestedBy) out.requestedBy = users[doc.requestedBy] ?? deletedUser(publicUrl, doc.requestedBy);
       if (doc.commentId) {
         // The comment lives in the comments service; one deleted since is left out.
-        const comment = await ctx
-          .call<PostedComment, Record<string, unknown>>("comments.getInChangeRequest", { spaceId: cr.spaceId, changeRequestId: cr.id, commentId: doc.commentId })
+        const comment = await call(ctx, comments.getInChangeRequest, { spaceId: cr.spaceId, changeRequestId: cr.id, commentId: doc.commentId })
           .catch((err: unknown) => {
             if ((err as { code?: number })?.code === 404) return undefined;
             throw err;
@@ -100,19 +104,10 @@ async function presentReviews(service: ChangeRequestsService, ctx: Ctx<unknown>,
   );
 }
 
-interface PostedComment {
-  id: string;
-  replies: number;
-}
-interface Reply {
-  postedBy: User;
-  postedAt: string;
-}
-
 /** GitBook's `repliers` of a comment (the comments service leaves them out): who replied, how often, when last. */
 async function repliersOf(ctx: Ctx<unknown>, cr: ChangeRequestDoc, comment: PostedComment) {
   if (!comment.replies) return [];
-  const replies = await ctx.call<{ items: Reply[] }, Record<string, unknown>>("comments.listRepliesInChangeRequest", { spaceId: cr.spaceId, changeRequestId: cr.id, commentId: comment.id, limit: 1000 });
+  const replies = await call(ctx, comments.listRepliesInChangeRequest, { spaceId: cr.spaceId, changeRequestId: cr.id, commentId: comment.id, limit: 1000 });
   const byUser = new Map<string, { user: User; count: number; updatedAt: string }>();
   for (const reply of replies.items) {
     const seen = byUser.get(reply.postedBy.id) ?? { user: reply.postedBy, count: 0, updatedAt: reply.postedAt };
@@ -155,7 +150,7 @@ export const reviewActions: ChangeRequestsActions = {
       const request = await this.reviewRequests.findOne({ id: `${cr.id}:${caller.id}` });
       let commentId: string | undefined;
       if (ctx.params.comment) {
-        const comment = await ctx.call<{ id: string }, { spaceId: string; changeRequestId: string; body: { markdown: string } }>("comments.postInChangeRequest", { spaceId: cr.spaceId, changeRequestId: cr.id, body: ctx.params.comment });
+        const comment = await call(ctx, comments.postInChangeRequest, { spaceId: cr.spaceId, changeRequestId: cr.id, body: ctx.params.comment });
         commentId = comment.id;
       }
       const now = new Date(this.now()).toISOString();
@@ -211,7 +206,7 @@ export const reviewActions: ChangeRequestsActions = {
       // Checked before any write: a refused request changes nothing.
       for (const userId of users) {
         if (userId === cr.createdBy) throw new BadRequestError(`The 'users' field names the change request's author (${userId}), who cannot review it.`);
-        const access = await ctx.call<{ exists: boolean; role: RoleOrGuest }, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId: cr.spaceId, userId });
+        const access = await call(ctx, content.spaceAccess, { spaceId: cr.spaceId, userId });
         if (!atLeast(access.role, "review")) throw new BadRequestError(`The 'users' field names ${userId}, who has no review role on the space.`);
       }
       if (ctx.params.subject) await this.changeRequests.updateOne({ id: cr.id }, { $set: { subject: ctx.params.subject, updatedAt: new Date().toISOString() } });

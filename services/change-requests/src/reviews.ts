@@ -43,19 +43,9 @@ export function isReviewOutdated(review: ReviewDoc, reviews: ReviewDoc[], reques
   );
 }
 
-/** GitBook's MergeRule shapes this instance evaluates (orgs' merge-rules.ts refuses the others when they are set). */
-export type MergeRule =
-  | { rule: "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass"; users: string[] }
-  | {
-      rule:
-        | "require_at_least_one_review"
-        | "require_at_least_one_approved_review"
-        | "require_all_reviews_approved"
-        | "require_up_to_date_change_request"
-        | "require_change_request_subject"
-        | "require_author_to_merge";
-    };
-export type MergeRules = { type: "none" } | { type: "rules"; rules: MergeRule[] };
+/** GitBook's merge rules, as orgs stores them (`orgs.mergeRulesOf`). */
+import type { MergeRule, MergeRules } from "@docshelf/contracts/orgs";
+export type { MergeRule, MergeRules };
 
 export interface MergeContext {
   cr: ChangeRequestDoc;

@@ -1,6 +1,7 @@
 // The change-requests service's shape as its action modules see it: its collections and shared methods.
+import type { SpaceAccess } from "@docshelf/contracts/content";
 import type { Context, Service } from "moleculer";
-import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
+import type { Caller, Role } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
 import type { CountSync } from "@docshelf/count-sync";
 import type { TreeContent } from "./merge";
@@ -31,14 +32,7 @@ export interface Vars {
 }
 
 /** What `content.spaceAccess` answers. */
-export interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: RoleOrGuest;
-  revision: string | null;
-  title: string | null;
-  visibility: string | null;
-}
+export type { SpaceAccess };
 
 /** A space the caller may see, with main's current revision. */
 export interface SpaceSeen extends SpaceAccess {

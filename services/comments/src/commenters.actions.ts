@@ -1,4 +1,8 @@
 // The people who commented or replied in a thread, as organization members (GitBook's listCommentersInSpace).
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
+import * as orgs from "@docshelf/contracts/orgs";
+import type { Member } from "@docshelf/contracts/orgs";
 import { listPage, listParams } from "@docshelf/list";
 import type { CommenterDoc } from "./models";
 import type { User } from "./present";
@@ -6,18 +10,7 @@ import type { CommentsActions, CommentsService, Ctx } from "./service-types";
 import { changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
 
 /** GitBook's OrganizationMember. */
-export interface Member {
-  object: "member";
-  id: string;
-  role: string | null;
-  user: User;
-  disabled: boolean;
-  joinedAt: string;
-  lastSeenAt?: string;
-  sso: boolean;
-  spaces: number;
-  teams: number;
-}
+export type { Member } from "@docshelf/contracts/orgs";
 
 /**
  * A commenter who is no longer (or never was, on a public space) a member of the organization:
@@ -37,12 +30,12 @@ function commenterActionsIn(kind: ThreadKind): Record<"listCommenters", Comments
         const { page, limit } = ctx.params;
         return listPage(this.commenters, { ...access.thread }, { page, limit, sort: [["firstAt", 1]] }, async (docs) => {
           if (!docs.length) return [];
-          const members = await ctx.call<Record<string, Member>, { organizationId: string; userIds: string[] }>("orgs.membersOf", {
+          const members = await call(ctx, orgs.membersOf, {
             organizationId,
             userIds: docs.map((d) => d.userId),
           });
           const others = docs.filter((d) => !members[d.userId]).map((d) => d.userId);
-          const users = others.length ? await ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids: others }) : {};
+          const users = others.length ? await call(ctx, identity.getMany, { ids: others }) : {};
           const publicUrl = this.publicUrl();
           return docs.map(
             (d) =>

@@ -5,7 +5,8 @@ import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { bodyRule, type BodyFormat } from "./body";
 import type { CommentDoc } from "./models";
-import type { PagesMeta } from "./pages";
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
 import { commentPermissions } from "./permissions";
 import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./params";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
@@ -75,7 +76,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
         };
         if (ctx.params.node) comment.target.node = { id: ctx.params.node };
         if (ctx.params.page) {
-          const meta = await ctx.call<PagesMeta, { spaceId: string; revisionId: string; pageIds: string[] }>("content.pagesMeta", {
+          const meta = await call(ctx, content.pagesMeta, {
             spaceId: access.thread.spaceId,
             revisionId: access.revision,
             pageIds: [ctx.params.page],

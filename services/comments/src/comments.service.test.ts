@@ -2,6 +2,11 @@
 import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import { commentsSchema } from "./comments.service";
+import type { RoleOrGuest } from "@docshelf/access";
+import type { ChangeRequestAccess } from "@docshelf/contracts/change-requests";
+import type { PagesMeta, SpaceAccess } from "@docshelf/contracts/content";
+import type { User } from "@docshelf/contracts/identity";
+import type { Member } from "@docshelf/contracts/orgs";
 import type { PageSnapshot } from "./pages";
 
 const SPACE = "space1";
@@ -9,7 +14,7 @@ const page = (updatedAt: string, title = "Intro"): PageSnapshot => ({ id: "p1", 
 
 /** What the stand-ins answer; tests change it. */
 const world = {
-  role: "comment" as string | null,
+  role: "comment" as RoleOrGuest,
   pages: { p1: page("2026-01-02T00:00:00.000Z") } as Record<string, PageSnapshot>,
   members: new Set<string>(["u1"]),
   spaceCounts: [] as number[],
@@ -22,14 +27,14 @@ const stubs: ServiceSchema[] = [
     actions: {
       spaceAccess: {
         visibility: "public",
-        handler: (ctx: Context<{ spaceId: string }>) =>
+        handler: (ctx: Context<{ spaceId: string }>): SpaceAccess =>
           ctx.params.spaceId === SPACE
             ? { exists: true, organizationId: "org1", role: world.role, revision: "rev1", title: "S", visibility: "private" }
             : { exists: false, organizationId: null, role: null, revision: null, title: null, visibility: null },
       },
       pagesMeta: {
         visibility: "public",
-        handler: (ctx: Context<{ pageIds: string[] }>) => ({
+        handler: (ctx: Context<{ pageIds: string[] }>): PagesMeta => ({
           revision: "rev1",
           pages: Object.fromEntries(ctx.params.pageIds.filter((id) => world.pages[id]).map((id) => [id, world.pages[id]])),
         }),
@@ -45,8 +50,8 @@ const stubs: ServiceSchema[] = [
     actions: {
       getMany: {
         visibility: "public",
-        handler: (ctx: Context<{ ids: string[] }>) =>
-          Object.fromEntries(ctx.params.ids.map((id) => [id, { object: "user", id, displayName: `User ${id}`, urls: { location: `x/${id}` } }])),
+        handler: (ctx: Context<{ ids: string[] }>): Record<string, User> =>
+          Object.fromEntries(ctx.params.ids.map((id): [string, User] => [id, { object: "user", id, displayName: `User ${id}`, urls: { location: `x/${id}` } }])),
       },
     },
   },
@@ -55,11 +60,11 @@ const stubs: ServiceSchema[] = [
     actions: {
       membersOf: {
         visibility: "public",
-        handler: (ctx: Context<{ userIds: string[] }>) =>
+        handler: (ctx: Context<{ userIds: string[] }>): Record<string, Member> =>
           Object.fromEntries(
             ctx.params.userIds
               .filter((id) => world.members.has(id))
-              .map((id) => [id, { object: "member", id, role: "comment", user: { object: "user", id, displayName: id, urls: { location: "x" } }, disabled: false, joinedAt: "2026-01-01T00:00:00.000Z", sso: false, spaces: 0, teams: 0 }]),
+              .map((id): [string, Member] => [id, { object: "member", id, role: "comment", user: { object: "user", id, displayName: id, urls: { location: "x" } }, disabled: false, joinedAt: "2026-01-01T00:00:00.000Z", sso: false, spaces: 0, teams: 0 }]),
           ),
       },
     },
@@ -69,7 +74,7 @@ const stubs: ServiceSchema[] = [
     actions: {
       access: {
         visibility: "public",
-        handler: (ctx: Context<{ changeRequestId: string }>) =>
+        handler: (ctx: Context<{ changeRequestId: string }>): ChangeRequestAccess =>
           ["cr1", "7"].includes(ctx.params.changeRequestId)
             ? { exists: true, id: "cr1", number: 7, status: "open", revision: "crrev", role: world.role }
             : { exists: false, id: null, number: null, status: null, revision: null, role: world.role },

@@ -1,4 +1,5 @@
 // Comments and replies on spaces (and, through the same actions, on change requests), with reactions and resolution.
+import type * as events from "@docshelf/contracts/events";
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
@@ -8,6 +9,10 @@ import type { BodyFormat } from "./body";
 import { commenterActions } from "./commenters.actions";
 import { commentActions } from "./comments.actions";
 import { CountSync } from "@docshelf/count-sync";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
+import * as changeRequests from "@docshelf/contracts/change-requests";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";
@@ -15,22 +20,6 @@ import { presentComment, presentReply, userIdsOf, type User } from "./present";
 import { applyReactions } from "./reactions";
 import { replyActions } from "./replies.actions";
 import type { Ctx, Methods, ThreadAccess, Vars } from "./service-types";
-
-/** What `content.spaceAccess` answers. */
-interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: string | null;
-  revision: string | null;
-}
-
-/** What `change-requests.access` answers. */
-interface ChangeRequestAccess {
-  exists: boolean;
-  id: string | null;
-  revision: string | null;
-  role: string | null;
-}
 
 const REACTION_ATTEMPTS = 5;
 
@@ -53,7 +42,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       // Deleted spaces hide their comments (content.spaceAccess says they do not exist) until restored;
       // purged ones take them along for good.
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.replies.deleteMany({ spaceId: ctx.params.spaceId });
           await this.commenters.deleteMany({ spaceId: ctx.params.spaceId });
           await this.comments.deleteMany({ spaceId: ctx.params.spaceId });
@@ -68,7 +57,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
 
       async openSpaceThread(ctx: Ctx<unknown>, spaceId: string): Promise<ThreadAccess> {
         const caller = callerOf(ctx);
-        const space = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        const space = await call(ctx, content.spaceAccess, { spaceId, userId: caller.id });
         if (!space.exists || !space.role || !space.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
         const access: ThreadAccess = { thread: { spaceId, changeRequestId: null }, caller, role: space.role as RoleOrGuest, revision: space.revision };
         if (space.organizationId) access.organizationId = space.organizationId;
@@ -77,7 +66,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
 
       async openChangeRequestThread(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string): Promise<ThreadAccess> {
         const caller = callerOf(ctx);
-        const cr = await ctx.call<ChangeRequestAccess, { spaceId: string; changeRequestId: string; userId: string }>("change-requests.access", {
+        const cr = await call(ctx, changeRequests.access, {
           spaceId,
           changeRequestId,
           userId: caller.id,
@@ -108,7 +97,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         const [users, pages] = await Promise.all([
           usersOf(ctx, userIdsOf(docs)),
           pageIds.length
-            ? ctx.call<PagesMeta, { spaceId: string; revisionId: string; pageIds: string[] }>("content.pagesMeta", {
+            ? call(ctx, content.pagesMeta, {
                 spaceId: access.thread.spaceId,
                 revisionId: access.revision,
                 pageIds,
@@ -157,7 +146,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
 
       async organizationOf(ctx: Ctx<unknown>, access: ThreadAccess) {
         if (access.organizationId) return access.organizationId;
-        const space = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", {
+        const space = await call(ctx, content.spaceAccess, {
           spaceId: access.thread.spaceId,
           userId: access.caller.id,
         });
@@ -173,9 +162,9 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         const [spaceId, changeRequestId] = JSON.parse(key) as [string, string | null];
         const comments = await this.comments.count({ spaceId, changeRequestId, status: "open" });
         if (changeRequestId) {
-          await this.broker.call("change-requests.setComments", { spaceId, changeRequestId, comments });
+          await call(this.broker, changeRequests.setComments, { spaceId, changeRequestId, comments });
         } else {
-          await this.broker.call("content.setCounts", { spaceId, comments });
+          await call(this.broker, content.setCounts, { spaceId, comments });
         }
       },
     },
@@ -190,7 +179,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
 }
 
 async function usersOf(ctx: Ctx<unknown>, ids: string[]): Promise<Record<string, User>> {
-  return ctx.call<Record<string, User>, { ids: string[] }>("identity.getMany", { ids });
+  return call(ctx, identity.getMany, { ids });
 }
 
 function presentContext(publicUrl: string, access: ThreadAccess, users: Record<string, User>, pages: Record<string, PageSnapshot>, format: BodyFormat | undefined) {

@@ -1,21 +1,9 @@
 // Page targets: the page's metadata as the content service gives it, and whether a comment on it is outdated.
 
-/** What `content.pagesMeta` gives for one page. */
-export interface PageSnapshot {
-  id: string;
-  title: string;
-  emoji?: string;
-  icon?: string;
-  path: string;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { PageMeta as PageSnapshot, PagesMeta } from "@docshelf/contracts/content";
 
-/** What `content.pagesMeta` answers. */
-export interface PagesMeta {
-  revision: string | null;
-  pages: Record<string, PageSnapshot>;
-}
+/** What `content.pagesMeta` gives for one page, and what it answers. */
+export type { PageSnapshot, PagesMeta };
 
 export interface PageTarget extends PageSnapshot {
   outdated: boolean;

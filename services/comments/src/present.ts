@@ -7,14 +7,8 @@ import { pageTarget } from "./pages";
 import { groupReactions } from "./reactions";
 
 /** GitBook's embedded User, as `identity.getMany` gives it. */
-export interface User {
-  object: "user";
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-  urls: { location: string };
-}
+import type { User } from "@docshelf/contracts/identity";
+export type { User };
 
 export interface CommentPermissions {
   view: boolean;

@@ -1,4 +1,8 @@
 // The HTTP API gateway: maps /v1 routes to actions, authenticates bearer tokens, renders every error one way.
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
+import * as sites from "@docshelf/contracts/sites";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -236,10 +240,8 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         async handler(this: GatewayMethods & GatewayVars, ctx: Context) {
           const now = Date.now();
           if (!this.homeSites || now - this.homeSites.at > HOME_SITES_TTL_MS) {
-            const sites = ctx
-              .call<PublicSiteLink[], { limit: number }>("sites.publicSites", { limit: 50 }, { timeout: 2000 })
-              .catch(() => undefined);
-            this.homeSites = { at: now, sites };
+            const listed = call(ctx, sites.publicSites, { limit: 50 }, { timeout: 2000 }).catch(() => undefined);
+            this.homeSites = { at: now, sites: listed };
           }
           const meta = ctx.meta as Record<string, unknown>;
           meta.$responseType = "text/html; charset=utf-8";
@@ -281,7 +283,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     events: {
       // Revoking a token drops it from every gateway's cache at once.
       "identity.token.revoked": {
-        handler(ctx: Context<{ tokenHash: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.identityTokenRevoked>>) {
           this.tokens.drop(ctx.params.tokenHash);
         },
       },
@@ -317,7 +319,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         if (cached) return { caller: cached, tokenHash };
         // Read before asking: a revocation that lands while the call is out keeps its answer out of the cache.
         const epoch = this.tokens.epoch();
-        return ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash }).then((caller): Identity => {
+        return call(ctx, identity.authenticate, { tokenHash }).then((caller): Identity => {
           if (!caller) return { caller: null, error: new UnauthorizedError("The API token is unknown or was revoked.") };
           this.tokens.set(tokenHash, caller, epoch);
           return { caller, tokenHash };

@@ -1,9 +1,9 @@
 // The page at `/`: what this server is, where its API is, and the published public sites (no script, no data behind a token).
 
-export interface PublicSiteLink {
-  title: string;
-  url: string;
-}
+import type { PublicSiteLink } from "@docshelf/contracts/sites";
+
+/** A published site the home page links to (`sites.publicSites`). */
+export type { PublicSiteLink };
 
 /** No script, style, image or form: the page is text and links only. */
 export const HOME_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,12 +1,14 @@
 // Git sync: import a repository into a space and export a space to a repository, as durable jobs
 // run one at a time per space in event order. This file holds the schema's lifecycle, events,
 // channels and shared methods; the actions are in jobs.actions.ts and integration.actions.ts.
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
-import { atLeast, callerOf, type RoleOrGuest } from "@docshelf/access";
+import { atLeast, type RoleOrGuest } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { readJson } from "@docshelf/runtime";
 import { newId, newSecret, storeMixin } from "@docshelf/store";
@@ -18,7 +20,7 @@ import { mergeExportJob, type MergedEvent } from "./merge-export";
 import { collections, type JobDoc, type LinkDoc } from "./models";
 import { gitSyncStateOf } from "./present";
 import { describeJobError, runExport, runImport, type JobDeps, type Snapshot } from "./run-job";
-import type { GitSyncService, Methods, SpaceAccess, Vars } from "./service-types";
+import type { GitSyncService, Methods, Vars } from "./service-types";
 import { MERGED_CHANNEL, startWakeChannel, WAKE_CHANNEL } from "./wake-channel";
 
 export function gitSyncSchema(): ServiceSchema {
@@ -41,7 +43,7 @@ export function gitSyncSchema(): ServiceSchema {
 
       // A deleted space's jobs stop mattering; its link goes with it.
       "content.space.purged": {
-        async handler(this: GitSyncService, ctx: Context<{ spaceId: string }>) {
+        async handler(this: GitSyncService, ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.links.deleteOne({ id: ctx.params.spaceId });
           await this.jobs.deleteMany({ spaceId: ctx.params.spaceId });
         },
@@ -54,8 +56,7 @@ export function gitSyncSchema(): ServiceSchema {
       },
 
       async access(ctx: Context, spaceId: string, min: "read" | "edit" | "admin", doing: string) {
-        const caller = callerOf(ctx);
-        const access = await ctx.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        const access = await content.spaceAccessOf(ctx, spaceId);
         if (!access.exists || !access.role || !access.organizationId) throw new NotFoundError(`Space ${spaceId} was not found.`);
         if (!atLeast(access.role as RoleOrGuest, min)) throw new ForbiddenError(`${doing} needs the ${min} role or better on the space.`);
         return { ...access, organizationId: access.organizationId };
@@ -78,7 +79,7 @@ export function gitSyncSchema(): ServiceSchema {
       async pushGitSync(spaceId: string, link: LinkDoc | null) {
         const state = link ? { ...gitSyncStateOf(link), repoName: link.repoName || repoNameOf(link.url) } : null;
         try {
-          await this.broker.call("content.setGitSync", { spaceId, gitSync: state });
+          await call(this.broker, content.setGitSync, { spaceId, gitSync: state });
         } catch (err) {
           // A copy for display: the link stays the record, and the next request pushes it again.
           this.logger.warn({ spaceId, error: String((err as Error)?.message) }, "the space's gitSync field could not be updated");
@@ -93,11 +94,11 @@ export function gitSyncSchema(): ServiceSchema {
           settings: this.gitSettings,
           workDir: this.workDir,
           snapshot: async (spaceId, options = {}) => {
-            const stream = await this.broker.call<Readable, { spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>("content.gitSnapshot", { spaceId, ...options }, { timeout: 0 });
+            const stream = await call(this.broker, content.gitSnapshot, { spaceId, ...options }, { timeout: 0 });
             return readJson<Snapshot>(stream);
           },
           importTree: (spaceId, move, body) =>
-            this.broker.call<{ revision: string; moved: boolean; pages: number }, { spaceId: string; move: boolean }>("content.gitImport", { spaceId, move }, { stream: body, timeout: 0 }),
+            call(this.broker, content.gitImport, { spaceId, move }, { stream: body, timeout: 0 }),
           setStage: async (j, stage) => {
             await this.jobs.updateOne({ id: j.id }, { $set: { stage, updatedAt: new Date().toISOString() } });
           },

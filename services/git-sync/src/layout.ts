@@ -1,6 +1,7 @@
 // GitBook's Git Sync layout, both ways: repository files <-> a page tree with markdown and assets.
 // README.md is the first page, SUMMARY.md the tree, `.gitbook.yaml` may move both, assets live in
 // `.gitbook/assets/`, front matter carries description, icon, hidden and cover.
+import type { CoverRef, GitBlob, GitTreePage as TreePage } from "@docshelf/contracts/content";
 import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
 import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
@@ -8,33 +9,8 @@ import { linksToTree } from "./file-refs";
 import { parseSummary, type SummaryItem } from "./summary";
 import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
 
-export interface GitBlob {
-  oid: string;
-  path: string;
-}
-
-export type CoverRef = { kind: "file"; file: string } | { kind: "url"; url: string };
-
 /** A page as content's git actions take and give it. */
-export interface TreePage {
-  id?: string;
-  /** A SUMMARY.md `##` group: content keeps it as GitBook's RevisionPageGroup. */
-  type?: "group";
-  title: string;
-  slug: string;
-  description?: string;
-  icon?: string;
-  emoji?: string;
-  hidden?: boolean;
-  cover?: { ref?: CoverRef; yPos: number };
-  markdown: string;
-  git?: GitBlob;
-  pages: TreePage[];
-  /** Import only (not stored by content): a SUMMARY.md `##` group, a SUMMARY.md link to no file, the link target as written. */
-  group?: boolean;
-  href?: string;
-  target?: string;
-}
+export type { CoverRef, GitBlob, TreePage };
 
 export interface TreeFile {
   id: string;

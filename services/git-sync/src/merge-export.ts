@@ -1,15 +1,10 @@
 // Exports of merged change requests: the job a `change-requests.merged` event queues for a space whose
 // link has an export target (set by the space's latest export request), with GitBook's default message.
+import type { ChangeRequestMerged } from "@docshelf/contracts/change-requests";
 import type { ExportTarget, JobDoc, JobParams, LinkDoc } from "./models";
 
-/** `change-requests.merged` as change-requests broadcasts it. */
-export interface MergedEvent {
-  spaceId: string;
-  changeRequestId: string;
-  number?: number;
-  subject?: string;
-  revision: string;
-}
+/** `change-requests.merged` as change-requests broadcasts it; read as if `number` and `subject` could be missing (the message falls back). */
+export type MergedEvent = Omit<ChangeRequestMerged, "number" | "subject"> & Partial<Pick<ChangeRequestMerged, "number" | "subject">>;
 
 /** GitBook's default message of an export made by a merge: `GITBOOK-<number>: <subject>`, on one line. */
 export function mergeCommitMessage(number: number | undefined, subject: string | undefined): string {

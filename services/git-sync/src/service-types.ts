@@ -1,4 +1,5 @@
 // The git-sync service's shape as its action modules see it: its collections, state and shared methods.
+import type { SpaceAccess } from "@docshelf/contracts/content";
 import type { Context, Service } from "moleculer";
 import type { GitSyncConfig } from "@docshelf/config";
 import type { Collection } from "@docshelf/store";
@@ -25,11 +26,7 @@ export interface Vars {
 }
 
 /** What `content.spaceAccess` answers. */
-export interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: string | null;
-}
+export type { SpaceAccess };
 
 export interface Methods {
   publicUrl(): string;

@@ -1,6 +1,7 @@
 // Scaled out (TRANSPORTER=nats://…), a job's wake-up travels as a durable @moleculer/channels message on
 // NATS JetStream to ONE git-sync worker of the consumer group. The store remains the record of jobs:
 // the message only says "look at this space", so a lost or repeated one changes nothing but latency.
+import { changeRequestsMerged } from "@docshelf/contracts/events";
 import type { Service, ServiceBroker } from "moleculer";
 import type { ConnectionOptions } from "nats";
 
@@ -18,7 +19,7 @@ interface ChannelsHooks {
 
 export const WAKE_CHANNEL = "git-sync.jobs";
 /** change-requests' durable channel of merges (services/change-requests/src/merged-channel.ts). */
-export const MERGED_CHANNEL = "change-requests.merged";
+export const MERGED_CHANNEL = changeRequestsMerged.name;
 /** Names of our own, so a broker-wide Channels middleware added later cannot clash with this one. */
 export const CHANNEL_NAMES = {
   sendMethodName: "gitSyncSendToChannel",

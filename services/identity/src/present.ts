@@ -1,14 +1,9 @@
 // The API shape of a user.
+import type { User } from "@docshelf/contracts/identity";
 import type { UserDoc } from "./models";
 
-export interface UserResource {
-  object: "user";
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-  urls: { location: string };
-}
+/** GitBook's User: also what `identity.getMany` answers (embedded by members, change requests and comments). */
+export type UserResource = User;
 
 /** Emails are shown to the user themself, to instance administrators and to fellow members (`withEmail`). */
 export function presentUser(user: UserDoc, publicUrl: string, withEmail: boolean): UserResource {

@@ -1,4 +1,8 @@
 // The browser-facing SAML flow: the start URL, the assertion consumer, the SP metadata document.
+import { broadcast, emit } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import { randomBytes } from "node:crypto";
 import { generateServiceProviderMetadata, type Profile } from "@node-saml/node-saml";
 import { callerOf, hashToken } from "@docshelf/access";
@@ -97,7 +101,7 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
     // Two first sign-ins at once: the email is unique, so the second fails here and may retry.
     await service.users.insert(user);
     // Vouched for by this organization's SSO only: orgs converts this organization's invitations, no other's.
-    ctx.emit("identity.user.created", { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
+    void emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
   } else {
     const found = decision.userId === existing?.id ? existing : linking;
     if (!found) throw refused("the account is gone.");
@@ -131,7 +135,7 @@ async function keepTokensWithinLimit(service: IdentityService, userId: string, n
   }
   for (const token of doomed) {
     await service.tokens.deleteOne({ id: token.id });
-    await service.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
+    await broadcast(service.broker, events.identityTokenRevoked, { tokenHash: token.hash });
   }
 }
 
@@ -171,7 +175,7 @@ export const samlFlowActions: IdentityActions = {
         ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
         return refusalPage({ title: "Sign-in refused", reason: err.message, advice: "Ask an administrator of the organization to verify the domain (GET /v1/orgs/{organizationId}/domains), or sign in with an account that already exists and is linked to this provider." });
       }
-      const joined = await ctx.call<{ member: boolean }, Record<string, unknown>>("orgs.joinBySso", {
+      const joined = await call(ctx, orgs.joinBySso, {
         organizationId: provider.organizationId,
         userId: user.id,
         email: user.email,

@@ -1,15 +1,12 @@
 // The API shapes of a SAML provider and of its sign-in entry.
+import type { Team } from "@docshelf/contracts/orgs";
 import type { RoleOrGuest } from "@docshelf/access";
 import type { SamlProviderDoc } from "./models";
 import { isConfigured, serviceUrls } from "./saml-config";
 
 /** A team as orgs presents it (GitBook's OrganizationTeam). */
-export interface TeamResource {
-  object: "team";
-  id: string;
-  title: string;
-  [field: string]: unknown;
-}
+/** GitBook's Team, as `orgs.teamsById` gives it. */
+export type TeamResource = Team;
 
 export interface SamlProviderResource {
   object: "saml-provider";

@@ -1,5 +1,7 @@
 // SAML providers of an organization (its administrators manage them) and the sign-in entries its members see.
-import { atLeast, callerOf, ROLES, type Membership, type RoleOrGuest } from "@docshelf/access";
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
+import { atLeast, callerOf, ROLES, type RoleOrGuest } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -33,14 +35,14 @@ const fields = {
 /** 404 unless the caller is a member of the organization, 403 when `admin` is asked and they are not one. */
 export async function requireMember(ctx: Ctx<OrgRef>, admin: boolean): Promise<void> {
   const caller = callerOf(ctx);
-  const membership = await ctx.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId: ctx.params.organizationId, userId: caller.id });
+  const membership = await call(ctx, orgs.memberRole, { organizationId: ctx.params.organizationId, userId: caller.id });
   if (!membership.member) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
   if (admin && !atLeast(membership.role, "admin")) throw new ForbiddenError("Only an administrator of the organization can manage its SAML providers.");
 }
 
 async function teamsOf(ctx: Ctx<OrgRef>, teamIds: string[]): Promise<Record<string, TeamResource>> {
   if (!teamIds.length) return {};
-  return ctx.call<Record<string, TeamResource>, { organizationId: string; teamIds: string[] }>("orgs.teamsById", { organizationId: ctx.params.organizationId, teamIds });
+  return call(ctx, orgs.teamsById, { organizationId: ctx.params.organizationId, teamIds });
 }
 
 /** Checks and normalizes the fields a caller gave; the default team must be one of the organization's. */
@@ -155,7 +157,7 @@ export const samlProviderActions: IdentityActions = {
     async handler(this: IdentityService, ctx: Ctx<OrgRef>) {
       // Anyone signed in may see them: members an `sso` organization refuses need them to come back in.
       const caller = callerOf(ctx);
-      const membership = await ctx.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId: ctx.params.organizationId, userId: caller.id });
+      const membership = await call(ctx, orgs.memberRole, { organizationId: ctx.params.organizationId, userId: caller.id });
       if (!membership.exists) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
       const publicUrl = configFor(this.broker).publicUrl;
       const providers = await this.samlProviders.find({ organizationId: ctx.params.organizationId }, { sort: [["createdAt", 1]], limit: 1000 });

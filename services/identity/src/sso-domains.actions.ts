@@ -1,7 +1,9 @@
 // Email domains an organization verifies before its SAML providers may create accounts in them:
 // a DNS TXT record the API hands out, or an instance administrator's approval.
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import { randomBytes } from "node:crypto";
-import { callerOf, type Membership } from "@docshelf/access";
+import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -51,7 +53,7 @@ function present(d: SsoDomainDoc, publicUrl: string): SsoDomainResource {
 /** Organization admins; instance administrators too where `instanceAdmin` (the organization must exist). */
 async function requireAccess(ctx: Ctx<OrgRef>, instanceAdmin: boolean): Promise<void> {
   if (instanceAdmin && callerOf(ctx).instanceAdmin) {
-    const m = await ctx.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId: ctx.params.organizationId, userId: callerOf(ctx).id });
+    const m = await call(ctx, orgs.memberRole, { organizationId: ctx.params.organizationId, userId: callerOf(ctx).id });
     if (!m.exists) throw new NotFoundError(`Organization ${ctx.params.organizationId} was not found.`);
     return;
   }

@@ -1,4 +1,6 @@
 // API tokens: the caller a token stands for (authenticate, for the gateway), creating and revoking them.
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { callerOf, hashToken, type Caller } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError } from "@docshelf/errors";
@@ -69,7 +71,7 @@ export const tokenActions: IdentityActions = {
         await this.tokens.deleteOne({ id: token.id });
         // The answering gateway drops it from ctx.meta at once; every other gateway on the broadcast.
         ctx.meta.revokedTokenHash = token.hash;
-        await this.broker.broadcast("identity.token.revoked", { tokenHash: token.hash });
+        await broadcast(this.broker, events.identityTokenRevoked, { tokenHash: token.hash });
       }
       ctx.meta.$statusCode = 204;
       return null;

@@ -1,5 +1,7 @@
 // Users: read them (me, getUser, and getMany and findByEmails for other services), create them (an
 // instance administrator) and change them.
+import { broadcast, emit } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
@@ -72,7 +74,7 @@ export const userActions: IdentityActions = {
         throw err;
       }
       // An instance administrator vouches for the email: pending invitations of every organization convert.
-      ctx.emit("identity.user.created", { id: user.id, email: user.email, via: "instance-admin" });
+      void emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "instance-admin" });
       ctx.meta.$statusCode = 201;
       return this.present(user, caller);
     },
@@ -114,7 +116,7 @@ export const userActions: IdentityActions = {
       }
       if (!updated) throw new NotFoundError(`User ${userId} was not found.`);
       // Gateways drop cached callers; orgs refreshes the member search text.
-      await this.broker.broadcast("identity.user.changed", { id: updated.id, displayName: updated.displayName, email: updated.email });
+      await broadcast(this.broker, events.identityUserChanged, { id: updated.id, displayName: updated.displayName, email: updated.email });
       return this.present(updated, caller);
     },
   },

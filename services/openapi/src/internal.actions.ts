@@ -1,9 +1,10 @@
 // Internal actions (visibility public) content calls for `builtin:openapi` pages: a spec's latest
 // good version as its parsed document or as rendered pages. No access check: the caller decides.
+import type { SpecPages } from "@docshelf/contracts/openapi";
 import { idRule } from "@docshelf/validation";
 import type { OpenAPIDocument } from "./parse-spec";
 import { slugRule } from "./params";
-import { renderSpecPages, type RenderedSpec } from "./render-pages";
+import { renderSpecPages } from "./render-pages";
 import type { Ctx, OpenAPIActions } from "./service-types";
 
 /** What `openapi.getSpecContent` answers: the latest good version's parsed document, or null. */
@@ -15,9 +16,8 @@ export interface SpecContent {
 }
 
 /** What `openapi.renderSpecPages` answers: the spec it rendered and its pages, or null. */
-export interface SpecPages extends RenderedSpec {
-  spec: { object: "openapi-spec"; id: string; slug: string; lastVersion: string };
-}
+/** What `openapi.renderSpecPages` answers. */
+export type { SpecPages };
 
 /** Rendered versions kept in memory (versions never change, so an entry never goes stale). */
 const RENDERED_KEPT = 32;

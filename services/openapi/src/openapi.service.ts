@@ -1,7 +1,10 @@
 // API-description specs: hosting, versions, fetching and processing in the background.
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
 import { collections } from "./models";
@@ -28,7 +31,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
 
     events: {
       "orgs.members.changed": {
-        handler(ctx: Context<{ organizationId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.orgsMembersChanged>>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },
@@ -70,7 +73,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
         );
         if (outcome.kind === "versioned") {
           const { organizationId, slug } = outcome.spec;
-          await this.broker.broadcast("openapi.spec.versioned", { organizationId, slug, id: specId, versionId: outcome.versionId });
+          await broadcast(this.broker, events.openapiSpecVersioned, { organizationId, slug, id: specId, versionId: outcome.versionId });
         } else if (outcome.kind === "failed") {
           this.logger.info({ specId, code: outcome.failure.code }, "processing an OpenAPI spec failed");
         }
@@ -97,7 +100,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
       this.openapiSettings = openapiSettingsOf(configFor(this.broker));
       this.renderedVersions = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
-        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+        call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
       this.queue = new WorkQueue(
         (id) => this.runProcessing(id),

@@ -3,20 +3,9 @@
 // body and responses in markdown; with `models`, one more page describing the component schemas.
 import { slugify as slugifyTitle } from "@docshelf/slugs";
 import type { OpenAPIDocument } from "./parse-spec";
+import type { RenderedSpec, RenderedSpecPage as RenderedPage } from "@docshelf/contracts/openapi";
 
-export interface RenderedPage {
-  slug: string;
-  title: string;
-  description?: string;
-  markdown: string;
-}
-
-export interface RenderedSpec {
-  /** The computed page's own body. */
-  markdown: string;
-  /** Its children, in the document's tag order. */
-  pages: RenderedPage[];
-}
+export type { RenderedPage, RenderedSpec };
 
 type Json = { [key: string]: unknown };
 

@@ -1,4 +1,6 @@
 // Spec actions: list, create, read, create-or-replace, change visibility, delete.
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -133,7 +135,7 @@ export const specActions: OpenAPIActions = {
         await this.specs.deleteOne({ id: spec.id });
         await this.versions.deleteMany({ specId: spec.id });
         await this.documents.deleteMany({ specId: spec.id });
-        await this.broker.broadcast("openapi.spec.deleted", { organizationId, slug: specSlug, id: spec.id });
+        await broadcast(this.broker, events.openapiSpecDeleted, { organizationId, slug: specSlug, id: spec.id });
       }
       ctx.meta.$statusCode = 204;
       return null;

@@ -1,4 +1,7 @@
 // Collection actions: create, list, read, update, delete, move, transfer, and the levels content inherits.
+import { emit } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import type { CollectionLevels } from "@docshelf/contracts/orgs";
 import { atLeast, callerOf, ROLES, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -155,7 +158,7 @@ export const collectionActions: OrgsActions = {
       const deletedAt = new Date().toISOString();
       for (const id of collectionIds) await this.collections.updateOne({ id }, { $set: { deletedAt, updatedAt: deletedAt } });
       // The content service soft-deletes the spaces of these collections (7-day restore window).
-      await this.broker.emit("orgs.collection.deleted", { organizationId: collection.organizationId, collectionIds, deletedAt });
+      await emit(this.broker, events.orgsCollectionDeleted, { organizationId: collection.organizationId, collectionIds, deletedAt });
       await this.collectionsChanged(collection.organizationId, collection.id);
       return null;
     },
@@ -215,7 +218,7 @@ export const collectionActions: OrgsActions = {
           { $set: root ? { organizationId: target.id, position, updatedAt: now } : { organizationId: target.id, updatedAt: now }, $unset: root ? ["parent", "grants"] : ["grants"] },
         );
       }
-      await this.broker.emit("orgs.collection.transferred", { fromOrganizationId: collection.organizationId, toOrganizationId: target.id, collectionIds });
+      await emit(this.broker, events.orgsCollectionTransferred, { fromOrganizationId: collection.organizationId, toOrganizationId: target.id, collectionIds });
       await this.collectionsChanged(collection.organizationId, collection.id);
       await this.collectionsChanged(target.id, collection.id);
       const moved = await this.collections.findOne({ id: collection.id });
@@ -228,7 +231,7 @@ export const collectionActions: OrgsActions = {
   collectionLevels: {
     visibility: "public",
     params: { collectionId: idRule },
-    async handler(this: OrgsService, ctx: Ctx<{ collectionId: string }>) {
+    async handler(this: OrgsService, ctx: Ctx<{ collectionId: string }>): Promise<CollectionLevels> {
       const collection = await this.collections.findOne({ id: ctx.params.collectionId });
       if (!collection) return { exists: false, organizationId: null, deleted: false, levels: [] as RoleOrGuest[], grants: [] };
       const chain = await this.collectionChain(collection);

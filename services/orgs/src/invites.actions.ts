@@ -1,6 +1,8 @@
 // An organization's invitations: by email (invite, listInvites; accepted when the account exists or
 // is created) and by link (createLinkInvite, listLinkInvites, getLinkInvite, deleteLinkInvite,
 // joinWithLinkInvite, which also accepts an email invitation by its id).
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 import { ROLES, callerOf, type Caller, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -8,7 +10,7 @@ import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles } from "./membership-rules";
 import { memberId, type InviteDoc, type LinkInviteDoc } from "./models";
-import { presentLinkInvite, type UserResource } from "./present";
+import { presentLinkInvite } from "./present";
 import type { Ctx, OrgsActions, OrgsService } from "./service-types";
 
 const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
@@ -30,7 +32,7 @@ interface LinkInviteParams {
 /** The signed-in user accepts a pending email invitation addressed to their own email; 404 otherwise. */
 async function acceptEmailInvite(service: OrgsService, organizationId: string, inviteId: string, caller: Caller): Promise<void> {
   const invite = await service.invites.findOne({ id: inviteId, organizationId });
-  const users = invite ? await service.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [caller.id] }) : {};
+  const users = invite ? await call(service.broker, identity.getMany, { ids: [caller.id] }) : {};
   const email = users[caller.id]?.email?.toLowerCase();
   // Someone else's invitation is as unknown as a missing one.
   if (!invite || !email || invite.email !== email) throw new NotFoundError(`Invite ${inviteId} was not found.`);
@@ -65,7 +67,7 @@ export const inviteActions: OrgsActions = {
       const sso = ctx.params.sso ?? false;
       const roles = inviteRoles(ctx.params.emails, defaultRole);
       const emails = [...roles.keys()];
-      const existing = await ctx.call<Array<{ id: string; email: string }>, { emails: string[] }>("identity.findByEmails", { emails });
+      const existing = await call(ctx, identity.findByEmails, { emails });
       // Checked before any write, so that a refused invitation changes nothing.
       const current = await this.members.find({ id: op.in(existing.map((u) => memberId(org.id, u.id))), role: "admin", disabled: false });
       const newRole = new Map(existing.map((u) => [u.id, roles.get(u.email) ?? defaultRole]));

@@ -1,4 +1,6 @@
 // Member actions: list, read, change role, remove, ping, SSO membership and a member's teams.
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 import { callerOf, ROLES, type RoleOrGuest } from "@docshelf/access";
 import { NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -134,7 +136,7 @@ export const memberActions: OrgsActions = {
       } else {
         // Only someone who came through this organization's SSO (and left or was removed since) is
         // enrolled anew: any other user id is as unknown here as a missing one, whoever it names.
-        const linked = await ctx.call<boolean, MemberRef>("identity.ssoLinkedTo", { organizationId: org.id, userId: ctx.params.userId });
+        const linked = await call(ctx, identity.ssoLinkedTo, { organizationId: org.id, userId: ctx.params.userId });
         if (!linked) throw notAMember(ctx.params.userId);
         member = await this.addMember(org.id, ctx.params.userId, org.defaultRole, true);
       }

@@ -1,5 +1,7 @@
 // Organizations themselves: create, list, read and change them, find them by email domain, and the
 // merge rules change-requests asks for.
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 import { ROLES, callerOf, type RoleOrGuest } from "@docshelf/access";
 import { ConflictError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
@@ -8,7 +10,7 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { checkMergeRules, mergeRulesRule, type MergeRule, type MergeRules } from "./merge-rules";
 import { ssoAdmits } from "./membership-rules";
 import { memberId, type OrgDoc } from "./models";
-import { presentOrganization, type UserResource } from "./present";
+import { presentOrganization } from "./present";
 import type { Ctx, OrgsActions } from "./service-types";
 
 const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
@@ -147,7 +149,7 @@ export const organizationActions: OrgsActions = {
     async handler(ctx: Ctx<{ emailDomain: string }>) {
       const caller = callerOf(ctx);
       const domain = ctx.params.emailDomain.toLowerCase();
-      const users = await ctx.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [caller.id] });
+      const users = await call(ctx, identity.getMany, { ids: [caller.id] });
       const callerDomain = users[caller.id]?.email?.split("@")[1]?.toLowerCase();
       const orgs = await this.orgs.find({ emailDomains: domain }, { sort: [["createdAt", 1]], limit: 1000 });
       const memberships = await this.members.find({ id: op.in(orgs.map((o) => memberId(o.id, caller.id))) });

@@ -1,6 +1,10 @@
 // The orgs service: organizations, their members, teams, collections, invitations, translations and
 // SSO settings. Actions live in the *.actions.ts files; here are the store, the events and the
 // methods those files share (membership loading, adding and removing members, collection roles).
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
+import * as content from "@docshelf/contracts/content";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
 import { atLeast, effectiveRole, grantedRoles, grantKey, type Principal, type Caller, type RoleOrGuest } from "@docshelf/access";
@@ -15,7 +19,7 @@ import { membersInternalActions } from "./members-internal.actions";
 import { assertAdminRemains, memberSearchText, ssoAdmits } from "./membership-rules";
 import { collections, memberId, type CollectionDoc, type MemberDoc, type TeamDoc } from "./models";
 import { organizationActions } from "./organizations.actions";
-import { presentMember, presentTeam, type UserResource } from "./present";
+import { presentMember, presentTeam } from "./present";
 import type { Grantee, Methods, Vars } from "./service-types";
 import { ssoActions } from "./sso.actions";
 import { teamMemberActions } from "./team-members.actions";
@@ -61,7 +65,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
        * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
        */
       "identity.user.created": {
-        async handler(ctx: Context<{ id: string; email: string; via?: "instance-admin" | "sso"; organizationId?: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.identityUserCreated>>) {
           const { via, organizationId } = ctx.params;
           const email = ctx.params.email.toLowerCase();
           let filter: Filter;
@@ -102,7 +106,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async addMember(organizationId: string, userId: string, role: RoleOrGuest, sso: boolean, keepExisting = false) {
         const id = memberId(organizationId, userId);
         const now = new Date().toISOString();
-        const users = await this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: [userId] });
+        const users = await call(this.broker, identity.getMany, { ids: [userId] });
         const search = memberSearchText(users[userId]);
         const doc: MemberDoc = { id, organizationId, userId, role, search, sso, disabled: false, joinedAt: now };
         try {
@@ -171,11 +175,11 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         for (const collection of held) await this.collections.updateOne({ id: collection.id }, { $unset: [key] });
         if (held.length) await this.collectionsChanged(organizationId, held[0].id);
         // Content drops the grants on spaces when it hears this.
-        await this.broker.broadcast("orgs.principal.removed", { organizationId, principal, id });
+        await broadcast(this.broker, events.orgsPrincipalRemoved, { organizationId, principal, id });
       },
 
       async membersChanged(organizationId: string) {
-        await this.broker.broadcast("orgs.members.changed", { organizationId });
+        await broadcast(this.broker, events.orgsMembersChanged, { organizationId });
       },
 
       async presentMembers(members: MemberDoc[]) {
@@ -183,7 +187,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
         const userIds = members.map((m) => m.userId);
         const organizationId = members[0].organizationId;
         const [users, links, spaces] = await Promise.all([
-          this.broker.call<Record<string, UserResource>, { ids: string[] }>("identity.getMany", { ids: userIds }),
+          call(this.broker, identity.getMany, { ids: userIds }),
           this.teamMembers.find({ organizationId, userId: op.in(userIds) }),
           this.spaceCounts(organizationId, "user", userIds),
         ]);
@@ -210,7 +214,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       async spaceCounts(organizationId: string, principal: Principal, ids: string[]) {
         let counts: Record<string, number> = {};
         try {
-          counts = await this.broker.call<Record<string, number>, Record<string, unknown>>("content.grantCounts", { organizationId, teams: principal === "team" ? ids : [], users: principal === "user" ? ids : [] });
+          counts = await call(this.broker, content.grantCounts, { organizationId, teams: principal === "team" ? ids : [], users: principal === "user" ? ids : [] });
         } catch (err) {
           // Without a content service there are no spaces to count.
           if (!isMissingService(err)) throw err;
@@ -259,7 +263,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       },
 
       async collectionsChanged(organizationId: string, collectionId: string) {
-        await this.broker.broadcast("orgs.collections.changed", { organizationId, collectionId });
+        await broadcast(this.broker, events.orgsCollectionsChanged, { organizationId, collectionId });
       },
     },
   };

@@ -2,6 +2,7 @@
 import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import type { Caller, Membership } from "@docshelf/access";
+import type { User } from "@docshelf/contracts/identity";
 import { orgsSchema } from "./orgs.service";
 
 /** A stand-in identity service: every user exists, named after their id. */
@@ -10,8 +11,8 @@ const identityStub: ServiceSchema = {
   actions: {
     getMany: {
       visibility: "public",
-      handler(ctx: Context<{ ids: string[] }>) {
-        return Object.fromEntries(ctx.params.ids.map((id) => [id, { object: "user", id, displayName: `User ${id}`, email: `${id}@example.com`, urls: { location: "x" } }]));
+      handler(ctx: Context<{ ids: string[] }>): Record<string, User> {
+        return Object.fromEntries(ctx.params.ids.map((id): [string, User] => [id, { object: "user", id, displayName: `User ${id}`, email: `${id}@example.com`, urls: { location: "x" } }]));
       },
     },
     findByEmails: {

@@ -1,4 +1,6 @@
 // The API shapes of organizations, members, teams, collections, translation settings and invite links.
+import type { User } from "@docshelf/contracts/identity";
+import type { Member, Team } from "@docshelf/contracts/orgs";
 import {
   atLeast,
   collectionPermissions,
@@ -60,27 +62,10 @@ export function presentOrganization(org: OrgDoc, memberRole: RoleOrGuest | undef
 }
 
 /** The embedded User of a member, as the identity service presents it. */
-export interface UserResource {
-  object: "user";
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-  urls: { location: string };
-}
+export type UserResource = User;
 
-export interface MemberResource {
-  object: "member";
-  id: string;
-  role: RoleOrGuest;
-  user: UserResource;
-  disabled: boolean;
-  joinedAt: string;
-  lastSeenAt?: string;
-  sso: boolean;
-  spaces: number;
-  teams: number;
-}
+/** GitBook's OrganizationMember: also what `orgs.membersOf` answers. */
+export type MemberResource = Member;
 
 /** `user` is undefined when identity no longer knows the user: a placeholder keeps the shape. */
 /** `spaces` counts the live spaces granted to the member directly; `teams` the teams they belong to. */
@@ -100,15 +85,8 @@ export function presentMember(member: MemberDoc, user: UserResource | undefined,
   return resource;
 }
 
-export interface TeamResource {
-  object: "team";
-  id: string;
-  title: string;
-  members: number;
-  spaces: number;
-  createdAt: string;
-  permissions: { admin: boolean; view: boolean };
-}
+/** GitBook's Team: also what `orgs.teamsById` answers. */
+export type TeamResource = Team;
 
 /** `spaces` counts the live spaces granted to the team (content keeps the grants). */
 export function presentTeam(team: TeamDoc, counts: { members: number; spaces: number }, permissions: TeamResource["permissions"]): TeamResource {

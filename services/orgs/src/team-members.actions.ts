@@ -1,5 +1,7 @@
 // Who belongs to a team, listed and changed in one request (GitBook's listTeamMembersInOrganizationById
 // and updateMembersInOrganizationTeam).
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 import { atLeast, callerOf } from "@docshelf/access";
 import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -34,7 +36,7 @@ async function membersNamed(service: OrgsService, ctx: Ctx<unknown>, organizatio
   const emails = refs.filter((r) => EMAIL.test(r));
   const byEmail = new Map<string, string>();
   if (emails.length) {
-    const users = await ctx.call<Array<{ id: string; email: string }>, { emails: string[] }>("identity.findByEmails", { emails });
+    const users = await call(ctx, identity.findByEmails, { emails });
     for (const user of users) byEmail.set(user.email.toLowerCase(), user.id);
   }
   const ids = new Map(refs.map((r) => [r, EMAIL.test(r) ? byEmail.get(r.toLowerCase()) : r]));

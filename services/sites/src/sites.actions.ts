@@ -1,4 +1,7 @@
 // Site actions: list, create, read, change, delete, publish and unpublish.
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError, ConflictError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -137,7 +140,7 @@ export const siteActions: SitesActions = {
       await this.siteKeys.insert({ id: site.id, visitorSigningKey: newSecret(32) });
       for (const [i, spaceId] of spaces.entries()) await this.insertSiteSpace(site, spaceId, titles[i].title, "");
       if (ctx.params.createSpace) {
-        const space = await ctx.call<{ id: string; title: string }, { organizationId: string; title: string }>("content.createSpace", {
+        const space = await call(ctx, content.createSpace, {
           organizationId,
           title: site.title.slice(0, 50),
         });
@@ -228,7 +231,7 @@ export const siteActions: SitesActions = {
       await this.siteAccess(organizationId, callerOf(ctx), true);
       if (await this.sites.deleteOne({ id: siteId, organizationId })) {
         await this.deleteSiteTree(siteId);
-        await this.broker.broadcast("sites.site.deleted", { organizationId, siteId });
+        await broadcast(this.broker, events.sitesSiteDeleted, { organizationId, siteId });
       }
       ctx.meta.$statusCode = 204;
       await announceUrlChange(ctx, ctx.params.siteId);
@@ -256,7 +259,7 @@ async function setPublished(service: SitesService, ctx: Ctx<SiteRef>, published:
   await service.siteAccess(organizationId, callerOf(ctx), true);
   const updated = await service.sites.updateOne({ id: siteId, organizationId }, { $set: { published, updatedAt: new Date().toISOString() } });
   if (!updated) await service.loadSite(organizationId, siteId);
-  await service.broker.broadcast(published ? "sites.site.published" : "sites.site.unpublished", { organizationId, siteId });
+  await broadcast(service.broker, published ? events.sitesSitePublished : events.sitesSiteUnpublished, { organizationId, siteId });
   await announceUrlChange(ctx, siteId);
   return presentSite(updated!, service.publicUrl());
 }

@@ -2,6 +2,7 @@
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import { hashToken, type Membership } from "@docshelf/access";
+import type { SpaceAccess } from "@docshelf/contracts/content";
 import type { SitesService } from "./service-types";
 import { sitesSchema } from "./sites.service";
 
@@ -22,7 +23,7 @@ const contentStub: ServiceSchema = {
   actions: {
     spaceAccess: {
       visibility: "public",
-      handler(ctx) {
+      handler(ctx): SpaceAccess {
         const { spaceId } = ctx.params as { spaceId: string };
         return { exists: true, organizationId: "org1", role: "admin", revision: "r1", title: `Space ${spaceId}`, visibility: "private" };
       },

@@ -1,7 +1,11 @@
 // Sites: their structure (sections, section groups, site spaces), share links, adaptive content and published profile.
+import type * as events from "@docshelf/contracts/events";
+import { call, type PayloadOf } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
 import { configFor } from "@docshelf/config";
-import { atLeast, hashToken, MembershipCache, type Caller, type Membership } from "@docshelf/access";
+import { atLeast, hashToken, MembershipCache, type Caller } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, storeMixin } from "@docshelf/store";
 import { adaptiveActions } from "./adaptive.actions";
@@ -23,13 +27,6 @@ import { siteActions } from "./sites.actions";
 import { siteSpaceActions } from "./site-spaces.actions";
 import { spaceUrlActions } from "./space-urls.actions";
 import { nextPosition, slugify, uniquePath } from "./structure";
-
-interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  role: string | null;
-  title: string | null;
-}
 
 export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
@@ -54,19 +51,19 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
 
     events: {
       "orgs.members.changed": {
-        handler(ctx: Context<{ organizationId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.orgsMembersChanged>>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },
       // A deleted space stays linked (it can be restored) but is left out of answers; a purged one is unlinked.
       "content.space.purged": {
-        async handler(ctx: Context<{ spaceId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           await this.unlinkSpace(ctx.params.spaceId, null);
         },
       },
       // A space moved to another organization leaves the sites of the one it left.
       "content.space.transferred": {
-        async handler(ctx: Context<{ spaceId: string; fromOrganizationId: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpaceTransferred>>) {
           await this.unlinkSpace(ctx.params.spaceId, ctx.params.fromOrganizationId);
         },
       },
@@ -113,7 +110,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
         await Promise.all(
           [...new Set(siteSpaces.map((s) => s.spaceId))].map(async (spaceId) => {
             try {
-              spaces.set(spaceId, (await ctx.call("content.getSpace", { spaceId })) as SpaceResource);
+              spaces.set(spaceId, (await call(ctx, content.getSpace, { spaceId })) as SpaceResource);
             } catch (err) {
               // A space deleted since, or one the caller may not see, is left out of the answer.
               if ((err as { code?: number }).code !== 404 && (err as { code?: number }).code !== 403) throw err;
@@ -124,7 +121,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       },
 
       async requireSpace(caller, organizationId, spaceId, field) {
-        const access = await this.broker.call<SpaceAccess, { spaceId: string; userId: string }>("content.spaceAccess", { spaceId, userId: caller.id });
+        const access = await call(this.broker, content.spaceAccess, { spaceId, userId: caller.id });
         if (!access.exists || access.organizationId !== organizationId || access.role === null) {
           throw new BadRequestError(`Invalid parameters: '${field}': space ${spaceId} was not found in the organization.`);
         }
@@ -192,9 +189,9 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
     },
 
     created() {
-      this.publishedContent = new PublishedContent((action, params) => this.broker.call(action, params));
+      this.publishedContent = new PublishedContent(this.broker);
       this.memberships = new MembershipCache((organizationId, userId) =>
-        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+        call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
     },
   };

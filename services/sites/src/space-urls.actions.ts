@@ -1,16 +1,14 @@
 // Where a space is published: content's `urls.published` of a space comes from the sites that link it.
+import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { SiteDoc } from "./models";
 import { StructurePresenter } from "./present";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
-export interface SpacePublishedUrl {
-  siteId: string;
-  url: string;
-  /** The site's visibility: a `public` one is also the space's `urls.public`. */
-  visibility: SiteDoc["visibility"];
-}
+export type { SpacePublishedUrl };
 
 /**
  * Tells every node that a space's published URL may have moved (a site published or not, renamed, its
@@ -18,7 +16,7 @@ export interface SpacePublishedUrl {
  * one calls this as its last step.
  */
 export async function announceUrlChange(ctx: Ctx<unknown>, siteId: string): Promise<void> {
-  await ctx.broadcast("sites.urls.changed", { siteId });
+  await broadcast(ctx, events.sitesUrlsChanged, { siteId });
 }
 
 async function urlIn(service: SitesService, site: SiteDoc, siteSpaceId: string, shareKey: string | undefined): Promise<string | undefined> {

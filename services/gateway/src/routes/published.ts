@@ -2,6 +2,9 @@
 // this instance's), goes to `sites.serve`, which answers {status, headers, body}. No bearer token, no
 // /v1 rate-limit headers: these are the public pages. They are taken before moleculer-web routes the
 // request, since a site's hostname owns every path but the instance's own (INSTANCE_PATH).
+import { call } from "@docshelf/contracts/action";
+import * as sites from "@docshelf/contracts/sites";
+import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
 
@@ -15,19 +18,7 @@ const INSTANCE_PATH = /^\/(v1|sso|health|ready|metrics)(\/|$)/;
 /** The interface's hostname rule: only such a Host can be a site's own hostname. */
 const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 
-export interface ServeAnswer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string;
-}
-
-interface ServeParams {
-  host?: string;
-  path: string;
-  query: Record<string, string>;
-  cookie?: string;
-  ifNoneMatch?: string;
-}
+export type { ServeAnswer };
 
 export interface PublishedSites {
   /** The call to make for this request, or null when it is an API request. */
@@ -98,7 +89,7 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
     async serve(broker, req, res, params, requestID) {
       let answer: ServeAnswer | null;
       try {
-        answer = await broker.call<ServeAnswer | null, ServeParams>("sites.serve", params, { timeout: timeoutMs, requestID });
+        answer = await call(broker, sites.serve, params, { timeout: timeoutMs, requestID });
       } catch (err) {
         const code = (err as { code?: number }).code;
         // A request whose path, host or query the action refuses (too long, malformed) is the client's mistake.

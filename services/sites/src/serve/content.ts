@@ -1,47 +1,14 @@
 // What a published site reads from the content service, and the caches that keep a warm page cheap:
 // page trees by revision (revisions never change) and rendered bodies by revision, page and base URL.
+import { call, type ActionCaller } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import type { PublishedHead, PublishedTree, PublishedTreePage as TreePage, SearchHit } from "@docshelf/contracts/content";
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
 import { renderMarkdown, type RenderedPage } from "./markdown";
 
-/** Mirrors `content.publishedHeads`. */
-export interface PublishedHead {
-  spaceId: string;
-  revisionId: string | null;
-  title: string;
-}
-
-/** Mirrors a page of `content.publishedTree`. */
-export interface TreePage {
-  id: string;
-  title: string;
-  slug: string;
-  path: string;
-  description?: string;
-  emoji?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  variables?: Record<string, string>;
-  updatedAt: string;
-  pages: TreePage[];
-}
-
-interface PublishedTree {
-  spaceId: string;
-  revisionId: string;
-  variables: Record<string, string>;
-  pages: TreePage[];
-  files?: Array<{ name: string; url: string }>;
-}
-
-export interface SearchHit {
-  spaceId: string;
-  id: string;
-  title: string;
-  path: string;
-  sections: Array<{ id: string; title: string; path: string; body: string }>;
-}
+/** What `content.publishedHeads`, `content.publishedTree` (its pages) and `content.publishedSearch` answer. */
+export type { PublishedHead, SearchHit, TreePage };
 
 /** A revision's tree indexed for serving: pages by path, reading order, parents. */
 export class TreeIndex {
@@ -95,24 +62,23 @@ export class TreeIndex {
   }
 }
 
-type Call = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
 
 export class PublishedContent {
   private readonly trees = new Lru<string, Promise<TreeIndex>>(32);
   /** Rendered bodies: at most 4,000, and about 64 MB of HTML (weighed once rendered). */
   private readonly bodies = new Lru<string, Promise<RenderedPage>>(4000, 64 * 1024 * 1024);
 
-  constructor(private readonly call: Call) {}
+  constructor(private readonly caller: ActionCaller) {}
 
   heads(spaceIds: string[]): Promise<PublishedHead[]> {
-    return spaceIds.length ? this.call<PublishedHead[]>("content.publishedHeads", { spaceIds }) : Promise.resolve([]);
+    return spaceIds.length ? call(this.caller, content.publishedHeads, { spaceIds }) : Promise.resolve([]);
   }
 
   tree(spaceId: string, revisionId: string): Promise<TreeIndex> {
     const key = `${spaceId}:${revisionId}`;
     let tree = this.trees.get(key);
     if (!tree) {
-      tree = this.call<unknown>("content.publishedTree", { spaceId, revisionId })
+      tree = call(this.caller, content.publishedTree, { spaceId, revisionId })
         .then((answer) => readJson<PublishedTree>(answer))
         .then((t) => new TreeIndex(t.revisionId, t.variables, t.pages, t.files));
       this.trees.set(key, tree);
@@ -130,7 +96,7 @@ export class PublishedContent {
     const key = `${tree.revisionId}:${page.id}:${linkBase}`;
     let body = this.bodies.get(key);
     if (!body) {
-      body = this.call<{ markdown: string } | null>("content.publishedPage", { spaceId, revisionId: tree.revisionId, pageId: page.id }).then((answer) =>
+      body = call(this.caller, content.publishedPage, { spaceId, revisionId: tree.revisionId, pageId: page.id }).then((answer) =>
         renderMarkdown(answer?.markdown ?? "", {
           spaceVars: tree.variables,
           pageVars: page.variables ?? {},
@@ -152,7 +118,7 @@ export class PublishedContent {
   }
 
   search(spaceIds: string[], query: string): Promise<SearchHit[]> {
-    return this.call<SearchHit[]>("content.publishedSearch", { spaceIds, query, limit: 20 });
+    return call(this.caller, content.publishedSearch, { spaceIds, query, limit: 20 });
   }
 }
 

@@ -1,13 +1,10 @@
 // The headers every published answer carries: a strict CSP (the pages run no script at all), caching
 // by visibility, a strong ETag of the body, and robots rules.
+import type { ServeAnswer } from "@docshelf/contracts/sites";
 import { createHash } from "node:crypto";
 import type { SiteVisibility } from "../models";
 
-export interface ServeAnswer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string;
-}
+export type { ServeAnswer };
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

@@ -1,5 +1,6 @@
 // `sites.serve`: one GET of a published site, by `/sites/{basename}/…` or by the site's own hostname,
 // answered as {status, headers, body} for the gateway to write.
+import type { ServeParams } from "@docshelf/contracts/sites";
 import { configFor } from "@docshelf/config";
 import type { Customization } from "../customization";
 import type { SiteDoc } from "../models";
@@ -18,15 +19,7 @@ import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type Sitemap
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
 
-export interface ServeParams {
-  /** The request's Host, when it may be a site's own hostname. */
-  host?: string;
-  /** The URL path, percent-encoded as received. */
-  path: string;
-  query?: Record<string, unknown>;
-  cookie?: string;
-  ifNoneMatch?: string;
-}
+export type { ServeParams };
 
 const HTML = "text/html; charset=utf-8";
 /** Reserved names under a site's base (GitBook reserves `~gitbook/`): no page path starts with "~". */

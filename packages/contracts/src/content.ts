@@ -1,0 +1,218 @@
+// The content service's internal actions other services call, and the answers they give.
+import type { Readable } from "node:stream";
+import { callerOf, type RoleOrGuest } from "@docshelf/access";
+import type { CallingOptions } from "moleculer";
+import { action, call, type ActionCaller } from "./action";
+
+/** What `content.spaceAccess` answers: a live space (deleted spaces do not exist) and the user's effective role on it. */
+export interface SpaceAccess {
+  exists: boolean;
+  organizationId: string | null;
+  /** The user's effective role on the space; null when they may not see it. */
+  role: RoleOrGuest;
+  /** The space's current revision. */
+  revision: string | null;
+  title: string | null;
+  visibility: string | null;
+}
+
+export interface SpaceAccessParams {
+  spaceId: string;
+  userId: string;
+}
+
+export const spaceAccess = action<SpaceAccessParams, SpaceAccess>("content.spaceAccess");
+
+/** The calling user's (`ctx.meta.user`) access to space `spaceId`; 401 without a caller. */
+export function spaceAccessOf(ctx: ActionCaller & { meta: unknown }, spaceId: string, opts?: CallingOptions): Promise<SpaceAccess> {
+  return call(ctx, spaceAccess, { spaceId, userId: callerOf(ctx).id }, opts);
+}
+
+/** The page fields another service may embed (GitBook's RevisionPageBase plus `path`). */
+export interface PageMeta {
+  id: string;
+  title: string;
+  emoji?: string;
+  icon?: string;
+  path: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What `content.pagesMeta` answers: the revision read (null when the space is missing or deleted) and the pages found in it. */
+export interface PagesMeta {
+  revision: string | null;
+  pages: Record<string, PageMeta>;
+}
+
+export interface PagesMetaParams {
+  spaceId: string;
+  /** Default: the space's current revision. */
+  revisionId?: string;
+  pageIds: string[];
+}
+
+/** Metadata of `pageIds` in a revision of a live space; unknown ids are left out. No access check: the caller decides. */
+export const pagesMeta = action<PagesMetaParams, PagesMeta>("content.pagesMeta");
+
+/** The counters other services keep on a space (change requests, comments). */
+export interface SpaceCounts {
+  spaceId: string;
+  changeRequests?: number;
+  changeRequestsOpen?: number;
+  changeRequestsDraft?: number;
+  comments?: number;
+}
+
+export const setCounts = action<SpaceCounts, unknown>("content.setCounts");
+
+/** A space as the public API presents it (GitBook's Space); only the fields other services read are typed. */
+export interface SpaceResource {
+  object: "space";
+  id: string;
+  title: string;
+  visibility: string;
+  organization: string;
+  /** The space's current revision. */
+  revision: string;
+  [field: string]: unknown;
+}
+
+export const getSpace = action<{ spaceId: string }, SpaceResource>("content.getSpace");
+export const createSpace = action<{ organizationId: string; title: string; [field: string]: unknown }, SpaceResource>("content.createSpace");
+
+/** One page of a list (the `@docshelf/list` envelope). */
+export interface Listed<T> {
+  items: T[];
+  next?: { page: string };
+  count?: number;
+}
+
+export const listSpaces = action<{ organizationId: string; limit?: number; page?: string }, Listed<SpaceResource>>("content.listSpaces");
+
+/** How many spaces each team and user holds a grant on, by id. */
+export const grantCounts = action<{ organizationId: string; teams: string[]; users: string[] }, Record<string, number>>("content.grantCounts");
+
+// Revisions, as change requests build and merge them.
+
+/** A page of a revision's tree: the fields a merge reads, the rest carried as is. */
+export interface RevisionTreePage {
+  id: string;
+  title: string;
+  pages: RevisionTreePage[];
+  [field: string]: unknown;
+}
+
+/** The trees of `revisionIds` (answered as a JSON stream when `stream`). */
+export const revisionTrees = action<{ spaceId: string; revisionIds: string[]; stream: true }, Readable>("content.revisionTrees");
+/** Documents' Markdown bodies by id (answered as a JSON stream when `stream`). */
+export const documentBodies = action<{ ids: string[]; stream: true }, Readable>("content.documentBodies");
+/** Stores a revision whose content is the call's stream (`opts.stream`); does not move the space. */
+export const storeRevision = action<{ spaceId: string; parents: string[] }, { revision: string }>("content.storeRevision");
+/** Moves the space to `revisionId` if it is still at `expectedRevisionId` (compare-and-swap). */
+export const commitRevision = action<{ spaceId: string; expectedRevisionId: string; revisionId: string }, unknown>("content.commitRevision");
+/** Applies change-request edits to a revision, giving the new revision and the pages touched. */
+export const applyChanges = action<{ spaceId: string; revisionId: string; changes: unknown[]; move: false }, { revision: string; pages: string[] }>("content.applyChanges");
+/** Imports a URL into a revision. */
+export const importIntoRevision = action<{ spaceId: string; revisionId: string; url: string; source: string }, { revision: string; importedResources: number; totalResources: number }>(
+  "content.importIntoRevision",
+);
+
+/** The revision reads a change request forwards to content (params: `spaceId`, `revisionId` and the read's own). */
+export const readRevision = action<Record<string, unknown>, unknown>("content.readRevision");
+export const readPages = action<Record<string, unknown>, unknown>("content.readPages");
+export const readPage = action<Record<string, unknown>, unknown>("content.readPage");
+export const readFiles = action<Record<string, unknown>, { items: unknown[]; next?: { page: string } }>("content.readFiles");
+export const readFile = action<Record<string, unknown>, unknown>("content.readFile");
+export const readFileBacklinks = action<Record<string, unknown>, unknown>("content.readFileBacklinks");
+export const readPageLinks = action<Record<string, unknown>, unknown>("content.readPageLinks");
+
+// Git Sync.
+
+export interface GitBlob {
+  oid: string;
+  path: string;
+}
+
+export type CoverRef = { kind: "file"; file: string } | { kind: "url"; url: string };
+
+/** A page as content's git actions take and give it. */
+export interface GitTreePage {
+  id?: string;
+  /** A SUMMARY.md `##` group: content keeps it as GitBook's RevisionPageGroup. */
+  type?: "group";
+  title: string;
+  slug: string;
+  description?: string;
+  icon?: string;
+  emoji?: string;
+  hidden?: boolean;
+  cover?: { ref?: CoverRef; yPos: number };
+  markdown: string;
+  git?: GitBlob;
+  pages: GitTreePage[];
+  /** Import only (not stored by content): a SUMMARY.md `##` group, a SUMMARY.md link to no file, the link target as written. */
+  group?: boolean;
+  href?: string;
+  target?: string;
+}
+
+export interface GitSnapshotParams {
+  spaceId: string;
+  revisionId?: string;
+  fileData?: boolean;
+  fileIds?: string[];
+}
+
+/** A revision as a JSON stream of its pages (GitTreePage), files and variables, for an export. */
+export const gitSnapshot = action<GitSnapshotParams, Readable>("content.gitSnapshot");
+/** Stores the tree in the call's stream (`opts.stream`) as a revision; moves the space to it when `move`. */
+export const gitImport = action<{ spaceId: string; move: boolean }, { revision: string; moved: boolean; pages: number }>("content.gitImport");
+/** Records a space's Git Sync state (null: unlinked), shown on the space. */
+export const setGitSync = action<{ spaceId: string; gitSync: Record<string, unknown> | null }, unknown>("content.setGitSync");
+
+// Published content, as sites serve it.
+
+export interface PublishedHead {
+  spaceId: string;
+  revisionId: string | null;
+  title: string;
+}
+
+/** A page of `content.publishedTree`. */
+export interface PublishedTreePage {
+  id: string;
+  title: string;
+  slug: string;
+  path: string;
+  description?: string;
+  emoji?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  variables?: Record<string, string>;
+  updatedAt: string;
+  pages: PublishedTreePage[];
+}
+
+export interface PublishedTree {
+  spaceId: string;
+  revisionId: string;
+  variables: Record<string, string>;
+  pages: PublishedTreePage[];
+  files?: Array<{ name: string; url: string }>;
+}
+
+export interface SearchHit {
+  spaceId: string;
+  id: string;
+  title: string;
+  path: string;
+  sections: Array<{ id: string; title: string; path: string; body: string }>;
+}
+
+export const publishedHeads = action<{ spaceIds: string[] }, PublishedHead[]>("content.publishedHeads");
+/** Large trees come as a stream of JSON text. */
+export const publishedTree = action<{ spaceId: string; revisionId: string }, PublishedTree | Readable>("content.publishedTree");
+export const publishedPage = action<{ spaceId: string; revisionId: string; pageId: string }, { markdown: string } | null>("content.publishedPage");
+export const publishedSearch = action<{ spaceIds: string[]; query: string; limit: number }, SearchHit[]>("content.publishedSearch");

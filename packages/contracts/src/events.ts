@@ -1,0 +1,31 @@
+// The events services broadcast (or emit) to each other: their names and payloads.
+import { event } from "./action";
+import type { ChangeRequestMerged } from "./change-requests";
+
+export const orgsMembersChanged = event<{ organizationId: string }>("orgs.members.changed");
+export const orgsPrincipalRemoved = event<{ organizationId: string; principal: "team" | "user"; id: string }>("orgs.principal.removed");
+export const orgsCollectionsChanged = event<{ organizationId: string; collectionId?: string }>("orgs.collections.changed");
+export const orgsCollectionDeleted = event<{ organizationId: string; collectionIds: string[]; deletedAt: string }>("orgs.collection.deleted");
+export const orgsCollectionTransferred = event<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>("orgs.collection.transferred");
+
+export const identityUserCreated = event<{ id: string; email: string; via: "instance-admin" | "sso"; organizationId?: string }>("identity.user.created");
+export const identityUserChanged = event<{ id: string; displayName: string; email: string }>("identity.user.changed");
+export const identityTokenRevoked = event<{ tokenHash: string }>("identity.token.revoked");
+
+export const openapiSpecVersioned = event<{ organizationId: string; slug: string; id: string; versionId: string }>("openapi.spec.versioned");
+export const openapiSpecDeleted = event<{ organizationId: string; slug: string; id: string }>("openapi.spec.deleted");
+
+export const sitesUrlsChanged = event<{ siteId: string }>("sites.urls.changed");
+export const sitesSiteDeleted = event<{ organizationId: string; siteId: string }>("sites.site.deleted");
+export const sitesSitePublished = event<{ organizationId: string; siteId: string }>("sites.site.published");
+export const sitesSiteUnpublished = event<{ organizationId: string; siteId: string }>("sites.site.unpublished");
+
+/** A change request was merged: also sent on the durable NATS JetStream channel of the same name when scaled out. */
+export const changeRequestsMerged = event<ChangeRequestMerged>("change-requests.merged");
+
+export const contentSpaceDeleted = event<{ spaceId: string; organizationId: string; deletedAt: string }>("content.space.deleted");
+export const contentSpaceRestored = event<{ spaceId: string; organizationId: string }>("content.space.restored");
+/** A space deleted for good (after the retention): other services drop what they keep about it. */
+export const contentSpacePurged = event<{ spaceId: string; organizationId: string }>("content.space.purged");
+export const contentSpaceTransferred = event<{ spaceId: string; fromOrganizationId: string; toOrganizationId: string }>("content.space.transferred");
+export const contentRevisionChanged = event<{ spaceId: string; revisionId: string }>("content.revision.changed");

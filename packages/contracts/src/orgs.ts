@@ -1,0 +1,96 @@
+// The orgs service's internal actions other services call, and the answers they give.
+import type { Grants, Membership, RoleOrGuest } from "@docshelf/access";
+import { action } from "./action";
+import type { User } from "./identity";
+
+export type { Membership };
+
+/** Whether the organization exists and the user's membership of it. */
+export const memberRole = action<{ organizationId: string; userId: string }, Membership>("orgs.memberRole");
+
+/** GitBook's OrganizationMember, as `orgs.membersOf` gives it. */
+export interface Member {
+  object: "member";
+  id: string;
+  role: RoleOrGuest;
+  user: User;
+  disabled: boolean;
+  joinedAt: string;
+  lastSeenAt?: string;
+  sso: boolean;
+  spaces: number;
+  teams: number;
+}
+
+/** The organization's members among `userIds`, by user id. */
+export const membersOf = action<{ organizationId: string; userIds: string[] }, Record<string, Member>>("orgs.membersOf");
+
+/** GitBook's Team. */
+export interface Team {
+  object: "team";
+  id: string;
+  title: string;
+  members: number;
+  spaces: number;
+  createdAt: string;
+  permissions: { admin: boolean; view: boolean };
+}
+
+/** The organization's teams among `teamIds`, by id. */
+export const teamsById = action<{ organizationId: string; teamIds: string[] }, Record<string, Team>>("orgs.teamsById");
+/** The ids of the teams the user belongs to in the organization. */
+export const teamIdsOf = action<{ organizationId: string; userId: string }, string[]>("orgs.teamIdsOf");
+/** Which of `teams` are not teams of the organization, and which of `users` are not active members of it. */
+export const unknownPrincipals = action<{ organizationId: string; teams: string[]; users: string[] }, { teams: string[]; users: string[] }>("orgs.unknownPrincipals");
+
+/** The default levels and grants of a collection and its ancestors, nearest first, for content access. */
+export interface CollectionLevels {
+  exists: boolean;
+  organizationId: string | null;
+  deleted: boolean;
+  levels: RoleOrGuest[];
+  grants: Grants[];
+}
+
+export const collectionLevels = action<{ collectionId: string }, CollectionLevels>("orgs.collectionLevels");
+
+/** A rule that names users. */
+export type UserMergeRuleName = "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
+/** A rule that stands alone. */
+export type PlainMergeRuleName =
+  | "require_at_least_one_review"
+  | "require_at_least_one_approved_review"
+  | "require_all_reviews_approved"
+  | "require_up_to_date_change_request"
+  | "require_change_request_subject"
+  | "require_author_to_merge";
+
+/** GitBook's MergeRule shapes this instance evaluates (orgs refuses the others when they are set). */
+export type MergeRule = { rule: UserMergeRuleName; users: string[] } | { rule: PlainMergeRuleName };
+/** GitBook's organization merge rules (MergeRulesStandaloneConfiguration), as orgs stores them. */
+export type MergeRules = { type: "none" } | { type: "rules"; rules: MergeRule[] };
+
+/** The organization's merge rules, which change requests evaluate at merge. */
+export const mergeRulesOf = action<{ organizationId: string }, MergeRules>("orgs.mergeRulesOf");
+
+export interface JoinBySsoParams {
+  organizationId: string;
+  userId: string;
+  role: RoleOrGuest;
+  teamId?: string;
+  email?: string;
+}
+
+/** Makes a user who signed in through the organization's SAML provider a member (their pending invitation applies). */
+export const joinBySso = action<JoinBySsoParams, { member: boolean; role: RoleOrGuest }>("orgs.joinBySso");
+
+/** GitBook's Organization, as `orgs.get` gives it to a member (only the fields callers read are typed). */
+export interface OrganizationResource {
+  object: "organization";
+  id: string;
+  title: string;
+  [field: string]: unknown;
+}
+
+/** The organization as the caller (`ctx.meta.user`) may see it; 404 for a non-member. */
+export const get = action<{ organizationId: string }, OrganizationResource>("orgs.get");

@@ -1,0 +1,53 @@
+// The sites service's internal actions other services (and the gateway) call, and the answers they give.
+import { action } from "./action";
+
+/** A site a space is published on, for the space's `urls.published` (and `urls.public` when public). */
+export interface SpacePublishedUrl {
+  siteId: string;
+  url: string;
+  /** The site's visibility: a `public` one is also the space's `urls.public`. */
+  visibility: string;
+}
+
+export const spacePublishedUrl = action<{ spaceId: string; shareKey?: string }, SpacePublishedUrl | null>("sites.spacePublishedUrl");
+/** Whether `shareKey` is a live share link of the site. */
+export const resolveShareKey = action<{ siteId: string; shareKey: string }, boolean>("sites.resolveShareKey");
+/** The key that signs visitor tokens of an authenticated site; null when the site has none. */
+export const visitorSigningKey = action<{ siteId: string }, { siteId: string; key: string } | null>("sites.visitorSigningKey");
+
+/** One space of a site, as `sites.listSiteSpaces` lists it (only the fields callers read are typed). */
+export interface SiteSpaceItem {
+  space: { id: string };
+  [field: string]: unknown;
+}
+
+export const listSiteSpaces = action<{ organizationId: string; siteId: string; limit?: number; page?: string }, { items: SiteSpaceItem[]; next?: { page: string } }>("sites.listSiteSpaces");
+
+/** A published site the home page links to. */
+export interface PublicSiteLink {
+  title: string;
+  url: string;
+}
+
+export const publicSites = action<{ limit: number }, PublicSiteLink[]>("sites.publicSites");
+
+/** One GET of a published site, as the gateway forwards it. */
+export interface ServeParams {
+  /** The request's Host, when it may be a site's own hostname. */
+  host?: string;
+  /** The URL path, percent-encoded as received. */
+  path: string;
+  query?: Record<string, unknown>;
+  cookie?: string;
+  ifNoneMatch?: string;
+}
+
+/** The HTTP answer the gateway sends as is. */
+export interface ServeAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** Null when `host` names no site and the path is not under /sites/. */
+export const serve = action<ServeParams, ServeAnswer | null>("sites.serve");
