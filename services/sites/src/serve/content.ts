@@ -2,7 +2,7 @@
 // page trees by revision (revisions never change) and rendered bodies by revision, page and base URL.
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
-import { renderMarkdown, type RenderedPage } from "./markdown";
+import { renderMarkdown, type RenderedPage } from "@docshelf/document";
 
 /** Mirrors `content.publishedHeads`. */
 export interface PublishedHead {

@@ -1,5 +1,6 @@
-// A page's markdown as safe HTML: markdown-it (raw HTML off) then sanitize-html's allow-list, heading
-// anchors and the table of contents, links between pages, and `{{ space.vars.NAME }}` substituted.
+// A page's markdown as safe HTML, for the published sites and the app alike: markdown-it (raw HTML off)
+// then sanitize-html's allow-list, heading anchors and the table of contents, links between pages, and
+// `{{ space.vars.NAME }}` substituted. The XSS corpus (xss-corpus.ts) is what it must render inert.
 import MarkdownIt from "markdown-it";
 import sanitizeHtml from "sanitize-html";
 import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";

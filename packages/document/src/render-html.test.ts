@@ -1,7 +1,7 @@
 // The page renderer: headings, table of contents, links between pages, variables, and an XSS corpus
 // whose every case comes out without script, handlers, style or a dangerous URL.
 import { parse, type HTMLElement } from "node-html-parser";
-import { renderMarkdown, sanitize, substituteVariables } from "./markdown";
+import { renderMarkdown, sanitize, substituteVariables } from "./render-html";
 import { XSS_CORPUS } from "./xss-corpus";
 
 const DANGEROUS_URL = /^(javascript|vbscript|data|file):/i;
