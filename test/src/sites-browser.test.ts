@@ -5,7 +5,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { XSS_CORPUS } from "@docshelf/sites/dist/serve/xss-corpus";
+import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
 import { MODES, start, type Mode } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";

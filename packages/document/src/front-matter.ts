@@ -8,6 +8,11 @@ export interface FrontMatterSplit {
   data: Record<string, unknown> | null;
   /** The markdown after the front matter, leading blank lines removed (all of it when there is none). */
   body: string;
+  /**
+   * The front matter exactly as written, for byte-faithful rewriting (Git sync): from the opening `---`
+   * through the closing line and its line break, byte-order mark excluded; null when there is none.
+   */
+  block: string | null;
 }
 
 const OPEN = /^---[ \t]*$/;
@@ -17,7 +22,7 @@ const CLOSE = /^(---|\.\.\.)[ \t]*$/;
 export function splitFrontMatter(markdown: string): FrontMatterSplit {
   const source = markdown.replace(/^\uFEFF/, "");
   const lines = source.split("\n");
-  const none: FrontMatterSplit = { raw: null, data: null, body: source };
+  const none: FrontMatterSplit = { raw: null, data: null, body: source, block: null };
   if (lines.length < 2 || !OPEN.test(lines[0].replace(/\r$/, ""))) return none;
   const close = lines.findIndex((line, i) => i > 0 && CLOSE.test(line.replace(/\r$/, "")));
   if (close < 0) return none;
@@ -29,6 +34,7 @@ export function splitFrontMatter(markdown: string): FrontMatterSplit {
   } catch {
     data = null;
   }
+  const block = lines.slice(0, close + 1).join("\n") + (close + 1 < lines.length ? "\n" : "");
   const body = lines.slice(close + 1).join("\n").replace(/^(\r?\n)+/, "");
-  return { raw, data, body };
+  return { raw, data, body, block };
 }

@@ -4,7 +4,7 @@
 import { hashToken, type Caller } from "@docshelf/access";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
 import { lineDiff } from "./diff";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage } from "./pages/sign-in";
@@ -240,7 +240,7 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
 }
 
 function rendered(content: PageContent): { title: string; path: string; html: string } {
-  return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "") };
+  return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
 }
 
 async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[]): Promise<AppAnswer> {
@@ -327,7 +327,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       await as("change-requests.updateContent", { ...ref, changes: [{ operation: "update_page", page: content.id, document: { markdown } }] });
       return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/${content.path}`);
     }
-    if (intent === "preview") return page(200, editPage(viewer, space, cr, content, markdown, renderMarkdown(markdown)));
+    if (intent === "preview") return page(200, editPage(viewer, space, cr, content, markdown, renderMarkdown(markdown).html));
     throw notFound();
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
@@ -355,7 +355,7 @@ async function threadComments(as: As, ref: Record<string, unknown>, suffix: stri
       const replies = c.replies
         ? await as<Items<CommentView>>(`comments.listReplies${suffix}`, { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
         : [];
-      return { ...c, html: renderMarkdown(c.body?.markdown ?? ""), replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "") })) };
+      return { ...c, html: renderMarkdown(c.body?.markdown ?? "").html, replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "").html })) };
     }),
   );
 }

@@ -74,6 +74,17 @@ describe("importing GitBook's layout", () => {
     expect(readPageFile("---\ntitle: T\ndescription: D\n---\nBody")).toEqual({ title: "T", description: "D", body: "Body" });
     expect(readPageFile("# Heading\n\ntext")).toEqual({ title: "Heading", body: "# Heading\n\ntext" });
   });
+
+  it("reads front matter as @docshelf/document's splitFrontMatter does (BOM, CRLF, `...` closer, invalid YAML split off)", () => {
+    expect(readPageFile("\uFEFF---\r\ndescription: D\r\nhidden: true\r\n---\r\n\r\nBody\r\n")).toEqual({ description: "D", hidden: true, body: "Body\r\n" });
+    expect(readPageFile("---\nicon: book\n...\n# T\n")).toEqual({ icon: "book", title: "T", body: "# T\n" });
+    expect(readPageFile("---\n: [\n---\nBody")).toEqual({ body: "Body" });
+  });
+
+  it("takes the title from a leading `# heading` as written, the rule content strips it by (not a setext heading)", () => {
+    expect(readPageFile("# A *b* #\n\ntext")).toMatchObject({ title: "A *b*" });
+    expect(readPageFile("Title\n=====\n\ntext")).toEqual({ body: "Title\n=====\n\ntext" });
+  });
 });
 
 describe("exporting to GitBook's layout", () => {

@@ -2,6 +2,7 @@
 // README.md is the first page, SUMMARY.md the tree, `.gitbook.yaml` may move both, assets live in
 // `.gitbook/assets/`, front matter carries description, icon, hidden and cover.
 import type { CoverRef, GitBlob, GitTreePage as TreePage } from "@docshelf/contracts/content";
+import { splitFrontMatter } from "@docshelf/document";
 import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
 import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
@@ -41,8 +42,14 @@ export interface GitbookConfig {
 export class LayoutError extends Error {}
 
 export const ASSETS_DIR = ".gitbook/assets";
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const HEADING = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
+/**
+ * The leading `# heading` that gives a page its title: the very rule by which content drops it from the
+ * body (content's revisions/markdown.ts) and an export keeps or rewrites it (sync-state.ts composePage).
+ * Not markdown-it's headings on purpose: a setext heading or `# A *b*` read from tokens would give a
+ * title content does not strip (or strips differently), and the export would no longer give back the
+ * file's bytes.
+ */
+export const LEADING_HEADING = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
 
 const CONTENT_TYPES: Record<string, string> = {
   png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", svg: "image/svg+xml", webp: "image/webp",
@@ -124,30 +131,20 @@ interface PageFile {
   body: string;
 }
 
-/** Front matter and body of a page file. */
+/** Front matter (@docshelf/document's splitFrontMatter, as an export reads it back) and body of a page file. */
 export function readPageFile(text: string): PageFile {
-  const source = text.replace(/^\uFEFF/, "");
-  const fm = FRONT_MATTER.exec(source);
-  const page: PageFile = { body: fm ? source.slice(fm[0].length).replace(/^(\r?\n)+/, "") : source };
-  if (fm) {
-    let data: unknown;
-    try {
-      data = parseYaml(fm[1]);
-    } catch {
-      data = null;
-    }
-    if (data && typeof data === "object") {
-      const d = data as Record<string, unknown>;
-      if (typeof d.title === "string" && d.title.trim()) page.title = d.title.trim();
-      if (typeof d.description === "string" && d.description.trim()) page.description = d.description.trim();
-      if (typeof d.icon === "string" && d.icon.trim()) page.icon = d.icon.trim();
-      if (d.hidden === true) page.hidden = true;
-      if (typeof d.cover === "string" && d.cover.trim()) page.cover = d.cover.trim();
-      if (typeof d.coverY === "number") page.coverY = d.coverY;
-    }
+  const { data: d, body } = splitFrontMatter(text);
+  const page: PageFile = { body };
+  if (d) {
+    if (typeof d.title === "string" && d.title.trim()) page.title = d.title.trim();
+    if (typeof d.description === "string" && d.description.trim()) page.description = d.description.trim();
+    if (typeof d.icon === "string" && d.icon.trim()) page.icon = d.icon.trim();
+    if (d.hidden === true) page.hidden = true;
+    if (typeof d.cover === "string" && d.cover.trim()) page.cover = d.cover.trim();
+    if (typeof d.coverY === "number") page.coverY = d.coverY;
   }
   if (!page.title) {
-    const heading = HEADING.exec(page.body);
+    const heading = LEADING_HEADING.exec(page.body);
     if (heading) page.title = heading[1].trim();
   }
   return page;

@@ -26,6 +26,14 @@ describe("composePage: a changed page written over its file", () => {
     expect(text).toBe("---\n# note\nicon: book\ndescription: new\n---\n# B\n\nbody\n");
   });
 
+  it("reads the front matter as the import does: a `...` closer is kept, only the changed key is set", () => {
+    const original = "---\nicon: book\ndescription: old\n...\n\n# A\n\nbody\n";
+    expect(composePage(original, page("p", "A", "body\n", [], { icon: "book" }), before, undefined, "new\n")).toBe("---\nicon: book\n---\n\n# A\n\nnew\n");
+    const imported = page("p", "A", "body\n", [], { icon: "book", description: "old" });
+    const state = stateAfterImport({ snapshot: { pages: [{ ...imported, git: { oid: "o", path: "a.md" } }], files: [] }, imported: [{ pages: [] }], config, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+    expect(composePage(original, { ...imported, markdown: "new\n" }, state.pages.p, undefined, "new\n")).toBe("---\nicon: book\ndescription: old\n...\n\n# A\n\nnew\n");
+  });
+
   it("keeps CRLF and a file without heading or front matter", () => {
     expect(composePage("no heading\r\n", page("p", "A", "x"), { ...before, meta: "" }, undefined, "changed\r\n")).toMatch(/changed\r\n$/);
   });

@@ -3,11 +3,12 @@
 // An unchanged page keeps its blob (not a byte differs), a changed one keeps its front matter and
 // heading as written when their values did not change, and nothing the space did not import or
 // write is ever deleted.
+import { splitFrontMatter } from "@docshelf/document";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { Document, isMap, parseDocument } from "yaml";
 import { linksFromTree } from "./file-refs";
-import { ASSETS_DIR, readPageFile, slugify, writePageFile, type GitbookConfig, type TreeFile, type TreePage } from "./layout";
+import { ASSETS_DIR, LEADING_HEADING, readPageFile, slugify, writePageFile, type GitbookConfig, type TreeFile, type TreePage } from "./layout";
 import type { PageSync, SyncState } from "./models";
 import { joinRepoPath, unsafePathReason } from "./paths";
 import { buildSummary, type SummaryItem } from "./summary";
@@ -147,9 +148,6 @@ export interface Plan {
   summary: string;
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const HEADING = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
-
 /**
  * A changed page's new text, written over its previous file: front matter kept as written when its
  * values did not change (else only the changed keys are set), the heading kept unless the title
@@ -158,11 +156,13 @@ const HEADING = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/;
 export function composePage(original: string, page: TreePage, previous: PageSync | undefined, coverPath: string | undefined, markdown: string): string {
   const bom = original.startsWith("\uFEFF") ? "\uFEFF" : "";
   const source = original.slice(bom.length);
-  const fm = FRONT_MATTER.exec(source);
-  let head = fm ? fm[0] : "";
+  // Front matter as the import reads it (readPageFile), kept byte for byte when its values did not change.
+  const split = splitFrontMatter(source);
+  const fm = split.block !== null && source.startsWith(split.block) ? { block: split.block, raw: split.raw ?? "" } : null;
+  let head = fm ? fm.block : "";
   const sameMeta = previous && previous.meta === hash(metaOf(page));
   if (!sameMeta) {
-    const parsed = fm ? parseDocument(fm[1]) : null;
+    const parsed = fm ? parseDocument(fm.raw) : null;
     const doc: Document = parsed && isMap(parsed.contents) ? parsed : new Document({});
     const set = (key: string, value: unknown) => {
       if (value === undefined) doc.delete(key);
@@ -175,15 +175,15 @@ export function composePage(original: string, page: TreePage, previous: PageSync
     set("cover", coverPath);
     set("coverY", coverPath ? (page.cover?.yPos ?? 0) : undefined);
     const text = doc.contents && (doc.contents as { items?: unknown[] }).items?.length ? doc.toString({ lineWidth: 0 }) : "";
-    const eol = fm && /\r\n/.test(fm[0]) ? "\r\n" : "\n";
+    const eol = fm && /\r\n/.test(fm.block) ? "\r\n" : "\n";
     head = text ? `---${eol}${text.replace(/\n$/, "").replace(/\r?\n/g, eol)}${eol}---${eol}` : "";
     if (head && !fm) head += eol;
   }
-  const rest = fm ? source.slice(fm[0].length) : source;
+  const rest = fm ? source.slice(fm.block.length) : source;
   // Mirrors the import: leading blank lines, then content takes a leading `# heading` as the title.
   const lead = /^(\r?\n)*/.exec(rest)![0];
   const afterLead = rest.slice(lead.length);
-  const heading = HEADING.exec(afterLead);
+  const heading = LEADING_HEADING.exec(afterLead);
   let prefix = lead;
   if (heading) {
     const after = afterLead.slice(heading[0].length);

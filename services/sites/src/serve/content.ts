@@ -5,7 +5,7 @@ import * as content from "@docshelf/contracts/content";
 import type { PublishedHead, PublishedTree, PublishedTreePage as TreePage, SearchHit } from "@docshelf/contracts/content";
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
-import { renderMarkdown, type RenderedPage } from "./markdown";
+import { renderMarkdown, type RenderedPage } from "@docshelf/document";
 
 /** What `content.publishedHeads`, `content.publishedTree` (its pages) and `content.publishedSearch` answer. */
 export type { PublishedHead, SearchHit, TreePage };

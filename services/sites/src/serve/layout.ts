@@ -1,7 +1,7 @@
 // The HTML of published pages: one template (header, section tabs, site-space variants, page tree,
 // the page, previous/next, table of contents, footer) and the stylesheet. No script anywhere; every
 // text is escaped here, and the page body comes already sanitized (markdown.ts).
-import { escapeHtml, type TocEntry } from "./markdown";
+import { escapeHtml, type TocEntry } from "@docshelf/document";
 
 export interface NavLink {
   title: string;

@@ -1,10 +1,8 @@
-// A page's markdown as safe HTML: markdown-it (raw HTML off) then sanitize-html's allow-list, heading
-// anchors and the table of contents, links between pages, and `{{ space.vars.NAME }}` substituted.
-import MarkdownIt from "markdown-it";
+// A page's markdown as safe HTML, for the published sites and the app alike: markdown-it (raw HTML off)
+// then sanitize-html's allow-list, heading anchors and the table of contents, links between pages, and
+// `{{ space.vars.NAME }}` substituted. The XSS corpus (xss-corpus.ts) is what it must render inert.
 import sanitizeHtml from "sanitize-html";
-import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
-
-type Token = MarkdownIt.Token;
+import { headingAnchors, markdownIt as md } from "./headings";
 
 export interface TocEntry {
   id: string;
@@ -27,8 +25,6 @@ export interface RenderOptions {
   /** A relative image source as a URL (a file of the revision), or undefined to keep it. */
   resolveImage?: (src: string) => string | undefined;
 }
-
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
 /** The allow-list: markup markdown makes, with only the attributes it needs; no style, no on*, no frames. */
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -59,12 +55,6 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
-
-function inlineText(token: Token | undefined): string {
-  if (!token?.children) return token?.content ?? "";
-  return token.children.map((child) => (child.type === "text" || child.type === "code_inline" ? child.content : "")).join("");
-}
-
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 }
@@ -82,17 +72,12 @@ export function substituteVariables(html: string, spaceVars: Record<string, stri
 /** Renders a page body; the HTML is sanitized whatever the markdown holds. */
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedPage {
   const tokens = md.parse(markdown, {});
-  const used = new Set<string>();
   const toc: TocEntry[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.type === "heading_open") {
-      const title = inlineText(tokens[i + 1]).trim();
-      const id = uniqueAnchor(slugifyHeading(title), used);
-      token.attrSet("id", id);
-      const level = Number(token.tag.slice(1));
-      if (level <= 3 && title) toc.push({ id, title, level });
-    }
+  for (const { index, level, title, anchor } of headingAnchors(tokens)) {
+    tokens[index].attrSet("id", anchor);
+    if (level <= 3 && title) toc.push({ id: anchor, title, level });
+  }
+  for (const token of tokens) {
     if (token.type === "inline") {
       for (const child of token.children ?? []) {
         const [attr, resolve] = child.type === "link_open" ? ["href", options.resolveLink] : child.type === "image" ? ["src", options.resolveImage] : [];

@@ -1,7 +1,8 @@
 // The page renderer: headings, table of contents, links between pages, variables, and an XSS corpus
 // whose every case comes out without script, handlers, style or a dangerous URL.
 import { parse, type HTMLElement } from "node-html-parser";
-import { renderMarkdown, sanitize, substituteVariables } from "./markdown";
+import { renderMarkdown, sanitize, substituteVariables } from "./render-html";
+import { markdownSections } from "./sections";
 import { XSS_CORPUS } from "./xss-corpus";
 
 const DANGEROUS_URL = /^(javascript|vbscript|data|file):/i;
@@ -100,5 +101,50 @@ describe("renderMarkdown", () => {
     );
     const { html } = renderMarkdown("Version {{ space.vars.v }}", { spaceVars: { v: '"1.0"' } });
     expect(html).toBe("<p>Version &quot;1.0&quot;</p>\n");
+  });
+});
+
+describe("search anchors and rendered heading ids", () => {
+  const SAMPLE = [
+    "Intro text before any heading.",
+    "",
+    "# Getting started",
+    "",
+    "Setext title",
+    "============",
+    "",
+    "## Install `cli` on *Linux*",
+    "",
+    "## Getting started",
+    "",
+    "Setext second",
+    "-------------",
+    "",
+    "### See [the guide](guide.md) & **more**",
+    "",
+    "> ## Quoted heading",
+    "",
+    "- ### Heading in a list",
+    "",
+    "```",
+    "# not a heading",
+    "```",
+    "",
+    "#### Ünïcode Ärger!",
+    "",
+    "## Getting started",
+    "",
+    "###### C# and C++ <b>bold</b>",
+    "",
+  ].join("\n");
+
+  test("every markdownSections anchor is the id of a heading in renderMarkdown's HTML, in the same order", () => {
+    const sections = markdownSections(SAMPLE).slice(1);
+    const ids = parse(renderMarkdown(SAMPLE).html)
+      .querySelectorAll("h1, h2, h3, h4, h5, h6")
+      .map((h) => h.getAttribute("id"));
+    expect(sections.length).toBe(11);
+    for (const section of sections) expect(ids).toContain(section.anchor);
+    expect(ids).toEqual(sections.map((s) => s.anchor));
   });
 });
