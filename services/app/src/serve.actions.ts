@@ -7,7 +7,7 @@ import { lineDiff } from "./diff";
 import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
-import { signInPage } from "./pages/sign-in";
+import { signInPage, ssoChoicePage } from "./pages/sign-in";
 import { changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
@@ -19,6 +19,7 @@ import {
   localReturnPath,
   newSecret,
   sessionHash,
+  ssoBinding,
 } from "./sessions";
 import type { AppActions, AppService, Ctx } from "./service-types";
 
@@ -96,6 +97,8 @@ export const serveActions: AppActions = {
       if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
       const cookies = parseCookies(req.cookie);
       if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
+      if (req.path === "/app/sign-in/sso" && post) return ssoStart(ctx, req, cookies);
+      if (req.path === "/app/sso/complete" && !post) return ssoComplete(this, ctx, req, cookies);
 
       const who = await this.signedIn(ctx, cookies[SESSION_COOKIE]);
       if (req.path === "/app/sign-out" && post) {
@@ -124,13 +127,69 @@ function forbidden(viewer: Viewer): AppAnswer {
   return page(403, messagePage("Forbidden", "This form has expired or did not come from this app. Reload the page and try again.", viewer));
 }
 
-function signInForm(req: AppRequest, cookies: Record<string, string>, error?: string, status = 200): AppAnswer {
+function signInForm(req: AppRequest, cookies: Record<string, string>, error?: string, status = 200, ssoError?: string): AppAnswer {
   // The sign-in form's CSRF token is bound to a pre-session cookie (there is no session yet).
   const existing = cookies[PRESESSION_COOKIE];
   const secret = isSecret(existing) ? existing : newSecret();
   const set = secret === existing ? [] : [setCookie(PRESESSION_COOKIE, secret, { secure: req.secure, maxAge: 3600 })];
   const returnTo = localReturnPath(req.form?.return ?? req.query.return);
-  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error }), set);
+  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError }), set);
+}
+
+/** Opens a session for the user a token (by its hash) stands for, replacing the browser's previous one, and goes to `returnTo`. */
+async function openSession(service: AppService, req: AppRequest, cookies: Record<string, string>, userId: string, tokenHash: string, returnTo: string | undefined): Promise<AppAnswer> {
+  // Signing in again replaces the browser's session: the one it held ends.
+  const previous = cookies[SESSION_COOKIE];
+  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
+  const secret = newSecret();
+  const now = Date.now();
+  await service.sessions.insert({ id: sessionHash(secret), userId, tokenHash, createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
+  return redirect(localReturnPath(returnTo), [
+    setCookie(SESSION_COOKIE, secret, { secure: req.secure, maxAge: Math.floor(SESSION_TTL_MS / 1000) }),
+    setCookie(PRESESSION_COOKIE, "", { secure: req.secure, maxAge: 0 }),
+  ]);
+}
+
+const ORGANIZATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `POST /app/sign-in/sso {_csrf, organization, provider?, return}`: sends the browser to the
+ * organization's SAML provider (a choice first when it has several) with the binding of this
+ * browser's sign-in cookie and the return path; identity brings it back to `/app/sso/complete`.
+ */
+async function ssoStart(ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
+  const secret = cookies[PRESESSION_COOKIE];
+  if (!isSecret(secret) || !csrfMatches(secret, req.form?._csrf)) return forbidden({ csrf: "" });
+  const organizationId = (req.form?.organization ?? "").trim();
+  const returnTo = localReturnPath(req.form?.return);
+  const none = () => signInForm(req, cookies, undefined, 404, "That organization does not sign in through SSO here (check its id).");
+  if (!ORGANIZATION_ID.test(organizationId)) return none();
+  const { items } = await ctx.call<{ items: Array<{ id: string; label: string; startPath: string }> }, { organizationId: string }>("identity.ssoSignInProviders", { organizationId });
+  const chosen = req.form?.provider ? items.filter((p) => p.id === req.form?.provider) : items;
+  if (chosen.length === 0) return none();
+  if (chosen.length > 1) return page(200, ssoChoicePage({ csrf: csrfToken(secret), returnTo, organizationId, providers: chosen }));
+  const query = new URLSearchParams({ app: ssoBinding(secret), return: returnTo });
+  return redirect(`${chosen[0].startPath}?${query}`);
+}
+
+/**
+ * `GET /app/sso/complete?grant=…`: where identity's assertion consumer sends a sign-in started here.
+ * The grant redeems once, within a minute, and only in the browser that started the sign-in.
+ */
+async function ssoComplete(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
+  const secret = cookies[PRESESSION_COOKIE];
+  const grant = req.query.grant ?? "";
+  const refused = () =>
+    page(403, messagePage("Sign-in refused", "This sign-in is unknown, used, expired or was started in another browser. Sign in again.", { csrf: "" }));
+  if (!isSecret(secret) || !grant || grant.length > 64) return refused();
+  let redeemed: { user: Caller; tokenHash: string; returnTo: string };
+  try {
+    redeemed = await ctx.call("identity.redeemSignInGrant", { grant, binding: ssoBinding(secret) });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 403) return refused();
+    throw err;
+  }
+  return openSession(service, req, cookies, redeemed.user.id, redeemed.tokenHash, redeemed.returnTo);
 }
 
 async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
@@ -140,16 +199,7 @@ async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest
     ? await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(token) })
     : null;
   if (!caller) return signInForm(req, cookies, "That token is unknown or was revoked.", 401);
-  // Signing in again replaces the browser's session: the one it held ends.
-  const previous = cookies[SESSION_COOKIE];
-  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
-  const secret = newSecret();
-  const now = Date.now();
-  await service.sessions.insert({ id: sessionHash(secret), userId: caller.id, tokenHash: hashToken(token), createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
-  return redirect(localReturnPath(req.form?.return), [
-    setCookie(SESSION_COOKIE, secret, { secure: req.secure, maxAge: Math.floor(SESSION_TTL_MS / 1000) }),
-    setCookie(PRESESSION_COOKIE, "", { secure: req.secure, maxAge: 0 }),
-  ]);
+  return openSession(service, req, cookies, caller.id, hashToken(token), req.form?.return);
 }
 
 function errorAnswer(service: AppService, err: unknown, viewer: Viewer, path: string): AppAnswer {
