@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
 import { signInPage, ssoChoicePage } from "./pages/sign-in";
-import { changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -87,6 +87,11 @@ export const serveActions: AppActions = {
       path: { type: "string", min: 1, max: 4096 },
       query: { type: "object", optional: true },
       form: { type: "object", optional: true },
+      upload: {
+        type: "object",
+        optional: true,
+        props: { field: { type: "string", max: 64 }, name: { type: "string", max: 1024 }, contentType: { type: "string", max: 1024 }, base64: { type: "string" } },
+      },
       cookie: { type: "string", optional: true, max: 16384 },
       secure: { type: "boolean", optional: true },
       requestID: { type: "string", optional: true, max: 64 },
@@ -370,6 +375,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     }
     throw notFound();
   }
+  if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr);
   const content = pagePath ? await as<PageContent>("change-requests.getPageByPath", { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
@@ -395,6 +401,37 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   ]);
   const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
   return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+}
+
+/** A file name as the API takes it: no path separators or NUL, at most 256 characters (a browser may send a path). */
+function uploadName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? "";
+  return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 256);
+}
+
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/**
+ * `…/changes/{n}/~files`: the change request's files; a POST (multipart, intent `upload`) adds the
+ * form's file with `insert_files`, the API's way, as the user: at most 1 MB, the API's limit.
+ */
+async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, cr: ChangeRequestView): Promise<AppAnswer> {
+  const ref = { spaceId: space.id, changeRequestId: cr.id };
+  const show = async (status: number, error?: string) => {
+    const [revision, files] = await Promise.all([as<{ pages: TreeNode[] }>("change-requests.getRevision", ref), as<Items<FileView>>("change-requests.listFiles", { ...ref, limit: 100 })]);
+    return page(status, changeRequestFilesPage(viewer, space, cr, revision.pages, files.items, error));
+  };
+  if (req.method !== "POST") return show(200);
+  if (req.form?.intent !== "upload") throw notFound();
+  const upload = req.upload;
+  if (!upload) return show(400, "Pick a file to upload.");
+  const size = Buffer.byteLength(upload.base64, "base64");
+  if (size > MAX_UPLOAD_BYTES) return show(413, `That file is ${size} bytes; a file is at most ${MAX_UPLOAD_BYTES} bytes (1 MB).`);
+  const name = uploadName(upload.name);
+  if (!name) return show(400, "That file has no usable name.");
+  const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
+  await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
+  return redirect(`/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~files`);
 }
 
 /** A thread's comments (a space's, or a change request's with suffix `InChangeRequest`) with their replies, rendered. */
