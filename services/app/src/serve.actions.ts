@@ -308,17 +308,23 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
       await postComment(as, req, { spaceId }, "", target.id);
       return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
     }
-    const revision = { pages: await currentTree(as, space) };
-    const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
-    const content = pagePath ? await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined;
-    const [comments, changeRequests] = await Promise.all([
-      content ? threadComments(as, { spaceId }, "", { targetPage: content.id }) : undefined,
-      // Drafts and open ones: the change requests still in progress.
-      Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
-        (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
-        () => [],
-      ),
-    ]);
+    // The tree, the page with its comments and the change requests are read at once (each action checks access itself).
+    const withComments = async (pagePath: string) => {
+      const content = await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" });
+      return { content, comments: await threadComments(as, { spaceId }, "", { targetPage: content.id }) };
+    };
+    // Drafts and open ones: the change requests still in progress.
+    const inProgress = Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
+      (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
+      () => [],
+    );
+    const [pages, asked] = await Promise.all([currentTree(as, space), rest.length ? withComments(rest.join("/")) : undefined]);
+    const first = asked ? undefined : firstDocument(pages)?.path;
+    const shown = asked ?? (first ? await withComments(first) : undefined);
+    const changeRequests = await inProgress;
+    const revision = { pages };
+    const content = shown?.content;
+    const comments = shown?.comments;
     return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests, comments));
   }
   const [, kind, ref, ...pagePathParts] = rest;
