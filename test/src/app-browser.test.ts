@@ -1,7 +1,7 @@
 // The app in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core, launched
 // as the published-site browser suite does) opens a space's urls.app without a session, is led to
 // sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
-// preview and saves it, comments, merges and reads the merged page; the XSS page runs no script; the
+// preview and saves it, comments, uploads a file, merges and reads the merged page; the XSS page runs no script; the
 // main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,7 +119,7 @@ suites("the app in Chromium over %s", (mode) => {
     await sys?.stop();
   });
 
-  test("sign in from a space's link, read it, open a change request, edit a page with a preview, comment, merge, see the merged page", async () => {
+  test("sign in from a space's link, read it, open a change request, edit a page with a preview, comment, upload a file, merge, see the merged page", async () => {
     const page = await context.newPage();
     const trace = watch(page);
     const spaceUrl = `${sys.url}${pathOf(w.urls.space)}`;
@@ -154,6 +154,17 @@ suites("the app in Chromium over %s", (mode) => {
     expect(await page.textContent("section#comments")).toContain("Ship it");
     await shot(page, "change-request");
 
+    // An upload from the change request's files page: Chromium's own multipart encoding.
+    const changeRequestUrl = page.url();
+    await page.click('a:text-is("Files")');
+    await page.waitForURL(/\/~\/changes\/\d+\/~files$/);
+    await page.setInputFiles("#file", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Uploaded from Chromium.\n") });
+    await page.click('button:text-is("Upload")');
+    await page.waitForURL(/\/~files$/);
+    expect(await page.textContent("table")).toContain("notes.txt");
+    await shot(page, "upload");
+    await page.goto(changeRequestUrl);
+
     await page.click('button:text-is("Merge")');
     await page.waitForURL(/\/~\/changes\/\d+$/);
     expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");
@@ -176,7 +187,7 @@ suites("the app in Chromium over %s", (mode) => {
     await page.fill("#token", w.alice.token);
     await page.click('button:text-is("Sign in")');
     await page.waitForURL(/\/app$/);
-    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, pathOf(w.urls.site)]) {
+    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, `${pathOf(w.urls.changeRequest)}/~files`, pathOf(w.urls.site), "/app/sign-in"]) {
       const opened = await page.goto(`${sys.url}${path}`);
       expect({ path, status: opened?.status() }).toEqual({ path, status: 200 });
       expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });

@@ -5,8 +5,10 @@ export interface AppRequest {
   /** The path as sent (no query string). */
   path: string;
   query: Record<string, string>;
-  /** A url-encoded form body of a POST. */
+  /** A url-encoded form body of a POST (or a multipart form's text fields). */
   form?: Record<string, string>;
+  /** A multipart form's first file (the gateway reads at most 1.5 MiB of body). */
+  upload?: { field: string; name: string; contentType: string; base64: string };
   cookie?: string;
   /** Whether the browser reached us over https (directly, or through a trusted proxy saying so). */
   secure: boolean;

@@ -7,8 +7,8 @@ import { lineDiff } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
-import { signInPage } from "./pages/sign-in";
-import { changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import { signInPage, ssoChoicePage } from "./pages/sign-in";
+import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -19,6 +19,7 @@ import {
   localReturnPath,
   newSecret,
   sessionHash,
+  ssoBinding,
 } from "./sessions";
 import type { AppActions, AppService, Ctx } from "./service-types";
 
@@ -86,6 +87,11 @@ export const serveActions: AppActions = {
       path: { type: "string", min: 1, max: 4096 },
       query: { type: "object", optional: true },
       form: { type: "object", optional: true },
+      upload: {
+        type: "object",
+        optional: true,
+        props: { field: { type: "string", max: 64 }, name: { type: "string", max: 1024 }, contentType: { type: "string", max: 1024 }, base64: { type: "string" } },
+      },
       cookie: { type: "string", optional: true, max: 16384 },
       secure: { type: "boolean", optional: true },
       requestID: { type: "string", optional: true, max: 64 },
@@ -96,6 +102,8 @@ export const serveActions: AppActions = {
       if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
       const cookies = parseCookies(req.cookie);
       if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
+      if (req.path === "/app/sign-in/sso" && post) return ssoStart(ctx, req, cookies);
+      if (req.path === "/app/sso/complete" && !post) return ssoComplete(this, ctx, req, cookies);
 
       const who = await this.signedIn(ctx, cookies[SESSION_COOKIE]);
       if (req.path === "/app/sign-out" && post) {
@@ -124,13 +132,69 @@ function forbidden(viewer: Viewer): AppAnswer {
   return page(403, messagePage("Forbidden", "This form has expired or did not come from this app. Reload the page and try again.", viewer));
 }
 
-function signInForm(req: AppRequest, cookies: Record<string, string>, error?: string, status = 200): AppAnswer {
+function signInForm(req: AppRequest, cookies: Record<string, string>, error?: string, status = 200, ssoError?: string): AppAnswer {
   // The sign-in form's CSRF token is bound to a pre-session cookie (there is no session yet).
   const existing = cookies[PRESESSION_COOKIE];
   const secret = isSecret(existing) ? existing : newSecret();
   const set = secret === existing ? [] : [setCookie(PRESESSION_COOKIE, secret, { secure: req.secure, maxAge: 3600 })];
   const returnTo = localReturnPath(req.form?.return ?? req.query.return);
-  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error }), set);
+  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError }), set);
+}
+
+/** Opens a session for the user a token (by its hash) stands for, replacing the browser's previous one, and goes to `returnTo`. */
+async function openSession(service: AppService, req: AppRequest, cookies: Record<string, string>, userId: string, tokenHash: string, returnTo: string | undefined): Promise<AppAnswer> {
+  // Signing in again replaces the browser's session: the one it held ends.
+  const previous = cookies[SESSION_COOKIE];
+  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
+  const secret = newSecret();
+  const now = Date.now();
+  await service.sessions.insert({ id: sessionHash(secret), userId, tokenHash, createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
+  return redirect(localReturnPath(returnTo), [
+    setCookie(SESSION_COOKIE, secret, { secure: req.secure, maxAge: Math.floor(SESSION_TTL_MS / 1000) }),
+    setCookie(PRESESSION_COOKIE, "", { secure: req.secure, maxAge: 0 }),
+  ]);
+}
+
+const ORGANIZATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `POST /app/sign-in/sso {_csrf, organization, provider?, return}`: sends the browser to the
+ * organization's SAML provider (a choice first when it has several) with the binding of this
+ * browser's sign-in cookie and the return path; identity brings it back to `/app/sso/complete`.
+ */
+async function ssoStart(ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
+  const secret = cookies[PRESESSION_COOKIE];
+  if (!isSecret(secret) || !csrfMatches(secret, req.form?._csrf)) return forbidden({ csrf: "" });
+  const organizationId = (req.form?.organization ?? "").trim();
+  const returnTo = localReturnPath(req.form?.return);
+  const none = () => signInForm(req, cookies, undefined, 404, "That organization does not sign in through SSO here (check its id).");
+  if (!ORGANIZATION_ID.test(organizationId)) return none();
+  const { items } = await ctx.call<{ items: Array<{ id: string; label: string; startPath: string }> }, { organizationId: string }>("identity.ssoSignInProviders", { organizationId });
+  const chosen = req.form?.provider ? items.filter((p) => p.id === req.form?.provider) : items;
+  if (chosen.length === 0) return none();
+  if (chosen.length > 1) return page(200, ssoChoicePage({ csrf: csrfToken(secret), returnTo, organizationId, providers: chosen }));
+  const query = new URLSearchParams({ app: ssoBinding(secret), return: returnTo });
+  return redirect(`${chosen[0].startPath}?${query}`);
+}
+
+/**
+ * `GET /app/sso/complete?grant=…`: where identity's assertion consumer sends a sign-in started here.
+ * The grant redeems once, within a minute, and only in the browser that started the sign-in.
+ */
+async function ssoComplete(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
+  const secret = cookies[PRESESSION_COOKIE];
+  const grant = req.query.grant ?? "";
+  const refused = () =>
+    page(403, messagePage("Sign-in refused", "This sign-in is unknown, used, expired or was started in another browser. Sign in again.", { csrf: "" }));
+  if (!isSecret(secret) || !grant || grant.length > 64) return refused();
+  let redeemed: { user: Caller; tokenHash: string; returnTo: string };
+  try {
+    redeemed = await ctx.call("identity.redeemSignInGrant", { grant, binding: ssoBinding(secret) });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 403) return refused();
+    throw err;
+  }
+  return openSession(service, req, cookies, redeemed.user.id, redeemed.tokenHash, redeemed.returnTo);
 }
 
 async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<string, string>): Promise<AppAnswer> {
@@ -140,16 +204,7 @@ async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest
     ? await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(token) })
     : null;
   if (!caller) return signInForm(req, cookies, "That token is unknown or was revoked.", 401);
-  // Signing in again replaces the browser's session: the one it held ends.
-  const previous = cookies[SESSION_COOKIE];
-  if (isSecret(previous)) await service.sessions.deleteOne({ id: sessionHash(previous) });
-  const secret = newSecret();
-  const now = Date.now();
-  await service.sessions.insert({ id: sessionHash(secret), userId: caller.id, tokenHash: hashToken(token), createdAt: new Date(now).toISOString(), expiresAt: now + SESSION_TTL_MS });
-  return redirect(localReturnPath(req.form?.return), [
-    setCookie(SESSION_COOKIE, secret, { secure: req.secure, maxAge: Math.floor(SESSION_TTL_MS / 1000) }),
-    setCookie(PRESESSION_COOKIE, "", { secure: req.secure, maxAge: 0 }),
-  ]);
+  return openSession(service, req, cookies, caller.id, hashToken(token), req.form?.return);
 }
 
 function errorAnswer(service: AppService, err: unknown, viewer: Viewer, path: string): AppAnswer {
@@ -253,17 +308,23 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
       await postComment(as, req, { spaceId }, "", target.id);
       return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
     }
-    const revision = { pages: await currentTree(as, space) };
-    const pagePath = rest.join("/") || firstDocument(revision.pages)?.path;
-    const content = pagePath ? await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" }) : undefined;
-    const [comments, changeRequests] = await Promise.all([
-      content ? threadComments(as, { spaceId }, "", { targetPage: content.id }) : undefined,
-      // Drafts and open ones: the change requests still in progress.
-      Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
-        (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
-        () => [],
-      ),
-    ]);
+    // The tree, the page with its comments and the change requests are read at once (each action checks access itself).
+    const withComments = async (pagePath: string) => {
+      const content = await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" });
+      return { content, comments: await threadComments(as, { spaceId }, "", { targetPage: content.id }) };
+    };
+    // Drafts and open ones: the change requests still in progress.
+    const inProgress = Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
+      (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
+      () => [],
+    );
+    const [pages, asked] = await Promise.all([currentTree(as, space), rest.length ? withComments(rest.join("/")) : undefined]);
+    const first = asked ? undefined : firstDocument(pages)?.path;
+    const shown = asked ?? (first ? await withComments(first) : undefined);
+    const changeRequests = await inProgress;
+    const revision = { pages };
+    const content = shown?.content;
+    const comments = shown?.comments;
     return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests, comments));
   }
   const [, kind, ref, ...pagePathParts] = rest;
@@ -320,6 +381,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     }
     throw notFound();
   }
+  if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr);
   const content = pagePath ? await as<PageContent>("change-requests.getPageByPath", { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
@@ -345,6 +407,37 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   ]);
   const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
   return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+}
+
+/** A file name as the API takes it: no path separators or NUL, at most 256 characters (a browser may send a path). */
+function uploadName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? "";
+  return base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 256);
+}
+
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/**
+ * `…/changes/{n}/~files`: the change request's files; a POST (multipart, intent `upload`) adds the
+ * form's file with `insert_files`, the API's way, as the user: at most 1 MB, the API's limit.
+ */
+async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, cr: ChangeRequestView): Promise<AppAnswer> {
+  const ref = { spaceId: space.id, changeRequestId: cr.id };
+  const show = async (status: number, error?: string) => {
+    const [revision, files] = await Promise.all([as<{ pages: TreeNode[] }>("change-requests.getRevision", ref), as<Items<FileView>>("change-requests.listFiles", { ...ref, limit: 100 })]);
+    return page(status, changeRequestFilesPage(viewer, space, cr, revision.pages, files.items, error));
+  };
+  if (req.method !== "POST") return show(200);
+  if (req.form?.intent !== "upload") throw notFound();
+  const upload = req.upload;
+  if (!upload) return show(400, "Pick a file to upload.");
+  const size = Buffer.byteLength(upload.base64, "base64");
+  if (size > MAX_UPLOAD_BYTES) return show(413, `That file is ${size} bytes; a file is at most ${MAX_UPLOAD_BYTES} bytes (1 MB).`);
+  const name = uploadName(upload.name);
+  if (!name) return show(400, "That file has no usable name.");
+  const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
+  await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
+  return redirect(`/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~files`);
 }
 
 /** A thread's comments (a space's, or a change request's with suffix `InChangeRequest`) with their replies, rendered. */

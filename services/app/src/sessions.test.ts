@@ -1,5 +1,5 @@
 import { redirect } from "./http";
-import { csrfMatches, csrfToken, isSecret, localReturnPath, newSecret, sessionHash } from "./sessions";
+import { csrfMatches, csrfToken, isSecret, localReturnPath, newSecret, sessionHash, ssoBinding } from "./sessions";
 
 describe("return paths after sign-in", () => {
   test.each(["/o/abc", "/s/x/guide/setup?edit=1", "/app", "/s/x/~/changes/3"])("%p is local and kept", (path) => {
@@ -49,5 +49,16 @@ describe("redirects", () => {
   test("a Location is printable ASCII whatever the path holds", () => {
     expect(redirect("/s/x/über page").headers.Location).toBe("/s/x/%C3%BCber%20page");
     expect(redirect("/o/abc?x=1").headers.Location).toBe("/o/abc?x=1");
+  });
+});
+
+describe("the SSO binding of a sign-in cookie", () => {
+  test("64 hex characters, fixed for a secret, differing between secrets and from the CSRF token and stored hash", () => {
+    const secret = newSecret();
+    expect(ssoBinding(secret)).toMatch(/^[0-9a-f]{64}$/);
+    expect(ssoBinding(secret)).toBe(ssoBinding(secret));
+    expect(ssoBinding(secret)).not.toBe(ssoBinding(newSecret()));
+    expect(ssoBinding(secret)).not.toBe(sessionHash(secret));
+    expect(ssoBinding(secret)).not.toBe(csrfToken(secret));
   });
 });

@@ -28,6 +28,15 @@ export function csrfToken(secret: string): string {
   return createHash("sha256").update(`csrf:${secret}`).digest("base64url");
 }
 
+/**
+ * What binds an SSO sign-in to the browser that started it: identity keeps this with the sign-in and
+ * its grant, and redeems the grant only for the same value, which only the holder of the sign-in
+ * cookie can compute (so a grant of someone else's sign-in cannot be pushed into this browser).
+ */
+export function ssoBinding(secret: string): string {
+  return createHash("sha256").update(`sso:${secret}`).digest("hex");
+}
+
 export function csrfMatches(secret: string | undefined, given: string | undefined): boolean {
   if (!isSecret(secret) || typeof given !== "string") return false;
   const expected = Buffer.from(csrfToken(secret));

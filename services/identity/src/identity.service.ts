@@ -10,6 +10,7 @@ import { presentUser, type UserResource } from "./present";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
 import type { Methods, Vars } from "./service-types";
+import { signInGrantActions } from "./sign-in-grants.actions";
 import { ssoDomainActions } from "./sso-domains.actions";
 import { tokenActions } from "./tokens.actions";
 import { userActions } from "./users.actions";
@@ -33,6 +34,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...tokenActions,
       ...samlProviderActions,
       ...samlFlowActions,
+      ...signInGrantActions,
       ...ssoDomainActions,
     },
 

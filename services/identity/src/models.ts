@@ -44,7 +44,29 @@ export interface SamlRequestDoc {
   issuedAt: string;
   /** The user who asked to link their existing account to this provider with this sign-in. */
   linkUserId?: string;
+  /** Set when the sign-in started from the app: the answer is a sign-in grant for it, not a token page. */
+  app?: AppSignIn;
   /** Epoch ms after which the request is no longer answered (pruned lazily). */
+  expiresAt: number;
+}
+
+/** What a sign-in started from the app carries through the IdP round trip. */
+export interface AppSignIn {
+  /** sha256 (hex) of a value only the browser that started the sign-in holds (the app's sign-in cookie). */
+  binding: string;
+  /** A local path of this instance to return to once signed in. */
+  returnTo: string;
+}
+
+/**
+ * A one-time grant (stored as its hash, `id`) an SSO sign-in started from the app ends with: the app
+ * redeems it once, within seconds, for the user and the hash of the token minted for the sign-in.
+ */
+export interface SignInGrantDoc extends AppSignIn {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  /** Epoch ms after which the grant no longer redeems. */
   expiresAt: number;
 }
 
@@ -90,7 +112,7 @@ export interface SsoDomainDoc {
   createdAt: string;
 }
 
-type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains";
+type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
 
 export const collections: Record<Names, CollectionSpec> = {
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },
@@ -100,5 +122,6 @@ export const collections: Record<Names, CollectionSpec> = {
   samlConsumed: { name: "saml_consumed", indexes: [{ fields: ["expiresAt"] }] },
   samlLinks: { name: "saml_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },
   samlLinkTickets: { name: "saml_link_tickets", indexes: [{ fields: ["expiresAt"] }] },
+  signInGrants: { name: "sign_in_grants", indexes: [{ fields: ["expiresAt"] }] },
   ssoDomains: { name: "sso_domains", indexes: [{ fields: ["organizationId"] }, { fields: ["verified"], unique: true, sparse: true }] },
 };

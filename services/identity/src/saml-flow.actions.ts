@@ -16,6 +16,7 @@ import { checkResponse, SamlRefusal, type ResponseFacts } from "./saml-checks";
 import { isConfigured, REQUEST_TTL_MS, samlFor, serviceUrls } from "./saml-config";
 import { consumeOnce, requestCache } from "./saml-store";
 import { domainVerifiedFor } from "./sso-domains.actions";
+import { BINDING, GRANT_COMPLETE_PATH, isLocalPath, mintSignInGrant } from "./sign-in-grants.actions";
 import { refusalPage, tokenPage } from "./sso-page";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 import { newToken } from "./tokens";
@@ -140,14 +141,29 @@ async function keepTokensWithinLimit(service: IdentityService, userId: string, n
 }
 
 export const samlFlowActions: IdentityActions = {
-  /** GET /sso/saml/{id}/start: sends the browser to the IdP with an AuthnRequest (HTTP-Redirect binding). */
+  /**
+   * GET /sso/saml/{id}/start: sends the browser to the IdP with an AuthnRequest (HTTP-Redirect binding).
+   * From the app (`app` = the browser's binding, `return` = a local path): the sign-in ends with a
+   * grant for the app instead of a token page (sign-in-grants.actions.ts).
+   */
   samlStart: {
-    params: { samlProviderId: idRule, link: { type: "string", optional: true, min: 1, max: 64 } },
-    async handler(this: IdentityService, ctx: Ctx<ProviderRef & { link?: string }>) {
+    params: {
+      samlProviderId: idRule,
+      link: { type: "string", optional: true, min: 1, max: 64 },
+      app: { type: "string", optional: true, length: 64 },
+      return: { type: "string", optional: true, min: 1, max: 2048 },
+    },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef & { link?: string; app?: string; return?: string }>) {
+      const { app, return: returnTo = "/app" } = ctx.params;
+      if (app !== undefined && !BINDING.test(app)) throw new BadRequestError("app must be 64 hexadecimal characters.");
+      if (ctx.params.return !== undefined && (app === undefined || !isLocalPath(returnTo))) {
+        throw new BadRequestError("return must be a path of this instance (starting with one /), given with app.");
+      }
       const provider = await usableProvider(this, ctx.params.samlProviderId);
       const urls = serviceUrls(configFor(this.broker).publicUrl, provider.id);
       const linkUserId = ctx.params.link ? await redeemLinkTicket(this, provider.id, ctx.params.link) : undefined;
-      const saml = samlFor(provider, urls, requestCache(this.samlRequests, provider.id, { linkUserId }));
+      const appSignIn = app === undefined ? undefined : { binding: app, returnTo };
+      const saml = samlFor(provider, urls, requestCache(this.samlRequests, provider.id, { linkUserId, app: appSignIn }));
       ctx.meta.$statusCode = 302;
       ctx.meta.$location = await saml.getAuthorizeUrlAsync("", undefined, {});
       ctx.meta.$responseHeaders = { "Cache-Control": "no-store" };
@@ -155,7 +171,10 @@ export const samlFlowActions: IdentityActions = {
     },
   },
 
-  /** POST /sso/saml/{id}/acs: checks the IdP's response, makes the user an SSO member, shows a new API token. */
+  /**
+   * POST /sso/saml/{id}/acs: checks the IdP's response, makes the user an SSO member, mints a new API
+   * token and shows it; a sign-in started from the app goes on to the app with a grant instead.
+   */
   samlAcs: {
     params: {
       samlProviderId: idRule,
@@ -187,6 +206,14 @@ export const samlFlowActions: IdentityActions = {
       const tokenId = newId();
       await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });
       await keepTokensWithinLimit(this, user.id, tokenId);
+      if (request?.app) {
+        // The request (matched by InResponseTo, so chosen by us, not by the response) says where to go.
+        const grant = await mintSignInGrant(this, { userId: user.id, tokenHash: hashToken(token), ...request.app });
+        ctx.meta.$statusCode = 303;
+        ctx.meta.$location = `${GRANT_COMPLETE_PATH}?grant=${grant}`;
+        ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+        return "";
+      }
       ctx.meta.$responseType = "text/html; charset=utf-8";
       ctx.meta.$responseHeaders = { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'", "Referrer-Policy": "no-referrer" };
       return tokenPage({ organizationId: provider.organizationId, email: user.email, token, tokenId, publicUrl: configFor(this.broker).publicUrl });

@@ -2,7 +2,7 @@
 import type { CacheItem, CacheProvider } from "@node-saml/node-saml";
 import { ConflictError } from "@docshelf/errors";
 import { op, type Collection } from "@docshelf/store";
-import type { SamlConsumedDoc, SamlRequestDoc } from "./models";
+import type { AppSignIn, SamlConsumedDoc, SamlRequestDoc } from "./models";
 import { CONSUMED_TTL_MS, REQUEST_TTL_MS } from "./saml-config";
 
 export interface RequestCache extends CacheProvider {
@@ -12,9 +12,9 @@ export interface RequestCache extends CacheProvider {
 
 /**
  * node-saml's InResponseTo cache for one provider: a request id answers only for the provider that
- * sent it. `linkUserId` is stored with the requests it saves.
+ * sent it. `linkUserId` and `app` are stored with the requests it saves.
  */
-export function requestCache(requests: Collection<SamlRequestDoc>, providerId: string, options: { linkUserId?: string; now?: () => number } = {}): RequestCache {
+export function requestCache(requests: Collection<SamlRequestDoc>, providerId: string, options: { linkUserId?: string; app?: AppSignIn; now?: () => number } = {}): RequestCache {
   const now = options.now ?? (() => Date.now());
   const key = (id: string) => `${providerId}:${id}`;
   let seen: SamlRequestDoc | null = null;
@@ -24,6 +24,7 @@ export function requestCache(requests: Collection<SamlRequestDoc>, providerId: s
       await requests.deleteMany({ expiresAt: op.lt(createdAt) });
       const doc: SamlRequestDoc = { id: key(id), issuedAt: value, expiresAt: createdAt + REQUEST_TTL_MS };
       if (options.linkUserId) doc.linkUserId = options.linkUserId;
+      if (options.app) doc.app = { binding: options.app.binding, returnTo: options.app.returnTo };
       await requests.insert(doc);
       return { value, createdAt };
     },

@@ -2,7 +2,7 @@
 import type { Context, Service } from "moleculer";
 import type { Caller } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
+import type { SignInGrantDoc, SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
 import type { UserResource } from "./present";
 
 export interface Vars {
@@ -14,6 +14,7 @@ export interface Vars {
   samlLinks: Collection<SamlLinkDoc>;
   samlLinkTickets: Collection<SamlLinkTicketDoc>;
   ssoDomains: Collection<SsoDomainDoc>;
+  signInGrants: Collection<SignInGrantDoc>;
 }
 
 export interface Methods {

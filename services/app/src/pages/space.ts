@@ -176,6 +176,38 @@ ${
   );
 }
 
+/** Largest file an upload form takes (the API's inline file limit of `insert_files`). */
+export const MAX_UPLOAD_BYTES = 1024 * 1024;
+
+/** A change request's files, and (while it is open or a draft) the form that uploads one into it. */
+export function changeRequestFilesPage(viewer: Viewer, space: SpaceView, cr: ChangeRequestView, tree: TreeNode[], files: FileView[], error?: string): string {
+  const spaceBase = `/s/${encodeURIComponent(space.id)}`;
+  const base = `${spaceBase}/~/changes/${cr.number}`;
+  return layout(
+    `Files · #${cr.number} ${cr.subject || "Untitled"}`,
+    viewer,
+    html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › <a href="${base}">#${cr.number} ${cr.subject || "Untitled"}</a> › files</p>
+<h1>Files</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+${
+  files.length
+    ? html`<table><thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead><tbody>${files.map(
+        (f) =>
+          html`<tr><td>${f.downloadURL && /^https?:[/][/]/i.test(f.downloadURL) ? html`<a href="${f.downloadURL}">${f.name}</a>` : f.name}</td><td>${f.contentType ?? ""}</td><td>${f.size ?? ""}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="meta">No file in this change request.</p>`
+}
+${
+  cr.status === "open" || cr.status === "draft"
+    ? html`<form method="post" action="${base}/~files" enctype="multipart/form-data">${csrfField(viewer)}<input type="hidden" name="intent" value="upload">
+<label for="file">Upload a file (at most 1 MB)</label><input type="file" id="file" name="file" required>
+<p><button type="submit">Upload</button></p></form>`
+    : ""
+}`,
+    pageTree(tree, base, undefined),
+  );
+}
+
 export function changeRequestPage(
   viewer: Viewer,
   space: SpaceView,
@@ -194,7 +226,7 @@ export function changeRequestPage(
     viewer,
     html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
-<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""}</p>
+<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""} · <a href="${base}/~files">Files</a></p>
 ${
   current
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>

@@ -1,7 +1,8 @@
 // The app (services/app): GET and POST under /app, /o and /s go to `app.serve`, which answers
 // {status, headers, body}. No bearer token: the app signs people in with a session cookie itself. Taken
 // before moleculer-web routes the request, like the published sites; form bodies are read here
-// (url-encoded, at most APP_BODY_LIMIT bytes) and passed on as a flat record.
+// (url-encoded, at most APP_BODY_LIMIT bytes) and passed on as a flat record; a multipart form (an
+// upload, at most APP_UPLOAD_LIMIT bytes) likewise, with its first file as `upload` (base64).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import type { ServiceBroker } from "moleculer";
@@ -11,12 +12,23 @@ const APP_PATH = /^\/(app|o|s)(\/|$)/;
 /** A page's Markdown in an edit form, and a little more. */
 const APP_BODY_LIMIT = 1024 * 1024;
 const MAX_FIELDS = 20;
+/** An upload form: a file of up to 1 MB (the API's inline file limit, which the app checks) and its fields. */
+const APP_UPLOAD_LIMIT = 1536 * 1024;
+
+export interface AppUpload {
+  /** The form field the file came in. */
+  field: string;
+  name: string;
+  contentType: string;
+  base64: string;
+}
 
 interface AppParams {
   method: "GET" | "HEAD" | "POST";
   path: string;
   query: Record<string, string>;
   form?: Record<string, string>;
+  upload?: AppUpload;
   cookie?: string;
   secure: boolean;
 }
@@ -37,9 +49,48 @@ function fields(search: URLSearchParams): Record<string, string> {
   return out;
 }
 
-function readForm(req: IncomingMessage): Promise<Record<string, string> | number> {
-  const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") return Promise.resolve(415);
+/**
+ * A multipart/form-data body: its text fields (the first MAX_FIELDS parts, names ≤ 64 characters) and
+ * its first non-empty file; 400 when it is not multipart with this boundary.
+ */
+export function parseMultipart(body: Buffer, boundary: string): { form: Record<string, string>; upload?: AppUpload } | 400 {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const next = Buffer.from(`\r\n--${boundary}`);
+  const form: Record<string, string> = {};
+  let upload: AppUpload | undefined;
+  let pos = body.indexOf(delimiter);
+  if (pos < 0) return 400;
+  pos += delimiter.length;
+  for (let count = 0; count < MAX_FIELDS; count++) {
+    if (body[pos] === 0x2d && body[pos + 1] === 0x2d) break; // "--": the closing delimiter
+    if (body[pos] !== 0x0d || body[pos + 1] !== 0x0a) return 400;
+    const headersEnd = body.indexOf("\r\n\r\n", pos + 2);
+    const end = headersEnd < 0 ? -1 : body.indexOf(next, headersEnd + 4);
+    if (end < 0) return 400;
+    const headers = body.subarray(pos + 2, headersEnd).toString("utf8");
+    const content = body.subarray(headersEnd + 4, end);
+    pos = end + next.length;
+    const disposition = /^content-disposition:\s*form-data(.*)$/im.exec(headers)?.[1] ?? "";
+    const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
+    const filename = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1];
+    if (name === undefined || name.length > 64) continue;
+    if (filename === undefined) {
+      if (!(name in form)) form[name] = content.toString("utf8");
+    } else if (!upload && filename !== "") {
+      const contentType = /^content-type:\s*([^\r\n;]+)/im.exec(headers)?.[1].trim() || "application/octet-stream";
+      upload = { field: name, name: filename, contentType, base64: content.toString("base64") };
+    }
+  }
+  return upload ? { form, upload } : { form };
+}
+
+function readForm(req: IncomingMessage): Promise<{ form: Record<string, string>; upload?: AppUpload } | number> {
+  const [rawType, ...rest] = String(req.headers["content-type"] ?? "").split(";");
+  const type = rawType.trim().toLowerCase();
+  const boundary = /^\s*boundary="?([^";]{1,70})"?\s*$/i.exec(rest.find((p) => /^\s*boundary=/i.test(p)) ?? "")?.[1];
+  const multipart = type === "multipart/form-data";
+  if (type !== "application/x-www-form-urlencoded" && !(multipart && boundary)) return Promise.resolve(415);
+  const limit = multipart ? APP_UPLOAD_LIMIT : APP_BODY_LIMIT;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -47,7 +98,7 @@ function readForm(req: IncomingMessage): Promise<Record<string, string> | number
     req.on("data", (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > APP_BODY_LIMIT) {
+      if (size > limit) {
         done = true;
         resolve(413);
         return;
@@ -55,7 +106,9 @@ function readForm(req: IncomingMessage): Promise<Record<string, string> | number
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!done) resolve(fields(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+      if (done) return;
+      const body = Buffer.concat(chunks);
+      resolve(multipart && boundary ? parseMultipart(body, boundary) : { form: fields(new URLSearchParams(body.toString("utf8"))) });
     });
     req.on("error", () => {
       if (!done) resolve(400);
@@ -114,8 +167,9 @@ export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: 
       if (typeof req.headers.cookie === "string") params.cookie = req.headers.cookie.slice(0, 16384);
       if (params.method === "POST") {
         const form = await readForm(req);
-        if (typeof form === "number") return plain(res, form, form === 413 ? "The form is too large." : "Forms are sent url-encoded.");
-        params.form = form;
+        if (typeof form === "number") return plain(res, form, form === 413 ? "The form is too large." : form === 400 ? "The form could not be read." : "Forms are sent url-encoded or as multipart/form-data.");
+        params.form = form.form;
+        if (form.upload) params.upload = form.upload;
       }
       let answer: AppAnswer;
       try {

@@ -1,0 +1,91 @@
+// Uploading a file in the app: a change request's files page posts a multipart form (with its CSRF
+// token) through the HTTP gateway; the file lands in the change request as `insert_files` would put it
+// through the API, as the signed-in user, within the API's 1 MB limit.
+import { addMember, createUser, type RunningSystem } from "@docshelf/testkit";
+import { Browser, appWorld, csrfOf, signIn, type AppWorld } from "./app-fixtures";
+import { MODES, start } from "./modes";
+
+describe.each(MODES)("uploads in the app over %s", (mode) => {
+  let sys: RunningSystem;
+  let w: AppWorld;
+  let filesPath: string;
+  let crId: string;
+
+  beforeAll(async () => {
+    sys = await start(mode);
+    w = await appWorld(sys);
+    const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject: "Add files" });
+    expect(cr.status).toBe(201);
+    filesPath = `/s/${w.spaceId}/~/changes/${cr.body.number}/~files`;
+    crId = cr.body.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sys?.stop();
+  });
+
+  /** Posts the files page's form as a browser does: multipart/form-data. */
+  async function upload(browser: Browser, fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    if (file) form.append("file", new Blob([file.bytes], { type: file.type }), file.name);
+    const res = await fetch(sys.url + filesPath, { method: "POST", body: form, headers: { cookie: browser.cookieHeader() }, redirect: "manual" });
+    return { status: res.status, location: res.headers.get("location"), text: await res.text() };
+  }
+
+  test("the files page offers a multipart form; an uploaded file is listed there and by the API, bytes intact", async () => {
+    const browser = new Browser(sys.url);
+    await signIn(browser, w.alice.token);
+    const page = await browser.get(filesPath);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('enctype="multipart/form-data"');
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3, 255]);
+    const res = await upload(browser, { _csrf: csrfOf(page.text), intent: "upload" }, { name: "diagram.png", type: "image/png", bytes });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(filesPath);
+    expect((await browser.get(filesPath)).text).toContain("diagram.png");
+
+    const listed = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${crId}/content/files`);
+    const file = listed.body.items.find((f: { name: string }) => f.name === "diagram.png");
+    expect(file).toMatchObject({ contentType: "image/png", size: bytes.length });
+    const download = await fetch(file.downloadURL.replace(/^https?:\/\/[^/]+/, sys.url));
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
+  });
+
+  test("without the CSRF token, or without a session, the upload is refused", async () => {
+    const browser = new Browser(sys.url);
+    await signIn(browser, w.alice.token);
+    const bytes = Buffer.from("hello");
+    expect((await upload(browser, { intent: "upload" }, { name: "a.txt", type: "text/plain", bytes })).status).toBe(403);
+    expect((await upload(new Browser(sys.url), { intent: "upload" }, { name: "a.txt", type: "text/plain", bytes })).status).toBe(403);
+  });
+
+  test("a file over the API's 1 MB is refused (413), by the app or, far larger, by the gateway", async () => {
+    const browser = new Browser(sys.url);
+    await signIn(browser, w.alice.token);
+    const csrf = csrfOf((await browser.get(filesPath)).text);
+    if (mode === "embedded") {
+      // Over NATS a message is at most 1 MB (max_payload), as for the API's insert_files.
+      const over = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "big.bin", type: "application/octet-stream", bytes: Buffer.alloc(1024 * 1024 + 1) });
+      expect(over.status).toBe(413);
+      expect(over.text).toContain("at most 1048576 bytes");
+    }
+    const huge = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "huge.bin", type: "application/octet-stream", bytes: Buffer.alloc(2 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const none = await upload(browser, { _csrf: csrf, intent: "upload" });
+    expect(none.status).toBe(400);
+  });
+
+  test("a reader of the space cannot upload: the change-request action refuses them", async () => {
+    const reader = await createUser(sys.admin);
+    await addMember(w.alice.api, w.orgId, reader.email, "read");
+    const browser = new Browser(sys.url);
+    await signIn(browser, reader.token);
+    const page = await browser.get(filesPath);
+    expect(page.status).toBe(200);
+    const res = await upload(browser, { _csrf: csrfOf(page.text), intent: "upload" }, { name: "x.txt", type: "text/plain", bytes: Buffer.from("x") });
+    expect([400, 404]).toContain(res.status);
+    const listed = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${crId}/content/files`);
+    expect(listed.body.items.map((f: { name: string }) => f.name)).not.toContain("x.txt");
+  });
+});
