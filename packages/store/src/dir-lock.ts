@@ -1,5 +1,5 @@
 // One process per embedded store directory: a lock file naming its holder, taken when the store opens.
-import { closeSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -7,8 +7,11 @@ import { join, resolve } from "node:path";
 export const LOCK_FILE = ".lock";
 /** Held only while a stale lock is replaced, so two processes cannot both replace it. */
 const RECOVERING = ".lock.recovering";
-/** A recovery guard older than this was left by a process that died while recovering. */
-const GUARD_STALE_MS = 5_000;
+/**
+ * A recovery guard older than this was left by a process that died while recovering (the guard is held
+ * for one read and one unlink; a live holder descheduled this long on a loaded machine is not expected).
+ */
+const GUARD_STALE_MS = 10_000;
 
 interface Holder {
   pid: number;
@@ -65,7 +68,30 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Creates the lock file with its whole content in one step, or answers false when it exists: the
+ * content goes to a file of this process first, which is then hard-linked to the lock's name (link
+ * fails when the name exists). So no other process ever reads a lock that is created but still empty,
+ * which it would take for a stale one if this process were descheduled between creating and writing.
+ */
 function tryCreate(file: string, content: string): boolean {
+  const own = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(own, content, { flag: "wx" });
+  try {
+    linkSync(own, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code === "EPERM" || code === "ENOTSUP" || code === "ENOSYS") return createExclusive(file, content); // no hard links here
+    throw err;
+  } finally {
+    unlinkSync(own);
+  }
+}
+
+/** tryCreate for file systems without hard links: exclusive create, then write (a reader may see it empty for a moment). */
+function createExclusive(file: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(file, "wx");
