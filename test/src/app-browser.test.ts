@@ -3,15 +3,14 @@
 // sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
 // preview and saves it, comments, uploads a file, merges and reads the merged page; the XSS page runs no script; the
 // main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
-import { MODES, start, type Mode } from "./modes";
+import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** axe-core's engine, evaluated in the page through the DevTools protocol (the pages' CSP admits no script tag). */
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
@@ -34,88 +33,24 @@ async function seriousViolations(page: Page): Promise<Array<{ id: string; impact
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
 }
-const ARTIFACTS = join(__dirname, "..", "artifacts");
-const BROWSER_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-const haveBrowser = executable(CHROMIUM);
-const requireBrowser = process.env.REQUIRE_BROWSER === "1";
-
-if (!haveBrowser) {
-  const banner = "!".repeat(78);
-  const message = `Chromium is not at ${CHROMIUM} (set CHROMIUM_PATH): the app's browser suite DID NOT RUN.`;
-  console.warn(`\n${banner}\n${message}\n${banner}\n`);
-  if (requireBrowser) {
-    test("a browser is available (REQUIRE_BROWSER=1)", () => {
-      throw new Error(`${message} REQUIRE_BROWSER=1 makes this a failure.`);
-    });
-  }
-}
-
-interface ScriptTrace {
-  dialogs: string[];
-  errors: string[];
-  console: string[];
-}
-
-function watch(page: Page): ScriptTrace {
-  const trace: ScriptTrace = { dialogs: [], errors: [], console: [] };
-  page.on("dialog", (dialog) => {
-    trace.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss().catch(() => undefined);
-  });
-  page.on("pageerror", (err) => trace.errors.push(err.message));
-  page.on("console", (msg) => {
-    if (!msg.text().startsWith("Failed to load resource")) trace.console.push(`${msg.type()}: ${msg.text()}`);
-  });
-  return trace;
-}
-
-const suites: (name: string, fn: (mode: Mode) => void) => void = haveBrowser ? describe.each(MODES) : requireBrowser ? () => undefined : describe.skip.each(MODES);
+const suites = browserSuites("the app's browser suite");
 suites("the app in Chromium over %s", (mode) => {
   let sys: RunningSystem;
   let w: AppWorld;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `app-${mode}-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     sys = await start(mode);
     w = await appWorld(sys);
-    profile = mkdtempSync(join(tmpdir(), "docshelf-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: BROWSER_ARGS,
-      chromiumSandbox: false,
-      viewport: { width: 1280, height: 900 },
-    });
-    await context.route(
-      (url) => url.origin !== new URL(sys.url).origin,
-      (route) => route.fulfill({ status: 404, body: "" }),
-    );
+    browser = await launchBrowser(sys.url);
+    context = browser.context;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await sys?.stop();
   });
 

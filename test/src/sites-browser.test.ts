@@ -1,107 +1,35 @@
 // Published sites in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core)
 // walks a site's navigation, searches, is refused on a share-link site without the key and let in
 // with it, and renders the whole XSS corpus without running any script. Screenshots go to test/artifacts/.
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
-import { MODES, start, type Mode } from "./modes";
+import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { publishedSite, setVariables, type PublishedSite } from "./sites-serve-fixtures";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const ARTIFACTS = join(__dirname, "..", "artifacts");
-const BROWSER_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-/** Whether Chromium can be started: looked up when the suite is collected, so a browser installed later in a long run is not seen. */
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-const haveBrowser = executable(CHROMIUM);
-const requireBrowser = process.env.REQUIRE_BROWSER === "1";
-
-if (!haveBrowser) {
-  const banner = "!".repeat(78);
-  const message = `Chromium is not at ${CHROMIUM} (set CHROMIUM_PATH): the browser suite of published sites DID NOT RUN.`;
-  console.warn(`\n${banner}\n${message}\n${banner}\n`);
-  if (requireBrowser) {
-    test("a browser is available (REQUIRE_BROWSER=1)", () => {
-      throw new Error(`${message} REQUIRE_BROWSER=1 makes this a failure.`);
-    });
-  }
-}
-
-/** What a page did that only script could do: dialogs, errors, console output. */
-interface ScriptTrace {
-  dialogs: string[];
-  errors: string[];
-  console: string[];
-}
-
-function watch(page: Page): ScriptTrace {
-  const trace: ScriptTrace = { dialogs: [], errors: [], console: [] };
-  page.on("dialog", (dialog) => {
-    trace.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss().catch(() => undefined);
-  });
-  page.on("pageerror", (err) => trace.errors.push(err.message));
-  page.on("console", (msg) => {
-    // A refused request (an external image, a missing favicon) is the network's message, not a script's.
-    if (!msg.text().startsWith("Failed to load resource")) trace.console.push(`${msg.type()}: ${msg.text()}`);
-  });
-  return trace;
-}
-
-// Without a browser: skipped (and said so above), or, with REQUIRE_BROWSER=1, not declared at all, so the
-// failure above is the only thing CI counts.
-const suites: (name: string, fn: (mode: Mode) => void) => void = haveBrowser ? describe.each(MODES) : requireBrowser ? () => undefined : describe.skip.each(MODES);
+const suites = browserSuites("the browser suite of published sites");
 suites("published sites in Chromium over %s", (mode) => {
   let sys: RunningSystem;
   let w: SitesWorld;
   let docs: PublishedSite;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `sites-${mode}-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     sys = await start(mode);
     w = await sitesWorld(sys);
     docs = await publishedSite(sys, w);
-    profile = mkdtempSync(join(tmpdir(), "docshelf-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: BROWSER_ARGS,
-      chromiumSandbox: false,
-      viewport: { width: 1280, height: 900 },
-    });
-    // Nothing leaves the machine: requests anywhere but the system under test are refused.
-    await context.route(
-      (url) => url.origin !== new URL(sys.url).origin,
-      (route) => route.fulfill({ status: 404, body: "" }),
-    );
+    browser = await launchBrowser(sys.url);
+    context = browser.context;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await sys?.stop();
   });
 

@@ -1,0 +1,97 @@
+// Headless Chromium for the browser suites (Debian's `chromium`, driven by playwright-core): finding it,
+// declaring the suites (skipped and said so without a browser; a failure with REQUIRE_BROWSER=1),
+// launching a context that reaches only the system under test, and watching what a page's script did.
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { MODES, type Mode } from "./modes";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+/** Where the suites write their screenshots. */
+export const ARTIFACTS = join(__dirname, "..", "artifacts");
+const BROWSER_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Whether Chromium can be started: looked up when the suite is collected, so a browser installed later in a long run is not seen. */
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `describe.each(MODES)` for a browser suite. Without a browser: skipped (and said so loudly), or, with
+ * REQUIRE_BROWSER=1, not declared at all and one failing test in its place, so the failure is the only
+ * thing CI counts. `what` names the suite in that message.
+ */
+export function browserSuites(what: string): (name: string, fn: (mode: Mode) => void) => void {
+  if (executable(CHROMIUM)) return describe.each(MODES);
+  const requireBrowser = process.env.REQUIRE_BROWSER === "1";
+  const banner = "!".repeat(78);
+  const message = `Chromium is not at ${CHROMIUM} (set CHROMIUM_PATH): ${what} DID NOT RUN.`;
+  console.warn(`\n${banner}\n${message}\n${banner}\n`);
+  if (requireBrowser) {
+    test("a browser is available (REQUIRE_BROWSER=1)", () => {
+      throw new Error(`${message} REQUIRE_BROWSER=1 makes this a failure.`);
+    });
+    return () => undefined;
+  }
+  return describe.skip.each(MODES);
+}
+
+/** A fresh browser profile whose requests anywhere but `origin` are refused: nothing leaves the machine. */
+export async function launchBrowser(origin: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = mkdtempSync(join(tmpdir(), "docshelf-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: BROWSER_ARGS,
+    chromiumSandbox: false,
+    viewport: { width: 1280, height: 900 },
+  });
+  await context.route(
+    (url) => url.origin !== new URL(origin).origin,
+    (route) => route.fulfill({ status: 404, body: "" }),
+  );
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What a page did that only script could do: dialogs, errors, console output. */
+export interface ScriptTrace {
+  dialogs: string[];
+  errors: string[];
+  console: string[];
+}
+
+export function watch(page: Page): ScriptTrace {
+  const trace: ScriptTrace = { dialogs: [], errors: [], console: [] };
+  page.on("dialog", (dialog) => {
+    trace.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss().catch(() => undefined);
+  });
+  page.on("pageerror", (err) => trace.errors.push(err.message));
+  page.on("console", (msg) => {
+    // A refused request (an external image, a missing favicon) is the network's message, not a script's.
+    if (!msg.text().startsWith("Failed to load resource")) trace.console.push(`${msg.type()}: ${msg.text()}`);
+  });
+  return trace;
+}
