@@ -1,6 +1,6 @@
 // getChangeRequestChanges through HTTP, in every process mode: what a change request changed against its
 // base (pages created, edited, deleted, files), `limit`, access, isolation and bad input.
-import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 /**
@@ -30,20 +30,7 @@ describe.each(MODES)("change request semantic changes over %s", (mode) => {
   let cr: { id: string; number: number };
   let url: string;
 
-  async function pageId(title: string, at = `/v1/spaces/${spaceId}/content/pages`): Promise<string> {
-    const res = await owner.api.get(at);
-    const find = (pages: Array<{ id: string; title: string; pages?: unknown[] }>): string | undefined => {
-      for (const p of pages) {
-        if (p.title === title) return p.id;
-        const inner = find((p.pages ?? []) as Array<{ id: string; title: string; pages?: unknown[] }>);
-        if (inner) return inner;
-      }
-      return undefined;
-    };
-    const id = find(res.body.pages);
-    if (!id) throw new Error(`no page "${title}"`);
-    return id;
-  }
+  const pageId = (title: string, at = `/v1/spaces/${spaceId}/content/pages`) => pageIdByTitle(owner.api, at, title);
 
   beforeAll(async () => {
     sys = await start(mode);

@@ -1,6 +1,6 @@
 // Change request PDF export through HTTP, in every process mode: the signed URL, the download without a
 // bearer token, the rendered document, page selection, and refused (tampered, foreign, expired) links.
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { expectPdfFile, parsePdf } from "./change-requests-pdf";
 import { MODES, start } from "./modes";
 
@@ -69,20 +69,7 @@ describe.each(MODES)("change request PDF export over %s", (mode) => {
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   }
 
-  async function pageId(title: string): Promise<string> {
-    const res = await owner.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`);
-    const find = (pages: Array<{ id: string; title: string; pages?: unknown[] }>): string | undefined => {
-      for (const p of pages) {
-        if (p.title === title) return p.id;
-        const inner = find((p.pages ?? []) as Array<{ id: string; title: string; pages?: unknown[] }>);
-        if (inner) return inner;
-      }
-      return undefined;
-    };
-    const id = find(res.body.pages);
-    if (!id) throw new Error(`no page "${title}"`);
-    return id;
-  }
+  const pageId = (title: string) => pageIdByTitle(owner.api, `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`, title);
 
   test("the signed URL downloads without a bearer token: an attachment, not stored, whose PDF renders every page", async () => {
     const url = await pdfUrl();

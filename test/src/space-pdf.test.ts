@@ -1,7 +1,7 @@
 // getSpacePDF through HTTP, in every process mode: GitBook's `{url}` answer, the download without a bearer
 // token (the change request renderer on the space's current revision), page selection, access,
 // isolation, bad input, and refused (tampered, change-request, revoked, expired) links.
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { expectPdfFile, parsePdf } from "./change-requests-pdf";
 import { MODES, start } from "./modes";
 
@@ -42,20 +42,7 @@ describe.each(MODES)("space PDF export over %s", (mode) => {
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   }
 
-  async function pageId(title: string): Promise<string> {
-    const res = await owner.api.get(`/v1/spaces/${spaceId}/content/pages`);
-    const find = (pages: Array<{ id: string; title: string; pages?: unknown[] }>): string | undefined => {
-      for (const p of pages) {
-        if (p.title === title) return p.id;
-        const inner = find((p.pages ?? []) as Array<{ id: string; title: string; pages?: unknown[] }>);
-        if (inner) return inner;
-      }
-      return undefined;
-    };
-    const id = find(res.body.pages);
-    if (!id) throw new Error(`no page "${title}"`);
-    return id;
-  }
+  const pageId = (title: string) => pageIdByTitle(owner.api, `/v1/spaces/${spaceId}/content/pages`, title);
 
   test("a signed URL to the space's current revision as a PDF, downloaded without a bearer token", async () => {
     const url = await pdfUrl();

@@ -59,3 +59,26 @@ export async function walkPages(api: ApiClient, path: string, limit: number, bet
   }
   throw new Error("pagination did not end");
 }
+
+interface TitledPage {
+  id: string;
+  title: string;
+  pages?: TitledPage[];
+}
+
+/** The id of the first page titled `title` in the page tree `pagesUrl` answers (…/content/pages of a space or change request). */
+export async function pageIdByTitle(api: ApiClient, pagesUrl: string, title: string): Promise<string> {
+  const res = await api.get(pagesUrl);
+  expectStatus(res, 200, `list ${pagesUrl}`);
+  const find = (pages: TitledPage[]): string | undefined => {
+    for (const p of pages) {
+      if (p.title === title) return p.id;
+      const inner = find(p.pages ?? []);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const id = find(res.body.pages);
+  if (!id) throw new Error(`no page "${title}" in ${pagesUrl}`);
+  return id;
+}
