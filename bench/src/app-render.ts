@@ -9,13 +9,10 @@
 // Env (optional, bounded): BENCH_PAGES (10000), BENCH_BATCH (500), BENCH_APP_PAGES (distinct pages read, 200),
 // BENCH_APP_RUNS (measured requests, 2000), BENCH_WRITE (0: do not touch BENCHMARKS.md).
 // Everything listens on 127.0.0.1; every loop is bounded; children are killed on exit, error or signal.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { freePort, http, isRunning, startChild, waitUntil, type Child } from "./procs";
-import { insertLargeSpace, now, pct, r1, rnd } from "./large-space";
-import { bounded, FLOOR, MAIN, ROOT, START_DEADLINE_MS, runBench } from "./systems";
+import { http } from "./procs";
+import { now, pct, r1, rnd } from "./large-space";
+import { largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
+import { bounded, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -25,54 +22,6 @@ const WRITE = process.env.BENCH_WRITE !== "0";
 const WATCHDOG_MS = 15 * 60_000;
 /** One decimal, always shown ("1.0 ms", not "1 ms"). */
 const f1 = (x: number): string => r1(x).toFixed(1);
-const MARK_START = "<!-- app-render:start -->";
-const MARK_END = "<!-- app-render:end -->";
-const NOTES_END = "<!-- notes:end -->";
-
-interface TreePage {
-  path: string;
-  pages: TreePage[];
-}
-
-function paths(pages: TreePage[], out: string[]): string[] {
-  for (const page of pages) {
-    out.push(page.path);
-    paths(page.pages, out);
-  }
-  return out;
-}
-
-/** Sequential GETs of `urls` (round robin) with these headers, after one warm-up pass; latencies in ms. */
-async function timeGets(urls: string[], runs: number, expect: number, headers: Record<string, string> = {}): Promise<number[]> {
-  for (const url of urls) {
-    const res = await http("GET", url, headers);
-    if (res.status !== expect) throw new Error(`GET ${url} answered ${res.status} in the warm-up: ${res.body.toString().slice(0, 300)}`);
-  }
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const url = urls[i % urls.length];
-    const t = now();
-    const res = await http("GET", url, headers);
-    ms.push(now() - t);
-    if (res.status !== expect) throw new Error(`GET ${url} answered ${res.status}`);
-  }
-  return ms;
-}
-
-/** Replaces (or adds, at the end of the notes) the section between the app-render markers. */
-function writeSection(section: string): string {
-  const file = join(ROOT, "BENCHMARKS.md");
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const block = `${MARK_START}\n${section}\n${MARK_END}`;
-  const start = text.indexOf(MARK_START);
-  const end = text.indexOf(MARK_END);
-  let next: string;
-  if (start >= 0 && end > start) next = `${text.slice(0, start)}${block}${text.slice(end + MARK_END.length)}`;
-  else if (text.includes(NOTES_END)) next = text.replace(NOTES_END, `\n${block}\n${NOTES_END}`);
-  else next = `${text}\n${block}\n`;
-  writeFileSync(file, next);
-  return file;
-}
 
 /** The value of cookie `name` among a response's Set-Cookie lines. */
 function cookieOf(res: Response, name: string): string {
@@ -98,53 +47,9 @@ async function signIn(base: string, token: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), "docshelf-bench-app-"));
-  const floorDir = mkdtempSync(join(tmpdir(), "docshelf-bench-app-floor-"));
-  const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const headers = { Authorization: `Bearer ${adminToken}` };
-  const children: Child[] = [];
+  const system = await largeEmbeddedSystem("app", PAGES, BATCH);
   try {
-    const proc = startChild("real (all services)", [MAIN], {
-      ...process.env,
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
-      LOGLEVEL: "warn",
-      NAMESPACE: `bench-app-${randomBytes(4).toString("hex")}`,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      MONGO_URL: "",
-      SERVICES: "all",
-      TRANSPORTER: "",
-      RATE_LIMIT_PER_MINUTE: "10000000",
-      RATE_LIMIT_ANON_PER_MINUTE: "10000000",
-      SITE_RATE_LIMIT_PER_MINUTE: "10000000",
-      JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
-      REQUEST_TIMEOUT_MS: "120000",
-    });
-    children.push(proc);
-    await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [proc]);
-    const json = async (method: string, path: string, body?: unknown, expect = [200, 201], timeoutMs = 60_000) => {
-      const res = await http(method, `${base}${path}`, headers, body, timeoutMs);
-      if (!expect.includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}: ${res.body.toString().slice(0, 500)}`);
-      return JSON.parse(res.body.toString() || "null") as Record<string, unknown>;
-    };
-
-    const orgId = (await json("POST", "/v1/orgs", { title: "Acme" })).id as string;
-    const spaceId = (await json("POST", `/v1/orgs/${orgId}/spaces`, { title: "Large" })).id as string;
-    const insertStart = now();
-    const bytes = await insertLargeSpace((path, body) => json("POST", path, body, [201], 120_000), spaceId, PAGES, BATCH, () => {
-      if (!isRunning(proc)) throw new Error(`the system exited:\n${proc.tail()}`);
-    });
-    const insertMs = now() - insertStart;
-    const tree = (await json("GET", `/v1/spaces/${spaceId}/content`)) as unknown as { pages: TreePage[] };
-    const all = paths(tree.pages, []);
-    if (all.length !== PAGES) throw new Error(`the space lists ${all.length} pages, expected ${PAGES}`);
-    process.stderr.write(`inserted ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB markdown) in ${Math.round(insertMs)} ms\n`);
-
+    const { base, adminToken, spaceId, paths: all, bytes } = system;
     const cookie = { cookie: await signIn(base, adminToken) };
     // The first page reads the 10,000-page tree (kept by the app afterwards) and renders one page: the cold cost.
     let t = now();
@@ -162,23 +67,7 @@ async function main(): Promise<void> {
     const avgBytes = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
 
     // The floor: the same HTML from a bare moleculer-web action that does no work.
-    const page = (await http("GET", urls[0], cookie)).body.toString();
-    const bodyFile = join(floorDir, "page.json");
-    writeFileSync(bodyFile, JSON.stringify({ html: page }));
-    const floorPort = await freePort();
-    const floor = startChild("floor (gateway + action)", [FLOOR], {
-      ...process.env,
-      FLOOR_ROLE: "all",
-      FLOOR_BODY: bodyFile,
-      PORT: String(floorPort),
-      HOST: "127.0.0.1",
-      TRANSPORTER: "",
-      NAMESPACE: `bench-app-floor-${randomBytes(4).toString("hex")}`,
-    });
-    children.push(floor);
-    const floorUrl = `http://127.0.0.1:${floorPort}/v1/spaces/x`;
-    await waitUntil("the floor", async () => (await http("GET", floorUrl)).status === 200, START_DEADLINE_MS, [floor]);
-    const floorMs = await timeGets([floorUrl], RUNS, 200);
+    const floorMs = await timeHtmlFloor(system, "app", (await http("GET", urls[0], cookie)).body.toString(), RUNS);
 
     const p50 = pct(warm, 50);
     const rows: Array<[string, string, string]> = [
@@ -203,12 +92,11 @@ async function main(): Promise<void> {
       ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
     ].join("\n");
     process.stdout.write(`${section}\n`);
-    if (WRITE) process.stdout.write(`wrote ${writeSection(section)}\n`);
+    if (WRITE) process.stdout.write(`wrote ${writeMarkedSection("app-render", section)}\n`);
   } finally {
-    for (const child of children) await child.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(floorDir, { recursive: true, force: true });
+    await system.stop();
   }
 }
+
 
 runBench("app-render", WATCHDOG_MS, main);
