@@ -1,4 +1,7 @@
 // What the gateway hands the app for one browser request, and what the app answers.
+import { parseCookies, pageSecurityHeaders } from "@docshelf/document";
+
+export { parseCookies };
 
 export interface AppRequest {
   method: "GET" | "HEAD" | "POST";
@@ -22,22 +25,8 @@ export interface AppAnswer {
   body: string;
 }
 
-/** No script at all; styles only from the app's own stylesheet; forms only to this origin. */
-export const APP_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self' https:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
-
 const SECURITY_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": APP_CSP,
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-  "X-Frame-Options": "DENY",
-  "Cross-Origin-Opener-Policy": "same-origin",
+  ...pageSecurityHeaders("same-origin"),
   // Pages show what one signed-in person may see: never stored by anyone.
   "Cache-Control": "private, no-store",
   Vary: "Cookie",
@@ -61,18 +50,6 @@ export function asset(contentType: string, body: string): AppAnswer {
   return { status: 200, headers: { ...SECURITY_HEADERS, "Content-Type": contentType, "Cache-Control": "public, max-age=300" }, body };
 }
 
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
-  for (const part of header.split(";")) {
-    const at = part.indexOf("=");
-    if (at < 0) continue;
-    const name = part.slice(0, at).trim();
-    if (!name || name in out) continue;
-    out[name] = part.slice(at + 1).trim();
-  }
-  return out;
-}
 
 export interface CookieOptions {
   secure: boolean;

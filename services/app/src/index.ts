@@ -1,2 +1,2 @@
 export { appSchema, default } from "./app.service";
-export { APP_CSP, type AppAnswer, type AppRequest } from "./http";
+export { type AppAnswer, type AppRequest } from "./http";

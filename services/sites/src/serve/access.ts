@@ -5,6 +5,9 @@
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { SiteDoc } from "../models";
 import type { Claims } from "./conditions";
+import { parseCookies } from "@docshelf/document";
+
+export { parseCookies };
 
 export const SHARE_COOKIE = "docshelf_share";
 export const VISITOR_COOKIE = "docshelf_visitor";
@@ -33,24 +36,6 @@ export interface CookieScope {
 export type AccessDecision =
   | { allowed: true; claims: Claims; setCookies: string[]; personal: boolean }
   | { allowed: false; status: 401 | 404; reason: string; setCookies: string[] };
-
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  if (!header) return cookies;
-  for (const part of header.split(";")) {
-    const at = part.indexOf("=");
-    if (at < 0) continue;
-    const name = part.slice(0, at).trim();
-    if (!name || name in cookies) continue;
-    const raw = part.slice(at + 1).trim().replace(/^"(.*)"$/, "$1");
-    try {
-      cookies[name] = decodeURIComponent(raw);
-    } catch {
-      cookies[name] = raw;
-    }
-  }
-  return cookies;
-}
 
 export function cookie(name: string, value: string, scope: CookieScope, maxAgeSeconds?: number): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${scope.path || "/"}`, "HttpOnly", "SameSite=Lax"];

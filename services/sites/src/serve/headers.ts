@@ -2,26 +2,13 @@
 // by visibility, a strong ETag of the body, and robots rules.
 import type { ServeAnswer } from "@docshelf/contracts/sites";
 import { createHash } from "node:crypto";
+import { pageSecurityHeaders } from "@docshelf/document";
 import type { SiteVisibility } from "../models";
+
+const SECURITY_HEADERS = pageSecurityHeaders("strict-origin-when-cross-origin");
 
 export type { ServeAnswer };
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self' https:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
-
-const SECURITY_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-  "Cross-Origin-Opener-Policy": "same-origin",
-};
 
 /** Strong validator: the body's SHA-256, so equal bodies (and only those) share it. */
 export function etagOf(body: string): string {
