@@ -10,20 +10,11 @@ import { cleanDirectory } from "./paths";
 import { jobLocation, presentJob } from "./present";
 import type { Ctx, GitSyncActions, GitSyncService } from "./service-types";
 
-interface StartParams {
+/** What an import or export request carries: the job's parameters (force and standalone optional), its space and the event's time. */
+type StartParams = Omit<JobParams, "force" | "standalone"> & Partial<Pick<JobParams, "force" | "standalone">> & {
   spaceId: string;
-  url: string;
-  ref: string;
-  commitMessage?: string;
-  repoCacheID?: string;
-  repoTreeURL?: string;
-  repoCommitURL?: string;
-  repoProjectDirectory?: string;
   timestamp?: string | number;
-  force?: boolean;
-  standalone?: boolean;
-  gitInfo?: { provider?: "github" | "gitlab"; url?: string };
-}
+};
 
 const optionalText = (max: number) => ({ type: "string", max, optional: true }) as const;
 const startRules = {
