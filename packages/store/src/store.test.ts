@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BadRequestError } from "@docshelf/errors";
@@ -26,6 +26,28 @@ describe("nedb on files", () => {
     await c.insert({ id: newId() });
     await store.close();
     expect(readdirSync(join(dir, "filesvc"))).toEqual(["things.db"]);
+  });
+
+  test("an acknowledged write is in the data file at once, also after the file was compacted while open", async () => {
+    const store = new NedbStore({ dir: join(dir, "appendsvc") });
+    const c = await store.collection<{ id: string; n: number }>({ name: "things" });
+    const file = join(dir, "appendsvc", "things.db");
+    const a = await c.insert({ id: newId(), n: 1 });
+    expect(readFileSync(file, "utf8")).toContain(a.id);
+    await c.updateOne({ id: a.id }, { $set: { n: 2 } });
+    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2);
+    // Compaction (hourly) replaces the file by a rename: later appends must go to the new file.
+    const db = await store["datastores"].get("things");
+    await db?.compactDatafileAsync();
+    const b = await c.insert({ id: newId(), n: 3 });
+    await c.deleteOne({ id: a.id });
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(b.id);
+    await store.close();
+    const reopened = new NedbStore({ dir: join(dir, "appendsvc") });
+    expect(await (await reopened.collection({ name: "things" })).find({})).toEqual([b]);
+    await reopened.close();
   });
 });
 
