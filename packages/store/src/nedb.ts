@@ -104,6 +104,41 @@ interface PrimaryIndexed {
   indexes: { _id: { getMatching(value: string): Stored[] } };
 }
 
+/** nedb's indexes by name (a compound one is named by its fields joined with commas; not in its typings). */
+interface Indexed {
+  indexes: Record<string, { getMatching(key: unknown): Stored[] }>;
+}
+
+/**
+ * Keys of a compound index that hold exactly the documents a filter of plain equalities matches, when the
+ * filter names exactly that index's fields and at least one of them is null; otherwise undefined. nedb
+ * looks a compound index up only for a query of plain values, and the contract's null (null or missing)
+ * becomes an `$or`, so a thread filter such as `{spaceId, changeRequestId: null, status}` read every
+ * document of the collection. A null field is looked up twice, as null and as missing (nedb keys a
+ * missing field as undefined), the other fields as given.
+ */
+function compoundKeysFor(filter: Filter, indexNames: string[]): { name: string; keys: Array<Record<string, unknown>> } | undefined {
+  const fields: string[] = [];
+  let hasNull = false;
+  for (const field in filter) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    if (value !== null && typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return undefined;
+    if (value === null) hasNull = true;
+    fields.push(field === "id" ? "_id" : field);
+  }
+  if (!hasNull || fields.length < 2) return undefined;
+  const wanted = [...fields].sort().join(",");
+  const name = indexNames.find((n) => n.includes(",") && n.split(",").sort().join(",") === wanted);
+  if (!name) return undefined;
+  let keys: Array<Record<string, unknown>> = [{}];
+  for (const field of name.split(",")) {
+    const value = filter[field === "_id" ? "id" : field];
+    keys = value === null ? keys.flatMap((k) => [{ ...k, [field]: null }, { ...k, [field]: undefined }]) : keys.map((k) => ({ ...k, [field]: value }));
+  }
+  return { name, keys };
+}
+
 class NedbCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
@@ -137,6 +172,10 @@ class NedbCollection<T extends Doc> implements Collection<T> {
   }
 
   async count(filter: Filter): Promise<number> {
+    const indexes = (this.db as unknown as Indexed).indexes;
+    const lookup = compoundKeysFor(filter, Object.keys(indexes));
+    // Read from the index directly, as byId: nedb changes its indexes synchronously inside each write.
+    if (lookup) return lookup.keys.reduce((sum, key) => sum + indexes[lookup.name].getMatching(key).length, 0);
     return await this.db.countAsync(toQuery(filter));
   }
 

@@ -51,6 +51,32 @@ describe("nedb on files", () => {
   });
 });
 
+describe("nedb counts by a compound index with a null field", () => {
+  test("a null field counts documents where it is null and where it is missing, and follows every write", async () => {
+    const store = new NedbStore({});
+    const c = await store.collection<{ id: string; s: string; cr?: string | null; st: string }>({ name: "comments", indexes: [{ fields: ["s", "cr", "st"] }] });
+    const docs = [
+      { id: newId(), s: "a", cr: null, st: "open" },
+      { id: newId(), s: "a", st: "open" },
+      { id: newId(), s: "a", cr: "x", st: "open" },
+      { id: newId(), s: "a", cr: null, st: "resolved" },
+      { id: newId(), s: "b", cr: null, st: "open" },
+    ];
+    for (const doc of docs) await c.insert(doc);
+    const thread = { s: "a", cr: null, st: "open" };
+    expect(await c.count(thread)).toBe(2);
+    expect(await c.count({ st: "open", cr: null, s: "a" })).toBe(2);
+    expect(await c.count({ s: "a", cr: "x", st: "open" })).toBe(1);
+    expect(await c.count({ s: "a", cr: null })).toBe(3);
+    await c.updateOne({ id: docs[3].id }, { $set: { st: "open" } });
+    expect(await c.count(thread)).toBe(3);
+    await c.deleteOne({ id: docs[1].id });
+    expect(await c.count(thread)).toBe(2);
+    expect(await c.count(thread)).toBe((await c.find(thread)).length);
+    await store.close();
+  });
+});
+
 const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl) {
   // Each run uses its own collection prefix so that runs never see each other's documents.
