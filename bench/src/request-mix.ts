@@ -27,7 +27,7 @@
 // BENCH_MODES (embedded,nats), NATS_URL (loopback only), BENCH_QUIET_WAIT (15 s), BENCH_CPU_PROF (a directory:
 // children run with --cpu-prof into it), BENCH_WRITE (0: do not write BENCHMARKS.md), BENCH_REVISION (label of the
 // code measured).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -121,6 +121,33 @@ interface MixModeResult {
   real: MixSample[];
   floor: MixSample[];
   skipped?: string;
+  /** Documents in each collection of the real system after its last run, as `service/collection`. */
+  documents?: Record<string, number>;
+}
+
+/**
+ * Documents in each nedb collection under a DATA_DIR (`<service>/<collection>.db`), read from the files
+ * while the system runs: a file is nedb's append log, so the documents are the ids whose last line is
+ * not a deletion (index lines left out).
+ */
+function documentsIn(dataDir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const service of readdirSync(dataDir).sort()) {
+    const dir = join(dataDir, service);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".db")).sort()) {
+      const live = new Set<string>();
+      for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
+        if (!line) continue;
+        const doc = JSON.parse(line) as { _id?: string; $$deleted?: boolean };
+        if (doc._id === undefined) continue;
+        if (doc.$$deleted) live.delete(doc._id);
+        else live.add(doc._id);
+      }
+      out[`${service}/${file.slice(0, -3)}`] = live.size;
+    }
+  }
+  return out;
 }
 
 /** Deterministic pseudo-random numbers, so the sequence of the mix is the same in every run. */
@@ -382,6 +409,11 @@ async function runMode(mode: Mode): Promise<MixModeResult> {
         if (failing.length) process.stderr.write(`  non-2xx by request: ${failing.join(", ")}\n`);
       }
     }
+    const [dataDir] = real.tempDirs;
+    if (dataDir) {
+      result.documents = documentsIn(dataDir);
+      process.stdout.write(`${mode}: documents at the end: ${Object.entries(result.documents).filter(([, n]) => n > 0).map(([c, n]) => `${c} ${n}`).join(", ")}\n`);
+    }
   } finally {
     await stopSystem(floor);
     await stopSystem(real);
@@ -447,6 +479,18 @@ function routesTable(results: MixModeResult[]): string {
   return rows.join("\n");
 }
 
+/** One row per collection that holds documents in some mode, one column per mode. */
+function documentsTable(results: MixModeResult[]): string {
+  const measured = results.filter((r) => r.documents);
+  const names = [...new Set(measured.flatMap((r) => Object.keys(r.documents ?? {})))].sort();
+  const rows = names.filter((n) => measured.some((r) => (r.documents?.[n] ?? 0) > 0));
+  return [
+    `| collection | ${measured.map((r) => r.mode).join(" | ")} |`,
+    `| --- |${measured.map(() => " ---: |").join("")}`,
+    ...rows.map((n) => `| ${n} | ${measured.map((r) => r.documents?.[n] ?? 0).join(" | ")} |`),
+  ].join("\n");
+}
+
 const MIX_START = "<!-- mix:start -->";
 const MIX_END = "<!-- mix:end -->";
 const NOTES_END = "<!-- notes:end -->";
@@ -478,6 +522,10 @@ ${PAGE_SECTIONS * (1 + PAGES_PER_SECTION)} pages (${PAGE_SECTIONS} sections of $
 merged); ${SEED_CHANGE_REQUESTS} draft change requests (new ones are drafts, so the mix lists drafts); ${SEED_COMMENTS} comments; a site with
 the space; an OpenAPI spec sent as \`{text}\` (processed before the runs). The writes pile up over the runs, as
 they would in use: the measured real runs added ${added} (the warm-ups a few more); the lists read the newest 20.
+Documents in each collection of the real system after its last run (counted from its data files):
+
+${documentsTable(results)}
+
 \`RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}\`, so the limiter runs but never answers 429.
 
 **The floor** is a bare moleculer-web gateway with the same ${MIX.length} routes (same methods and path patterns as the real

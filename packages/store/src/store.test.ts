@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BadRequestError } from "@docshelf/errors";
@@ -26,6 +26,54 @@ describe("nedb on files", () => {
     await c.insert({ id: newId() });
     await store.close();
     expect(readdirSync(join(dir, "filesvc"))).toEqual(["things.db"]);
+  });
+
+  test("an acknowledged write is in the data file at once, also after the file was compacted while open", async () => {
+    const store = new NedbStore({ dir: join(dir, "appendsvc") });
+    const c = await store.collection<{ id: string; n: number }>({ name: "things" });
+    const file = join(dir, "appendsvc", "things.db");
+    const a = await c.insert({ id: newId(), n: 1 });
+    expect(readFileSync(file, "utf8")).toContain(a.id);
+    await c.updateOne({ id: a.id }, { $set: { n: 2 } });
+    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2);
+    // Compaction (hourly) replaces the file by a rename: later appends must go to the new file.
+    const db = await store["datastores"].get("things");
+    await db?.compactDatafileAsync();
+    const b = await c.insert({ id: newId(), n: 3 });
+    await c.deleteOne({ id: a.id });
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(b.id);
+    await store.close();
+    const reopened = new NedbStore({ dir: join(dir, "appendsvc") });
+    expect(await (await reopened.collection({ name: "things" })).find({})).toEqual([b]);
+    await reopened.close();
+  });
+});
+
+describe("nedb counts by a compound index with a null field", () => {
+  test("a null field counts documents where it is null and where it is missing, and follows every write", async () => {
+    const store = new NedbStore({});
+    const c = await store.collection<{ id: string; s: string; cr?: string | null; st: string }>({ name: "comments", indexes: [{ fields: ["s", "cr", "st"] }] });
+    const docs = [
+      { id: newId(), s: "a", cr: null, st: "open" },
+      { id: newId(), s: "a", st: "open" },
+      { id: newId(), s: "a", cr: "x", st: "open" },
+      { id: newId(), s: "a", cr: null, st: "resolved" },
+      { id: newId(), s: "b", cr: null, st: "open" },
+    ];
+    for (const doc of docs) await c.insert(doc);
+    const thread = { s: "a", cr: null, st: "open" };
+    expect(await c.count(thread)).toBe(2);
+    expect(await c.count({ st: "open", cr: null, s: "a" })).toBe(2);
+    expect(await c.count({ s: "a", cr: "x", st: "open" })).toBe(1);
+    expect(await c.count({ s: "a", cr: null })).toBe(3);
+    await c.updateOne({ id: docs[3].id }, { $set: { st: "open" } });
+    expect(await c.count(thread)).toBe(3);
+    await c.deleteOne({ id: docs[1].id });
+    expect(await c.count(thread)).toBe(2);
+    expect(await c.count(thread)).toBe((await c.find(thread)).length);
+    await store.close();
   });
 });
 

@@ -49,10 +49,11 @@ export const lifecycleActions: ChangeRequestsActions = {
       };
       if (ctx.params.agentTaskId) doc.agentTaskId = ctx.params.agentTaskId;
       await this.changeRequests.insert(doc);
-      await this.syncCounts(space.spaceId);
+      // The answer is presented while the space's counts are sent; it answers after both.
+      const [[resource]] = await Promise.all([this.present(ctx, [doc], space.revision), this.syncCounts(space.spaceId)]);
       ctx.meta.$statusCode = 201;
       ctx.meta.$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${space.spaceId}/change-requests/${doc.id}` };
-      return (await this.present(ctx, [doc], space.revision))[0];
+      return resource;
     },
   },
 

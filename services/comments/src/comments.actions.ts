@@ -86,8 +86,12 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
           comment.target.page = page;
         }
         await this.comments.insert(comment);
-        await Promise.all([this.recordCommenter(access.thread, comment.postedBy, comment.postedAt), this.countsChanged(access.thread)]);
-        const [resource] = await this.presentComments(ctx, access, [comment]);
+        // The answer is presented while the commenter and the count are recorded; it answers after all three.
+        const [[resource]] = await Promise.all([
+          this.presentComments(ctx, access, [comment]),
+          this.recordCommenter(access.thread, comment.postedBy, comment.postedAt),
+          this.countsChanged(access.thread),
+        ]);
         return resource;
       },
     },
