@@ -13,6 +13,10 @@ import { hash, randomBytes } from "node:crypto";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import { loadConfig } from "@docshelf/config";
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
+import * as orgs from "@docshelf/contracts/orgs";
 import { createBroker } from "@docshelf/server";
 import { bounded, median } from "./systems";
 
@@ -109,10 +113,10 @@ async function main(): Promise<void> {
   const floor = new ServiceBroker({ namespace: `${namespace}-floor`, logger: false, metrics: { enabled: false }, tracing: { enabled: false } });
   try {
     await real.start();
-    const user = await real.call("identity.authenticate", { tokenHash: hash("sha256", token, "hex") });
+    const user = await call(real, identity.authenticate, { tokenHash: hash("sha256", token, "hex") });
     const meta = { user };
-    const org = await real.call<{ id: string }, { title: string }>("orgs.create", { title: "Acme" }, { meta });
-    const space = await real.call<{ id: string }, { organizationId: string; title: string }>("content.createSpace", { organizationId: org.id, title: "Docs" }, { meta });
+    const org = await call(real, orgs.create, { title: "Acme" }, { meta });
+    const space = await call(real, content.createSpace, { organizationId: org.id, title: "Docs" }, { meta });
     const url = `/v1/spaces/${space.id}`;
     const headers = { authorization: `Bearer ${token}` };
     const gateway = real.getLocalService("gateway") as unknown as { httpHandler: Handler };

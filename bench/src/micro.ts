@@ -8,6 +8,10 @@ import { dirname } from "node:path";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { loadConfig } from "@docshelf/config";
+import { call } from "@docshelf/contracts/action";
+import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
+import * as orgs from "@docshelf/contracts/orgs";
 import { brokerOptions } from "@docshelf/runtime";
 import { createBroker } from "@docshelf/server";
 
@@ -64,14 +68,14 @@ async function main(): Promise<void> {
   const real = createBroker(cfg, { logger: false });
   await real.start();
   const tokenHash = createHash("sha256").update(token).digest("hex");
-  const user = await real.call<{ id: string; instanceAdmin: boolean }, { tokenHash: string }>("identity.authenticate", { tokenHash });
+  const user = await call(real, identity.authenticate, { tokenHash });
   const meta = { user };
-  const org = await real.call<{ id: string }, { title: string }>("orgs.create", { title: "Acme" }, { meta });
-  const space = await real.call<{ id: string }, { organizationId: string; title: string }>("content.createSpace", { organizationId: org.id, title: "Docs" }, { meta });
-  await time("content.getSpace, real action (membership cached)", () => real.call("content.getSpace", { spaceId: space.id }, { meta }), rows, withOpts);
-  const content = real.getLocalService("content") as unknown as { spaces: { findOne(f: object): Promise<unknown> } };
-  await time("  of which spaces.findOne({ id }) on nedb", () => content.spaces.findOne({ id: space.id }), rows);
-  const body = await real.call("content.getSpace", { spaceId: space.id }, { meta });
+  const org = await call(real, orgs.create, { title: "Acme" }, { meta });
+  const space = await call(real, content.createSpace, { organizationId: org.id, title: "Docs" }, { meta });
+  await time("content.getSpace, real action (membership cached)", () => call(real, content.getSpace, { spaceId: space.id }, { meta }), rows, withOpts);
+  const contentService = real.getLocalService("content") as unknown as { spaces: { findOne(f: object): Promise<unknown> } };
+  await time("  of which spaces.findOne({ id }) on nedb", () => contentService.spaces.findOne({ id: space.id }), rows);
+  const body = await call(real, content.getSpace, { spaceId: space.id }, { meta });
   await time("  JSON.stringify of the answer (floor pays it too)", () => JSON.stringify(body), rows);
   await real.stop();
 

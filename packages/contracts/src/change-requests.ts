@@ -1,6 +1,8 @@
 // The change-requests service's internal actions other services call, and the answers they give.
 import type { RoleOrGuest } from "@docshelf/access";
 import { action } from "./action";
+import type { FileResource, Listed, PageResource, RevisionResource } from "./content";
+import type { User } from "./identity";
 
 /** A change request of a space as the user may see it (for comments on change requests). */
 export interface ChangeRequestAccess {
@@ -24,3 +26,47 @@ export interface ChangeRequestMerged {
   subject: string;
   revision: string;
 }
+
+// The public actions the app calls as the signed-in user (GitBook's API resources; only the fields callers
+// read are typed, the rest carried as is).
+
+/** GitBook's ChangeRequest. */
+export interface ChangeRequestResource {
+  object: "change-request";
+  id: string;
+  number: number;
+  status: string;
+  subject: string;
+  createdBy: User;
+  [field: string]: unknown;
+}
+
+/** GitBook's ChangeRequestReview. */
+export interface ReviewResource {
+  object: "change-request-review";
+  id: string;
+  status: string;
+  outdated: boolean;
+  reviewer: User;
+  [field: string]: unknown;
+}
+
+/** A change request of a space, by its id or number. */
+export interface ChangeRequestRef {
+  spaceId: string;
+  changeRequestId: string;
+}
+
+/** One edit of `updateContent` (GitBook's change operations: insert_page, update_page, insert_files, …). */
+export type ContentChange = { operation: string; [field: string]: unknown };
+
+export const list = action<{ spaceId: string; status?: string; limit?: number; page?: string }, Listed<ChangeRequestResource>>("change-requests.list");
+export const create = action<{ spaceId: string; subject?: string }, ChangeRequestResource>("change-requests.create");
+export const get = action<ChangeRequestRef, ChangeRequestResource>("change-requests.get");
+export const updateContent = action<ChangeRequestRef & { changes: ContentChange[] }, unknown>("change-requests.updateContent");
+export const submitReview = action<ChangeRequestRef & { status: "approved" | "changes-requested"; comment?: { markdown: string } }, ReviewResource>("change-requests.submitReview");
+export const merge = action<ChangeRequestRef, unknown>("change-requests.merge");
+export const listReviews = action<ChangeRequestRef & { outdated?: boolean; limit?: number; page?: string }, Listed<ReviewResource>>("change-requests.listReviews");
+export const getRevision = action<ChangeRequestRef, RevisionResource>("change-requests.getRevision");
+export const getPageByPath = action<ChangeRequestRef & { pagePath: string; format?: "document" | "markdown" }, PageResource>("change-requests.getPageByPath");
+export const listFiles = action<ChangeRequestRef & { limit?: number; page?: string }, Listed<FileResource>>("change-requests.listFiles");

@@ -1,5 +1,6 @@
 // The comments service's actions change requests call on a change request's thread (reviews with a comment).
 import { action } from "./action";
+import type { Listed } from "./content";
 import type { User } from "./identity";
 
 /** A comment as the API presents it; only the fields callers read are typed. */
@@ -8,6 +9,10 @@ export interface PostedComment {
   id: string;
   /** How many replies it has. */
   replies: number;
+  postedBy: User;
+  postedAt: string;
+  /** With `format: "markdown"`, the body's Markdown. */
+  body: { markdown?: string; [field: string]: unknown };
   [field: string]: unknown;
 }
 
@@ -17,6 +22,7 @@ export interface PostedReply {
   id: string;
   postedBy: User;
   postedAt: string;
+  body: { markdown?: string; [field: string]: unknown };
   [field: string]: unknown;
 }
 
@@ -25,6 +31,41 @@ export interface ChangeRequestThread {
   changeRequestId: string;
 }
 
-export const postInChangeRequest = action<ChangeRequestThread & { body: { markdown: string } }, PostedComment>("comments.postInChangeRequest");
+
 export const getInChangeRequest = action<ChangeRequestThread & { commentId: string }, PostedComment>("comments.getInChangeRequest");
-export const listRepliesInChangeRequest = action<ChangeRequestThread & { commentId: string; limit?: number }, { items: PostedReply[] }>("comments.listRepliesInChangeRequest");
+export const listRepliesInChangeRequest = action<ChangeRequestThread & ReplyParams, Listed<PostedReply>>("comments.listRepliesInChangeRequest");
+
+// The public actions the app calls as the signed-in user, on a space's thread and on a change request's.
+
+export interface SpaceThread {
+  spaceId: string;
+}
+
+export interface CommentListParams {
+  targetPage?: string;
+  status?: "open" | "resolved";
+  format?: "document" | "markdown";
+  limit?: number;
+  page?: string;
+}
+
+export interface PostComment {
+  body: { markdown: string };
+  /** The page commented on. */
+  page?: string;
+}
+
+export interface ReplyParams {
+  commentId: string;
+  format?: "document" | "markdown";
+  limit?: number;
+  page?: string;
+}
+
+export const list = action<SpaceThread & CommentListParams, Listed<PostedComment>>("comments.list");
+export const post = action<SpaceThread & PostComment, PostedComment>("comments.post");
+export const listReplies = action<SpaceThread & ReplyParams, Listed<PostedReply>>("comments.listReplies");
+export const postReply = action<SpaceThread & { commentId: string; body: { markdown: string } }, PostedReply>("comments.postReply");
+export const listInChangeRequest = action<ChangeRequestThread & CommentListParams, Listed<PostedComment>>("comments.listInChangeRequest");
+export const postInChangeRequest = action<ChangeRequestThread & PostComment, PostedComment>("comments.postInChangeRequest");
+export const postReplyInChangeRequest = action<ChangeRequestThread & { commentId: string; body: { markdown: string } }, PostedReply>("comments.postReplyInChangeRequest");

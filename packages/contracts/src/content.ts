@@ -216,3 +216,65 @@ export const publishedHeads = action<{ spaceIds: string[] }, PublishedHead[]>("c
 export const publishedTree = action<{ spaceId: string; revisionId: string }, PublishedTree | Readable>("content.publishedTree");
 export const publishedPage = action<{ spaceId: string; revisionId: string; pageId: string }, { markdown: string } | null>("content.publishedPage");
 export const publishedSearch = action<{ spaceIds: string[]; query: string; limit: number }, SearchHit[]>("content.publishedSearch");
+
+// The public actions the app calls as the signed-in user (GitBook's API resources; only the fields callers
+// read are typed, the rest carried as is).
+
+/** A page of a revision's tree as the API presents it. */
+export interface RevisionPageResource {
+  id: string;
+  title: string;
+  path: string;
+  /** "document", "group", "link", … */
+  type: string;
+  pages?: RevisionPageResource[];
+  [field: string]: unknown;
+}
+
+/** GitBook's Revision. */
+export interface RevisionResource {
+  object: "revision";
+  id: string;
+  pages: RevisionPageResource[];
+  [field: string]: unknown;
+}
+
+/** A page with its content (`format: "markdown"` gives `markdown`). */
+export interface PageResource {
+  id: string;
+  title: string;
+  path: string;
+  markdown?: string;
+  [field: string]: unknown;
+}
+
+/** GitBook's RevisionFile. */
+export interface FileResource {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size?: number;
+  [field: string]: unknown;
+}
+
+/** GitBook's SearchPageResult. */
+export interface SearchPageResult {
+  id: string;
+  title: string;
+  path: string;
+  sections?: Array<{ id: string; title: string; path: string; body: string }>;
+  [field: string]: unknown;
+}
+
+export interface ListParams {
+  limit?: number;
+  page?: string;
+}
+
+export const getCurrentRevision = action<{ spaceId: string; metadata?: boolean; computed?: boolean }, RevisionResource>("content.getCurrentRevision");
+export const getRevision = action<{ spaceId: string; revisionId: string; metadata?: boolean; computed?: boolean }, RevisionResource>("content.getRevision");
+export const getPageByPath = action<{ spaceId: string; pagePath: string; format?: "document" | "markdown" }, PageResource>("content.getPageByPath");
+export const listFiles = action<{ spaceId: string } & ListParams, Listed<FileResource>>("content.listFiles");
+export const searchSpaceContent = action<{ spaceId: string; query: string } & ListParams, Listed<SearchPageResult>>("content.searchSpaceContent");
+export const listSpacesInCollection = action<{ collectionId: string } & ListParams, Listed<SpaceResource>>("content.listSpacesInCollection");

@@ -30,3 +30,14 @@ export interface SpecContent {
 
 export const renderSpecPages = action<{ organizationId: string; slug: string; models?: boolean }, SpecPages | null>("openapi.renderSpecPages");
 export const getSpecContent = action<{ organizationId: string; slug: string }, SpecContent | null>("openapi.getSpecContent");
+
+/** GitBook's OpenAPISpec (only the fields callers read are typed). */
+export interface SpecResource {
+  object: "openapi-spec";
+  id: string;
+  slug: string;
+  [field: string]: unknown;
+}
+
+/** The spec as the caller (`ctx.meta.user`) may see it (the app's spec page). */
+export const get = action<{ organizationId: string; specSlug: string }, SpecResource>("openapi.get");

@@ -1,6 +1,7 @@
 // The orgs service's internal actions other services call, and the answers they give.
-import type { Grants, Membership, RoleOrGuest } from "@docshelf/access";
+import type { Grants, Membership, OrganizationPermissions, RoleOrGuest } from "@docshelf/access";
 import { action } from "./action";
+import type { ListParams, Listed } from "./content";
 import type { User } from "./identity";
 
 export type { Membership };
@@ -89,8 +90,35 @@ export interface OrganizationResource {
   object: "organization";
   id: string;
   title: string;
+  /** What the caller may do in it. */
+  permissions: OrganizationPermissions;
   [field: string]: unknown;
 }
 
 /** The organization as the caller (`ctx.meta.user`) may see it; 404 for a non-member. */
 export const get = action<{ organizationId: string }, OrganizationResource>("orgs.get");
+
+// The public actions the app calls as the signed-in user (GitBook's API resources; only the fields callers
+// read are typed, the rest carried as is).
+
+/** GitBook's Collection. */
+export interface CollectionResource {
+  object: "collection";
+  id: string;
+  title: string;
+  description?: string;
+  /** The organization's id. */
+  organization: string;
+  [field: string]: unknown;
+}
+
+export const list = action<ListParams, Listed<OrganizationResource>>("orgs.list");
+/** Creates an organization with the caller as its administrator. */
+export const create = action<{ title: string; [field: string]: unknown }, OrganizationResource>("orgs.create");
+export const invite = action<{ organizationId: string; emails: string[]; role: RoleOrGuest }, unknown>("orgs.invite");
+export const updateMember = action<{ organizationId: string; userId: string; role: RoleOrGuest }, unknown>("orgs.updateMember");
+export const createTeam = action<{ organizationId: string; title: string }, Team>("orgs.createTeam");
+export const listMembers = action<{ organizationId: string } & ListParams, Listed<Member>>("orgs.listMembers");
+export const listTeams = action<{ organizationId: string } & ListParams, Listed<Team>>("orgs.listTeams");
+export const listCollections = action<{ organizationId: string } & ListParams, Listed<CollectionResource>>("orgs.listCollections");
+export const getCollection = action<{ collectionId: string }, CollectionResource>("orgs.getCollection");

@@ -51,3 +51,22 @@ export interface ServeAnswer {
 
 /** Null when `host` names no site and the path is not under /sites/. */
 export const serve = action<ServeParams, ServeAnswer | null>("sites.serve");
+
+// The public actions the app calls as the signed-in user.
+
+/** GitBook's Site (only the fields callers read are typed). */
+export interface SiteResource {
+  object: "site";
+  id: string;
+  title: string;
+  visibility: string;
+  basename?: string;
+  published: boolean;
+  urls: { location: string; app: string; published?: string };
+  [field: string]: unknown;
+}
+
+export const list = action<{ organizationId: string; limit?: number; page?: string }, { items: SiteResource[]; next?: { page: string } }>("sites.list");
+export const get = action<{ organizationId: string; siteId: string }, SiteResource>("sites.get");
+export const publish = action<{ organizationId: string; siteId: string }, SiteResource>("sites.publish");
+export const unpublish = action<{ organizationId: string; siteId: string }, SiteResource>("sites.unpublish");

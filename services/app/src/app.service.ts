@@ -4,6 +4,9 @@
 // as the signed-in user (the same `meta.user` the gateway passes for an API token).
 import type { Context, ServiceSchema } from "moleculer";
 import type { Caller } from "@docshelf/access";
+import { call, type Action, type PayloadOf } from "@docshelf/contracts/action";
+import type * as events from "@docshelf/contracts/events";
+import * as identity from "@docshelf/contracts/identity";
 import { readJson } from "@docshelf/runtime";
 import { op, storeMixin } from "@docshelf/store";
 import { collections } from "./models";
@@ -28,7 +31,7 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
     events: {
       // A session lasts only as long as the token it was opened with.
       "identity.token.revoked": {
-        async handler(this: AppService, ctx: Context<{ tokenHash: string }>) {
+        async handler(this: AppService, ctx: Context<PayloadOf<typeof events.identityTokenRevoked>>) {
           if (typeof ctx.params.tokenHash === "string") await this.sessions.deleteMany({ tokenHash: ctx.params.tokenHash });
         },
       },
@@ -44,7 +47,7 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
           return null;
         }
         // Asked every time (identity caches nothing for us): a revoked token or a removed user ends the session at once.
-        const caller = await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: session.tokenHash });
+        const caller = await call(ctx, identity.authenticate, { tokenHash: session.tokenHash });
         if (!caller || caller.id !== session.userId) {
           await this.sessions.deleteOne({ id: session.id });
           return null;
@@ -52,10 +55,10 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
         return { caller, secret, session };
       },
 
-      async as<T>(this: AppService, ctx: Context, caller: Caller, action: string, params: Record<string, unknown>): Promise<T> {
-        const answer = await ctx.call<unknown, Record<string, unknown>>(action, params, { meta: { user: caller } });
+      async as<P, R>(this: AppService, ctx: Context, caller: Caller, target: Action<P, R>, params: P): Promise<R> {
+        const answer: unknown = await call(ctx, target, params, { meta: { user: caller } });
         // Large answers (a big space's tree) come as a stream of JSON bytes, as the gateway relays them.
-        return readJson<T>(answer);
+        return readJson<R>(answer);
       },
     },
 

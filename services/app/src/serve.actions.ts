@@ -1,14 +1,22 @@
 // `app.serve`: the one action the gateway calls for every app request (GET and POST under /app, /o, /s).
 // It signs in and out, finds the signed-in user of the session cookie, checks every form's CSRF token,
 // and renders the page of the path, reading everything through the other services' actions as the user.
-import { hashToken, type Caller } from "@docshelf/access";
+import { hashToken, type Caller, type Role, type RoleOrGuest } from "@docshelf/access";
+import { call, type Action } from "@docshelf/contracts/action";
+import * as changeRequests from "@docshelf/contracts/change-requests";
+import * as comments from "@docshelf/contracts/comments";
+import * as contentApi from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
+import * as openapi from "@docshelf/contracts/openapi";
+import * as orgs from "@docshelf/contracts/orgs";
+import * as sites from "@docshelf/contracts/sites";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
 import { lineDiff } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
-import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, type MemberView, type Named, type SiteView } from "./pages/org";
+import { collectionPage, openapiPage, orgPage, orgsPage, sitePage } from "./pages/org";
 import { signInPage, ssoChoicePage } from "./pages/sign-in";
-import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type FileView, type SearchHitView, type ChangeRequestView, type CommentView, type ReviewView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type ChangeRequestView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -34,15 +42,7 @@ class PageError extends Error {
   }
 }
 
-interface Items<T> {
-  items: T[];
-}
-interface PageContent {
-  id: string;
-  title: string;
-  path: string;
-  markdown?: string;
-}
+type PageContent = contentApi.PageResource;
 
 /** The path's segments, percent-decoded; null when one cannot be decoded. */
 function segmentsOf(path: string): string[] | null {
@@ -66,7 +66,7 @@ async function currentTree(as: As, space: SpaceView & { revision?: string }): Pr
   const key = typeof space.revision === "string" ? `${space.id}@${space.revision}` : undefined;
   const hit = key ? trees.get(key) : undefined;
   if (hit && Date.now() - hit.at < TREE_TTL_MS) return hit.pages;
-  const { pages } = await as<{ pages: TreeNode[] }>("content.getCurrentRevision", { spaceId: space.id });
+  const { pages } = await as(contentApi.getCurrentRevision, { spaceId: space.id });
   if (key) {
     trees.delete(key);
     trees.set(key, { at: Date.now(), pages });
@@ -169,7 +169,7 @@ async function ssoStart(ctx: Ctx<AppRequest>, req: AppRequest, cookies: Record<s
   const returnTo = localReturnPath(req.form?.return);
   const none = () => signInForm(req, cookies, undefined, 404, "That organization does not sign in through SSO here (check its id).");
   if (!ORGANIZATION_ID.test(organizationId)) return none();
-  const { items } = await ctx.call<{ items: Array<{ id: string; label: string; startPath: string }> }, { organizationId: string }>("identity.ssoSignInProviders", { organizationId });
+  const { items } = await call(ctx, identity.ssoSignInProviders, { organizationId });
   const chosen = req.form?.provider ? items.filter((p) => p.id === req.form?.provider) : items;
   if (chosen.length === 0) return none();
   if (chosen.length > 1) return page(200, ssoChoicePage({ csrf: csrfToken(secret), returnTo, organizationId, providers: chosen }));
@@ -187,9 +187,9 @@ async function ssoComplete(service: AppService, ctx: Ctx<AppRequest>, req: AppRe
   const refused = () =>
     page(403, messagePage("Sign-in refused", "This sign-in is unknown, used, expired or was started in another browser. Sign in again.", { csrf: "" }));
   if (!isSecret(secret) || !grant || grant.length > 64) return refused();
-  let redeemed: { user: Caller; tokenHash: string; returnTo: string };
+  let redeemed: identity.RedeemedGrant;
   try {
-    redeemed = await ctx.call("identity.redeemSignInGrant", { grant, binding: ssoBinding(secret) });
+    redeemed = await call(ctx, identity.redeemSignInGrant, { grant, binding: ssoBinding(secret) });
   } catch (err) {
     if ((err as { code?: unknown }).code === 403) return refused();
     throw err;
@@ -201,7 +201,7 @@ async function signIn(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest
   if (!csrfMatches(cookies[PRESESSION_COOKIE], req.form?._csrf)) return forbidden({ csrf: "" });
   const token = (req.form?.token ?? "").trim();
   const caller = TOKEN.test(token)
-    ? await ctx.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(token) })
+    ? await call(ctx, identity.authenticate, { tokenHash: hashToken(token) })
     : null;
   if (!caller) return signInForm(req, cookies, "That token is unknown or was revoked.", 401);
   return openSession(service, req, cookies, caller.id, hashToken(token), req.form?.return);
@@ -226,13 +226,13 @@ function notFound(): PageError {
 async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, caller: Caller, viewer: Viewer): Promise<AppAnswer> {
   const segments = segmentsOf(req.path);
   if (!segments) throw notFound();
-  const as = <T>(action: string, params: Record<string, unknown>) => service.as<T>(ctx, caller, action, params);
+  const as: As = (target, params) => service.as(ctx, caller, target, params);
   const post = req.method === "POST";
   const [root, id, ...rest] = segments;
 
   if (root === "app" && id === undefined && !post) {
-    const orgs = await as<Items<Named>>("orgs.list", { limit: 100 });
-    return page(200, orgsPage(viewer, orgs.items));
+    const mine = await as(orgs.list, { limit: 100 });
+    return page(200, orgsPage(viewer, mine.items));
   }
   if (root === "o" && id && post) return orgPost(as, req, id, rest);
   if (root === "o" && id && !post) return orgRoute(as, viewer, id, rest);
@@ -240,30 +240,31 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   throw notFound();
 }
 
-type As = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
+/** Calls an action as the signed-in user. */
+type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
 
 /** The organization's forms (administrators'; the actions refuse anyone else): invite, change a role, create a team, publish a site. */
 async function orgPost(as: As, req: AppRequest, organizationId: string, rest: string[]): Promise<AppAnswer> {
   const form = req.form ?? {};
   const home = `/o/${encodeURIComponent(organizationId)}`;
-  const roleOf = (value: string | undefined): string | null => {
+  const roleOf = (value: string | undefined): RoleOrGuest => {
     if (!value || !ROLES_OFFERED.includes(value)) throw new PageError(400, "That did not work", "Pick one of the roles offered.");
-    return value === "guest" ? null : value;
+    return value === "guest" ? null : (value as Role);
   };
   if (rest.length === 0 && form.intent === "invite") {
-    await as("orgs.invite", { organizationId, emails: [(form.email ?? "").trim()], role: roleOf(form.role) });
+    await as(orgs.invite, { organizationId, emails: [(form.email ?? "").trim()], role: roleOf(form.role) });
     return redirect(home);
   }
   if (rest.length === 0 && form.intent === "role" && form.user) {
-    await as("orgs.updateMember", { organizationId, userId: form.user, role: roleOf(form.role) });
+    await as(orgs.updateMember, { organizationId, userId: form.user, role: roleOf(form.role) });
     return redirect(home);
   }
   if (rest.length === 0 && form.intent === "team") {
-    await as("orgs.createTeam", { organizationId, title: (form.title ?? "").trim() });
+    await as(orgs.createTeam, { organizationId, title: (form.title ?? "").trim() });
     return redirect(home);
   }
   if (rest.length === 2 && rest[0] === "sites" && (form.intent === "publish" || form.intent === "unpublish")) {
-    await as(`sites.${form.intent}`, { organizationId, siteId: rest[1] });
+    await as(form.intent === "publish" ? sites.publish : sites.unpublish, { organizationId, siteId: rest[1] });
     return redirect(`${home}/sites/${encodeURIComponent(rest[1])}`);
   }
   throw notFound();
@@ -271,26 +272,26 @@ async function orgPost(as: As, req: AppRequest, organizationId: string, rest: st
 
 async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: string[]): Promise<AppAnswer> {
   if (rest.length === 0) {
-    const org = await as<Named & { permissions?: { admin?: boolean } }>("orgs.get", { organizationId });
-    const [spaces, collections, sites, members] = await Promise.all([
-      as<Items<Named>>("content.listSpaces", { organizationId, limit: 100 }),
-      as<Items<Named>>("orgs.listCollections", { organizationId, limit: 100 }).catch(() => ({ items: [] })),
-      as<Items<SiteView>>("sites.list", { organizationId, limit: 100 }).catch(() => ({ items: [] })),
-      org.permissions?.admin ? as<Items<MemberView>>("orgs.listMembers", { organizationId, limit: 100 }).then((m) => m.items) : undefined,
+    const org = await as(orgs.get, { organizationId });
+    const [spaces, collections, siteList, members] = await Promise.all([
+      as(contentApi.listSpaces, { organizationId, limit: 100 }),
+      as(orgs.listCollections, { organizationId, limit: 100 }).catch(() => ({ items: [] })),
+      as(sites.list, { organizationId, limit: 100 }).catch(() => ({ items: [] })),
+      org.permissions?.admin ? as(orgs.listMembers, { organizationId, limit: 100 }).then((m) => m.items) : undefined,
     ]);
-    const teams = org.permissions?.admin ? await as<Items<Named>>("orgs.listTeams", { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
-    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: sites.items, members, teams }));
+    const teams = org.permissions?.admin ? await as(orgs.listTeams, { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
+    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: siteList.items, members, teams }));
   }
   const [kind, id, ...more] = rest;
   if (more.length || !id) throw notFound();
-  if (kind === "sites") return page(200, sitePage(viewer, organizationId, await as<SiteView>("sites.get", { organizationId, siteId: id })));
+  if (kind === "sites") return page(200, sitePage(viewer, organizationId, await as(sites.get, { organizationId, siteId: id })));
   if (kind === "c") {
-    const collection = await as<Named & { organizationId?: string; description?: string }>("orgs.getCollection", { collectionId: id });
+    const collection = await as(orgs.getCollection, { collectionId: id });
     if (collection.organizationId && collection.organizationId !== organizationId) throw notFound();
-    const spaces = await as<Items<Named>>("content.listSpacesInCollection", { collectionId: id, limit: 100 });
+    const spaces = await as(contentApi.listSpacesInCollection, { collectionId: id, limit: 100 });
     return page(200, collectionPage(viewer, organizationId, collection, spaces.items));
   }
-  if (kind === "openapi") return page(200, openapiPage(viewer, organizationId, await as<{ slug: string }>("openapi.get", { organizationId, specSlug: id })));
+  if (kind === "openapi") return page(200, openapiPage(viewer, organizationId, await as(openapi.get, { organizationId, specSlug: id })));
   throw notFound();
 }
 
@@ -300,37 +301,37 @@ function rendered(content: PageContent): { title: string; path: string; html: st
 
 async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[]): Promise<AppAnswer> {
   const post = req.method === "POST";
-  const space = await as<SpaceView & { revision?: string }>("content.getSpace", { spaceId });
+  const space = await as(contentApi.getSpace, { spaceId });
   if (rest[0] !== "~") {
     if (post) {
       if (!rest.length) throw notFound();
-      const target = await as<PageContent>("content.getPageByPath", { spaceId, pagePath: rest.join("/"), format: "markdown" });
-      await postComment(as, req, { spaceId }, "", target.id);
+      const target = await as(contentApi.getPageByPath, { spaceId, pagePath: rest.join("/"), format: "markdown" });
+      await postComment(as, req, spaceThread, { spaceId }, target.id);
       return redirect(`/s/${encodeURIComponent(spaceId)}/${target.path}`);
     }
     // The tree, the page with its comments and the change requests are read at once (each action checks access itself).
     const withComments = async (pagePath: string) => {
-      const content = await as<PageContent>("content.getPageByPath", { spaceId, pagePath, format: "markdown" });
-      return { content, comments: await threadComments(as, { spaceId }, "", { targetPage: content.id }) };
+      const shownPage = await as(contentApi.getPageByPath, { spaceId, pagePath, format: "markdown" });
+      return { content: shownPage, comments: await threadComments(as, spaceThread, { spaceId }, { targetPage: shownPage.id }) };
     };
     // Drafts and open ones: the change requests still in progress.
-    const inProgress = Promise.all(["open", "draft"].map((status) => as<Items<ChangeRequestView>>("change-requests.list", { spaceId, status, limit: 50 }))).then(
+    const inProgress = Promise.all(["open", "draft"].map((status) => as(changeRequests.list, { spaceId, status, limit: 50 }))).then(
       (lists) => lists.flatMap((l) => l.items).sort((a, b) => b.number - a.number),
       () => [],
     );
     const [pages, asked] = await Promise.all([currentTree(as, space), rest.length ? withComments(rest.join("/")) : undefined]);
     const first = asked ? undefined : firstDocument(pages)?.path;
     const shown = asked ?? (first ? await withComments(first) : undefined);
-    const changeRequests = await inProgress;
+    const inProgressList = await inProgress;
     const revision = { pages };
     const content = shown?.content;
     const comments = shown?.comments;
-    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), changeRequests, comments));
+    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), inProgressList, comments));
   }
   const [, kind, ref, ...pagePathParts] = rest;
   if (kind === "changes" && ref === undefined && post) {
     const subject = (req.form?.subject ?? "").trim().slice(0, 200);
-    const cr = await as<ChangeRequestView>("change-requests.create", subject ? { spaceId, subject } : { spaceId });
+    const cr = await as(changeRequests.create, subject ? { spaceId, subject } : { spaceId });
     return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
   }
   if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"));
@@ -338,16 +339,16 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const query = (req.query.q ?? "").trim().slice(0, 512);
     const [pages, hits] = await Promise.all([
       currentTree(as, space),
-      query ? as<Items<SearchHitView>>("content.searchSpaceContent", { spaceId, query, limit: 20 }).then((r) => r.items) : [],
+      query ? as(contentApi.searchSpaceContent, { spaceId, query, limit: 20 }).then((r) => r.items) : [],
     ]);
     return page(200, searchPage(viewer, space, pages, query, hits));
   }
   if (kind === "files" && ref === undefined && !post) {
-    const [pages, files] = await Promise.all([currentTree(as, space), as<Items<FileView>>("content.listFiles", { spaceId, limit: 100 })]);
+    const [pages, files] = await Promise.all([currentTree(as, space), as(contentApi.listFiles, { spaceId, limit: 100 })]);
     return page(200, filesPage(viewer, space, pages, files.items));
   }
   if (kind === "revisions" && ref && !pagePathParts.length && !post) {
-    const revision = await as<{ id: string; pages: TreeNode[] }>("content.getRevision", { spaceId, revisionId: ref });
+    const revision = await as(contentApi.getRevision, { spaceId, revisionId: ref });
     return page(200, spacePage(viewer, { ...space, title: `${space.title ?? space.id} (revision ${revision.id})` }, revision.pages, undefined, []));
   }
   throw notFound();
@@ -355,38 +356,38 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
 
 async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, number: string, pagePath: string): Promise<AppAnswer> {
   const spaceId = space.id;
-  const cr = await as<ChangeRequestView>("change-requests.get", { spaceId, changeRequestId: number });
+  const cr = await as(changeRequests.get, { spaceId, changeRequestId: number });
   const ref = { spaceId, changeRequestId: cr.id };
   const intent = req.form?.intent;
   if (req.method === "POST" && !pagePath) {
     const back = `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`;
     if (intent === "comment" || intent === "reply") {
-      await postComment(as, req, ref, "InChangeRequest");
+      await postComment(as, req, changeRequestThread, ref);
       return redirect(back);
     }
     if (intent === "add-page") {
       const title = (req.form?.title ?? "").trim().slice(0, 200);
       if (!title) throw new PageError(400, "That did not work", "A page needs a title.");
-      await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" } }] });
+      await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" } }] });
       return redirect(back);
     }
     if (intent === "approve" || intent === "request-changes") {
-      await as("change-requests.submitReview", { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
+      await as(changeRequests.submitReview, { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
       return redirect(back);
     }
     if (intent === "merge") {
       // Conflicts and unmet merge rules are the action's 409, shown with its message.
-      await as("change-requests.merge", ref);
+      await as(changeRequests.merge, ref);
       return redirect(back);
     }
     throw notFound();
   }
   if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr);
-  const content = pagePath ? await as<PageContent>("change-requests.getPageByPath", { ...ref, pagePath, format: "markdown" }) : undefined;
+  const content = pagePath ? await as(changeRequests.getPageByPath, { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
     if (intent === "save") {
-      await as("change-requests.updateContent", { ...ref, changes: [{ operation: "update_page", page: content.id, document: { markdown } }] });
+      await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "update_page", page: content.id, document: { markdown } }] });
       return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/${content.path}`);
     }
     if (intent === "preview") return page(200, editPage(viewer, space, cr, content, markdown, renderMarkdown(markdown).html));
@@ -394,12 +395,12 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
   const [revision, shown, reviews, main] = await Promise.all([
-    as<{ pages: TreeNode[] }>("change-requests.getRevision", ref),
-    threadComments(as, ref, "InChangeRequest", {}),
-    as<Items<ReviewView>>("change-requests.listReviews", { ...ref, limit: 50 }).then((l) => l.items, () => []),
+    as(changeRequests.getRevision, ref),
+    threadComments(as, changeRequestThread, ref, {}),
+    as(changeRequests.listReviews, { ...ref, limit: 50 }).then((l) => l.items, () => []),
     // The same path on main, for the page's diff (none: a new page).
     content
-      ? as<PageContent>("content.getPageByPath", { spaceId, pagePath: content.path, format: "markdown" }).catch((err: unknown) => {
+      ? as(contentApi.getPageByPath, { spaceId, pagePath: content.path, format: "markdown" }).catch((err: unknown) => {
           if ((err as { code?: unknown }).code === 404) return null;
           throw err;
         })
@@ -424,7 +425,7 @@ const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, cr: ChangeRequestView): Promise<AppAnswer> {
   const ref = { spaceId: space.id, changeRequestId: cr.id };
   const show = async (status: number, error?: string) => {
-    const [revision, files] = await Promise.all([as<{ pages: TreeNode[] }>("change-requests.getRevision", ref), as<Items<FileView>>("change-requests.listFiles", { ...ref, limit: 100 })]);
+    const [revision, files] = await Promise.all([as(changeRequests.getRevision, ref), as(changeRequests.listFiles, { ...ref, limit: 100 })]);
     return page(status, changeRequestFilesPage(viewer, space, cr, revision.pages, files.items, error));
   };
   if (req.method !== "POST") return show(200);
@@ -436,17 +437,33 @@ async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space
   const name = uploadName(upload.name);
   if (!name) return show(400, "That file has no usable name.");
   const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
-  await as("change-requests.updateContent", { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
+  await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
   return redirect(`/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~files`);
 }
 
-/** A thread's comments (a space's, or a change request's with suffix `InChangeRequest`) with their replies, rendered. */
-async function threadComments(as: As, ref: Record<string, unknown>, suffix: string, filter: Record<string, unknown>): Promise<ShownComment[]> {
-  const comments = await as<Items<CommentView>>(`comments.list${suffix}`, { ...ref, ...filter, format: "markdown", limit: 50 }).then((l) => l.items, () => []);
+/** The comment actions of a thread: a space's (`ref` is the space) or a change request's. */
+interface Thread<Ref> {
+  list: Action<Ref & comments.CommentListParams, contentApi.Listed<comments.PostedComment>>;
+  listReplies: Action<Ref & comments.ReplyParams, contentApi.Listed<comments.PostedReply>>;
+  post: Action<Ref & comments.PostComment, comments.PostedComment>;
+  postReply: Action<Ref & { commentId: string; body: { markdown: string } }, comments.PostedReply>;
+}
+
+const spaceThread: Thread<comments.SpaceThread> = { list: comments.list, listReplies: comments.listReplies, post: comments.post, postReply: comments.postReply };
+const changeRequestThread: Thread<comments.ChangeRequestThread> = {
+  list: comments.listInChangeRequest,
+  listReplies: comments.listRepliesInChangeRequest,
+  post: comments.postInChangeRequest,
+  postReply: comments.postReplyInChangeRequest,
+};
+
+/** A thread's comments with their replies, rendered. */
+async function threadComments<Ref>(as: As, thread: Thread<Ref>, ref: Ref, filter: comments.CommentListParams): Promise<ShownComment[]> {
+  const listed = await as(thread.list, { ...ref, ...filter, format: "markdown", limit: 50 }).then((l) => l.items, () => []);
   return Promise.all(
-    comments.map(async (c) => {
+    listed.map(async (c) => {
       const replies = c.replies
-        ? await as<Items<CommentView>>(`comments.listReplies${suffix}`, { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
+        ? await as(thread.listReplies, { ...ref, commentId: c.id, format: "markdown", limit: 50 }).then((l) => l.items, () => [])
         : [];
       return { ...c, html: renderMarkdown(c.body?.markdown ?? "").html, replyList: replies.map((r) => ({ ...r, html: renderMarkdown(r.body?.markdown ?? "").html })) };
     }),
@@ -454,14 +471,14 @@ async function threadComments(as: As, ref: Record<string, unknown>, suffix: stri
 }
 
 /** Posts the form's comment (intent `comment`, on `page` when given) or reply (intent `reply` to `comment`). */
-async function postComment(as: As, req: AppRequest, ref: Record<string, unknown>, suffix: string, page?: string): Promise<void> {
+async function postComment<Ref>(as: As, req: AppRequest, thread: Thread<Ref>, ref: Ref, page?: string): Promise<void> {
   const markdown = (req.form?.markdown ?? "").trim();
   if (!markdown) throw new PageError(400, "That did not work", "A comment needs some text.");
   if (req.form?.intent === "reply") {
     const commentId = req.form?.comment ?? "";
     if (!commentId) throw notFound();
-    await as(`comments.postReply${suffix}`, { ...ref, commentId, body: { markdown } });
+    await as(thread.postReply, { ...ref, commentId, body: { markdown } });
   } else if (req.form?.intent === "comment") {
-    await as(`comments.post${suffix}`, page ? { ...ref, page, body: { markdown } } : { ...ref, body: { markdown } });
+    await as(thread.post, page ? { ...ref, page, body: { markdown } } : { ...ref, body: { markdown } });
   } else throw notFound();
 }

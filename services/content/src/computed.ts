@@ -4,15 +4,10 @@
 // Nothing is stored: the evaluated tree is made per read, from renders cached here for a minute and
 // dropped as soon as the spec gets a new version or is deleted (openapi's events).
 import type { ServiceBroker } from "moleculer";
+import { call } from "@docshelf/contracts/action";
+import { renderSpecPages, type SpecPages } from "@docshelf/contracts/openapi";
 import type { RevisionDoc } from "./models";
 import { walk, type PageNode } from "./revisions/tree";
-
-/** What `openapi.renderSpecPages` answers. */
-interface SpecPages {
-  spec: { id: string; slug: string; lastVersion: string };
-  markdown: string;
-  pages: Array<{ slug: string; title: string; description?: string; markdown: string }>;
-}
 
 /** A revision as read with computed pages evaluated. */
 export interface ComputedView {
@@ -62,7 +57,7 @@ async function renderOf(broker: ServiceBroker, organizationId: string, slug: str
   if (hit && hit.expires > Date.now()) return hit.value;
   let value: SpecPages | null;
   try {
-    value = await broker.call<SpecPages | null, { organizationId: string; slug: string; models: boolean }>("openapi.renderSpecPages", { organizationId, slug, models });
+    value = await call(broker, renderSpecPages, { organizationId, slug, models });
   } catch (err) {
     broker.logger.warn({ organizationId, slug, error: String((err as Error)?.message) }, "an OpenAPI spec of a computed page could not be rendered");
     return "unavailable";

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
-import type { RoleOrGuest } from "@docshelf/access";
+import type { Membership, RoleOrGuest } from "@docshelf/access";
+import type { CollectionLevels } from "@docshelf/contracts/orgs";
 import { contentSchema } from "./content.service";
 import { purgeDeleted } from "./purge";
 import type { ContentService } from "./service-types";
@@ -27,15 +28,15 @@ async function startContent(withCollections = true, existingDir?: string): Promi
   const levels = new Map<string, { organizationId: string; levels: RoleOrGuest[] }>();
   const roles = new Map<string, RoleOrGuest>();
   const actions: ServiceSchema["actions"] = {
-    memberRole: (ctx: { params: { organizationId: string; userId: string } }) => {
+    memberRole: (ctx: { params: { organizationId: string; userId: string } }): Membership => {
       const key = `${ctx.params.organizationId}:${ctx.params.userId}`;
-      return roles.has(key) ? { exists: true, member: true, role: roles.get(key) } : { exists: true, member: false, role: null };
+      return roles.has(key) ? { exists: true, member: true, role: roles.get(key) ?? null } : { exists: true, member: false, role: null };
     },
   };
   if (withCollections) {
-    actions.collectionLevels = (ctx: { params: { collectionId: string } }) => {
+    actions.collectionLevels = (ctx: { params: { collectionId: string } }): CollectionLevels => {
       const found = levels.get(ctx.params.collectionId);
-      return found ? { exists: true, deleted: false, ...found } : { exists: false, levels: [] };
+      return found ? { exists: true, deleted: false, grants: [], ...found } : { exists: false, organizationId: null, deleted: false, levels: [], grants: [] };
     };
   }
   broker.createService({ name: "orgs", actions });

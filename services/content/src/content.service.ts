@@ -3,8 +3,12 @@
 // are in src/<resource>.actions.ts, each an object spread into `actions`.
 import { jsonStream, STREAM_OVER_BYTES } from "@docshelf/runtime";
 import type { Context, ServiceSchema } from "moleculer";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import * as orgs from "@docshelf/contracts/orgs";
+import * as sites from "@docshelf/contracts/sites";
 import { configFor } from "@docshelf/config";
-import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type Principal, type RoleOrGuest, type Role } from "@docshelf/access";
+import { atLeast, callerOf, effectiveRole, grantedRoles, grantKey, memberRoleOf, MembershipCache, ROLES, type Membership, type RoleOrGuest, type Role } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError, isMissingService } from "@docshelf/errors";
 import { newSecret, op, storeMixin, type Collection } from "@docshelf/store";
 import { changeActions } from "./changes.actions";
@@ -30,7 +34,8 @@ import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { presentSpace } from "./present";
 import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
-import type { CollectionInfo, ContentSchema, PublishedUrl } from "./service-types";
+import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
+import type { CollectionInfo, ContentSchema } from "./service-types";
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
@@ -81,43 +86,43 @@ export function contentSchema(): ContentSchema {
       // A space this node has indexed for search is indexed again in the background (every content
       // node hears this broadcast); one it has not waits for its first search.
       "content.revision.changed": {
-        handler(ctx: Context<{ spaceId: string; revisionId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.contentRevisionChanged>>) {
           const { spaceId, revisionId } = ctx.params;
           if (this.searchIndex.revisionOf(spaceId) === undefined) return;
           void indexSpace(this, spaceId, revisionId).catch((err: unknown) => this.logger.warn({ err, spaceId }, "re-indexing a space for search failed; its next search retries"));
         },
       },
       "content.space.deleted": {
-        handler(ctx: Context<{ spaceId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.contentSpaceDeleted>>) {
           void unindexSpace(this, ctx.params.spaceId);
         },
       },
       "content.space.purged": {
-        handler(ctx: Context<{ spaceId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
           void unindexSpace(this, ctx.params.spaceId);
         },
       },
       // Computed pages' renders are dropped as soon as their spec changes (computed.ts).
       "openapi.spec.versioned": {
-        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.openapiSpecVersioned>>) {
           forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
         },
       },
       "openapi.spec.deleted": {
-        handler(ctx: Context<{ organizationId: string; slug: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.openapiSpecDeleted>>) {
           forgetRenders(this.broker, ctx.params.organizationId, ctx.params.slug);
         },
       },
       // A member left the organization or a team was deleted: their grants go, so rejoining brings no old access back.
       "orgs.principal.removed": {
-        async handler(ctx: Context<{ organizationId: string; principal: Principal; id: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.orgsPrincipalRemoved>>) {
           const key = `grants.${grantKey(ctx.params.principal, ctx.params.id)}`;
           const held = await this.spaces.find({ organizationId: ctx.params.organizationId, [key]: op.exists(true) });
           for (const space of held) await this.spaces.updateOne({ id: space.id }, { $unset: [key] });
         },
       },
       "orgs.members.changed": {
-        handler(ctx: Context<{ organizationId: string }>) {
+        handler(ctx: Context<PayloadOf<typeof events.orgsMembersChanged>>) {
           this.memberships.dropOrganization(ctx.params.organizationId);
         },
       },
@@ -135,7 +140,7 @@ export function contentSchema(): ContentSchema {
       },
       // A deleted collection takes its spaces into the deleted state, with the same restore window.
       "orgs.collection.deleted": {
-        async handler(ctx: Context<{ organizationId: string; collectionIds: string[]; deletedAt?: string }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.orgsCollectionDeleted>>) {
           // The orgs service's time, read on this service's clock (they differ only under the test clock).
           const given = ctx.params.deletedAt ? Date.parse(ctx.params.deletedAt) : NaN;
           const deletedAt = Number.isNaN(given) ? this.nowIso() : new Date(given + this.clockOffsetMs).toISOString();
@@ -146,7 +151,7 @@ export function contentSchema(): ContentSchema {
         },
       },
       "orgs.collection.transferred": {
-        async handler(ctx: Context<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>) {
+        async handler(ctx: Context<PayloadOf<typeof events.orgsCollectionTransferred>>) {
           const { fromOrganizationId, toOrganizationId } = ctx.params;
           for (const spaceId of await spaceIdsIn(this.spaces, fromOrganizationId, ctx.params.collectionIds)) {
             // As a space transferred on its own: grants name teams and members of the organization it
@@ -155,7 +160,7 @@ export function contentSchema(): ContentSchema {
               { id: spaceId, organizationId: fromOrganizationId },
               { $set: { organizationId: toOrganizationId, updatedAt: this.nowIso() }, $unset: ["grants"] },
             );
-            if (moved) await this.broker.broadcast("content.space.transferred", { spaceId, fromOrganizationId, toOrganizationId });
+            if (moved) await broadcast(this.broker, events.contentSpaceTransferred, { spaceId, fromOrganizationId, toOrganizationId });
           }
           this.collectionInfos.clear();
         },
@@ -190,11 +195,11 @@ export function contentSchema(): ContentSchema {
         if (hit) return hit;
         let value: CollectionInfo;
         try {
-          value = await this.broker.call<CollectionInfo, { collectionId: string }>("orgs.collectionLevels", { collectionId });
+          value = await call(this.broker, orgs.collectionLevels, { collectionId });
         } catch (err) {
           // Until the orgs service offers collection levels, a space in a collection inherits nothing from it.
           if (!isMissingService(err)) throw err;
-          return { exists: false, levels: [], unknown: true };
+          return { exists: false, organizationId: null, deleted: false, levels: [], grants: [], unknown: true };
         }
         // "inherit" (or anything that is not a role) passes the decision to the next level up.
         value = { ...value, levels: (value.levels ?? []).map((level) => ((ROLES as readonly unknown[]).includes(level) ? level : null)) };
@@ -204,7 +209,7 @@ export function contentSchema(): ContentSchema {
       },
 
       /** The published URL this node keeps for the space (asked without a share key); undefined: not kept. */
-      cachedPublishedUrl(spaceId: string): PublishedUrl | null | undefined {
+      cachedPublishedUrl(spaceId: string): SpacePublishedUrl | null | undefined {
         const hit = this.publishedUrls.get(spaceId);
         return hit && hit.expires > Date.now() ? hit.value : undefined;
       },
@@ -214,15 +219,15 @@ export function contentSchema(): ContentSchema {
        * key are kept PUBLISHED_URL_TTL_MS per node and dropped at once on `sites.urls.changed`; with a
        * key the sites service checks it every time. null without a sites service.
        */
-      async publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null> {
+      async publishedUrlOf(spaceId: string, shareKey?: string): Promise<SpacePublishedUrl | null> {
         if (shareKey === undefined) {
           const hit = this.cachedPublishedUrl(spaceId);
           if (hit !== undefined) return hit;
         }
         const drops = this.publishedUrlDrops;
-        let value: PublishedUrl | null;
+        let value: SpacePublishedUrl | null;
         try {
-          value = await this.broker.call<PublishedUrl | null, { spaceId: string; shareKey?: string }>("sites.spacePublishedUrl", shareKey === undefined ? { spaceId } : { spaceId, shareKey });
+          value = await call(this.broker, sites.spacePublishedUrl, shareKey === undefined ? { spaceId } : { spaceId, shareKey });
         } catch (err) {
           if (!isMissingService(err)) throw err;
           // Without a sites service nothing is published; kept like an answer, so that a system run without
@@ -300,7 +305,7 @@ export function contentSchema(): ContentSchema {
 
       async revisionChanged(spaceId: string, revisionId: string) {
         // The search index (and anyone else) follows the space's content through this event.
-        await this.broker.broadcast("content.revision.changed", { spaceId, revisionId });
+        await broadcast(this.broker, events.contentRevisionChanged, { spaceId, revisionId });
       },
 
       downloadURL(file: FileMeta) {
@@ -343,7 +348,7 @@ export function contentSchema(): ContentSchema {
       this.searchBuilds = new Map();
       this.importSettings = configFor(this.broker).contentImport;
       this.memberships = new MembershipCache((organizationId, userId) =>
-        this.broker.call<Membership, { organizationId: string; userId: string }>("orgs.memberRole", { organizationId, userId }),
+        call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
     },
 

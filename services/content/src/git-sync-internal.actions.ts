@@ -1,6 +1,7 @@
 // Internal: what Git sync reads and writes: a revision's whole tree with markdown and file bytes
 // (export), and a revision built from an imported repository with its `git` metadata (import).
 // Both travel as streams of JSON text: a whole space does not fit in one NATS message.
+import type { GitSnapshotParams, GitTreePage } from "@docshelf/contracts/content";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
 import { jsonStream } from "@docshelf/runtime";
 import { newId } from "@docshelf/store";
@@ -8,7 +9,7 @@ import { idRule } from "@docshelf/validation";
 import type { RevisionDoc } from "./models";
 import { checkChanges } from "./revisions/change-rules";
 import { commitChanges } from "./revisions/commit";
-import { walk, type AppliedChanges, type Change, type GitBlob, type PageCover, type PageNode } from "./revisions/tree";
+import { walk, type AppliedChanges, type Change, type GitBlob, type PageNode } from "./revisions/tree";
 import type { ContentActions, Ctx } from "./service-types";
 
 /** `revision.git` as Git sync fills it. */
@@ -20,23 +21,6 @@ export interface RevisionGit {
   createdByGitBook?: boolean;
   url?: string;
   ref?: string;
-}
-
-/** A page as Git sync reads and writes it: metadata, the markdown body, children. */
-export interface GitPage {
-  id?: string;
-  /** A SUMMARY.md `##` group (GitBook's RevisionPageGroup); absent for a document. */
-  type?: "group";
-  title: string;
-  slug: string;
-  description?: string;
-  icon?: string;
-  emoji?: string;
-  hidden?: boolean;
-  cover?: PageCover;
-  markdown: string;
-  git?: GitBlob;
-  pages: GitPage[];
 }
 
 export interface GitFile {
@@ -55,13 +39,13 @@ export interface GitFile {
 export interface GitSnapshot {
   revision: string;
   git?: RevisionGit;
-  pages: GitPage[];
+  pages: GitTreePage[];
   files: GitFile[];
 }
 
 export interface GitImportBody {
   git: RevisionGit;
-  pages: GitPage[];
+  pages: GitTreePage[];
   files: GitFile[];
 }
 
@@ -99,13 +83,13 @@ export const gitSyncInternalActions: ContentActions = {
       fileData: { type: "boolean", optional: true },
       fileIds: { type: "array", items: "string", max: 100_000, optional: true },
     },
-    async handler(ctx: Ctx<{ spaceId: string; revisionId?: string; fileData?: boolean; fileIds?: string[] }>) {
+    async handler(ctx: Ctx<GitSnapshotParams>) {
       const space = await this.spaces.findOne({ id: ctx.params.spaceId });
       if (!space || space.deletedAt) throw new NotFoundError(`Space ${ctx.params.spaceId} was not found.`);
       const revision = await this.loadRevision(space.id, ctx.params.revisionId ?? space.revision);
       const bodies = new Map((await this.pagesWithMarkdown(revision)).map((p) => [p.id, p.markdown]));
-      const toGit = (page: PageNode): GitPage => {
-        const out: GitPage = { id: page.id, title: page.title, slug: page.slug, markdown: bodies.get(page.id) ?? "", pages: page.pages.map(toGit) };
+      const toGit = (page: PageNode): GitTreePage => {
+        const out: GitTreePage = { id: page.id, title: page.title, slug: page.slug, markdown: bodies.get(page.id) ?? "", pages: page.pages.map(toGit) };
         if (page.type === "group") out.type = "group";
         if (page.description) out.description = page.description;
         if (page.icon) out.icon = page.icon;
@@ -150,7 +134,7 @@ export const gitSyncInternalActions: ContentActions = {
       const pageChanges: Change[] = base.pages.map((page) => ({ type: "delete_page", page: page.id }));
       const gitByPage = new Map<string, GitBlob>();
       const groups = new Set<string>();
-      const add = (pages: GitPage[], parent: string | null, parentPath: string) => {
+      const add = (pages: GitTreePage[], parent: string | null, parentPath: string) => {
         for (const page of pages) {
           const path = parentPath ? `${parentPath}/${page.slug}` : page.slug;
           // Ids are needed as parents, so every inserted page gets one here.

@@ -3,6 +3,8 @@
 // the pages that use a file (file backlinks).
 import type { Context } from "moleculer";
 import type { RoleOrGuest } from "@docshelf/access";
+import { call } from "@docshelf/contracts/action";
+import * as orgs from "@docshelf/contracts/orgs";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import type { RevisionDoc, SpaceDoc } from "./models";
 import { pageArray } from "./paging";
@@ -28,9 +30,9 @@ export interface LinksQuery {
 }
 
 /** The organization as GitBook's Organization resource, read as the caller (locations embed it). */
-export async function organizationOf(ctx: Context, organizationId: string): Promise<unknown> {
+export async function organizationOf(ctx: Context, organizationId: string): Promise<orgs.OrganizationResource> {
   try {
-    return await ctx.call("orgs.get", { organizationId });
+    return await call(ctx, orgs.get, { organizationId });
   } catch (err) {
     if ((err as { code?: number }).code === 404) {
       throw new ForbiddenError("Link reports show where content lives in the organization: only its members may read them.");

@@ -1,23 +1,7 @@
 // Internal: page metadata of a space's revision, for services that point at pages (comments' page targets).
+import type { PageMeta, PagesMeta, PagesMetaParams } from "@docshelf/contracts/content";
 import { idRule } from "@docshelf/validation";
 import type { ContentActions, Ctx } from "./service-types";
-
-/** The page fields another service may embed (GitBook's RevisionPageBase plus `path`). */
-export interface PageMeta {
-  id: string;
-  title: string;
-  emoji?: string;
-  icon?: string;
-  path: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What `content.pagesMeta` answers: the revision read (null when the space is missing or deleted) and the pages found in it. */
-export interface PagesMeta {
-  revision: string | null;
-  pages: Record<string, PageMeta>;
-}
 
 export const pagesInternalActions: ContentActions = {
   /** Internal: metadata of `pageIds` in a revision of a live space (default its current one); unknown ids are left out. No access check: the caller decides. */
@@ -28,7 +12,7 @@ export const pagesInternalActions: ContentActions = {
       revisionId: { ...idRule, optional: true },
       pageIds: { type: "array", items: idRule, max: 1000 },
     },
-    async handler(ctx: Ctx<{ spaceId: string; revisionId?: string; pageIds: string[] }>): Promise<PagesMeta> {
+    async handler(ctx: Ctx<PagesMetaParams>): Promise<PagesMeta> {
       const space = await this.spaces.findOne({ id: ctx.params.spaceId });
       if (!space || space.deletedAt) return { revision: null, pages: {} };
       const revision = await this.loadRevision(space.id, ctx.params.revisionId ?? space.revision);

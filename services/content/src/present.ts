@@ -2,7 +2,7 @@
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
 import type { GitSyncState, RevisionDoc, SpaceDoc } from "./models";
 import { DEFAULT_LAYOUT, type FileMeta, type PageNode } from "./revisions/tree";
-import type { PublishedUrl } from "./service-types";
+import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 
 export interface SpaceResource {
   object: "space";
@@ -29,7 +29,7 @@ export interface SpaceResource {
 }
 
 /** `published`: where the space is published, when the caller asked for it (GET of one space). */
-export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string, published?: PublishedUrl | null): SpaceResource {
+export function presentSpace(space: SpaceDoc, role: RoleOrGuest, publicUrl: string, published?: SpacePublishedUrl | null): SpaceResource {
   const resource: SpaceResource = {
     object: "space",
     id: space.id,

@@ -3,49 +3,10 @@
 // No access check: the sites service decides who may read a published site.
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
+import type { PublishedHead, PublishedTree, PublishedTreePage, SearchHit } from "@docshelf/contracts/content";
 import type { PageNode } from "./revisions/tree";
 import { ensureIndexed } from "./search-indexing";
 import type { ContentActions, Ctx } from "./service-types";
-
-/** A space as a published site needs it: null revision when it is missing or deleted. */
-export interface PublishedHead {
-  spaceId: string;
-  revisionId: string | null;
-  title: string;
-}
-
-/** A page of the tree without its body. */
-export interface PublishedTreePage {
-  id: string;
-  title: string;
-  slug: string;
-  path: string;
-  description?: string;
-  emoji?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  variables?: Record<string, string>;
-  updatedAt: string;
-  pages: PublishedTreePage[];
-}
-
-export interface PublishedTree {
-  spaceId: string;
-  revisionId: string;
-  variables: Record<string, string>;
-  pages: PublishedTreePage[];
-  /** The revision's files by name, with their (signed, capability) download URLs: what page images point at. */
-  files: Array<{ name: string; url: string }>;
-}
-
-export interface PublishedSearchHit {
-  spaceId: string;
-  id: string;
-  title: string;
-  path: string;
-  sections: Array<{ id: string; title: string; path: string; body: string }>;
-}
 
 function treePage(page: PageNode): PublishedTreePage {
   const out: PublishedTreePage = { id: page.id, title: page.title, slug: page.slug, path: page.path, updatedAt: page.updatedAt, pages: page.pages.map(treePage) };
@@ -110,7 +71,7 @@ export const publishedActions: ContentActions = {
       query: { type: "string", max: 512 },
       limit: { type: "number", integer: true, min: 1, max: 100, optional: true },
     },
-    async handler(ctx: Ctx<{ spaceIds: string[]; query: string; limit?: number }>): Promise<PublishedSearchHit[]> {
+    async handler(ctx: Ctx<{ spaceIds: string[]; query: string; limit?: number }>): Promise<SearchHit[]> {
       const query = ctx.params.query.trim();
       if (!query || !ctx.params.spaceIds.length) return [];
       const spaces = (await this.spaces.find({ id: op.in(ctx.params.spaceIds) })).filter((s) => !s.deletedAt);

@@ -1,6 +1,8 @@
 // The purge job: spaces deleted longer ago than the retention window go for good, with their revisions
 // and the page bodies and file bytes no remaining revision uses. It keeps no state (it queries
 // `deletedAt`), so restarts lose nothing; content.service.ts runs it on start and every hour.
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { ConflictError } from "@docshelf/errors";
 import { op } from "@docshelf/store";
 import { walk, type PageNode } from "./revisions/tree";
@@ -16,7 +18,7 @@ export async function purgeDeleted(service: ContentService): Promise<number> {
   // Spaces purged by earlier sweeps are announced again while their tombstone lasts (models.ts).
   const replayFrom = new Date(now.getTime() - PURGE_REPLAY_MS).toISOString();
   for (const gone of await service.purgedSpaces.find({ purgedAt: op.gte(replayFrom) })) {
-    await service.broker.broadcast("content.space.purged", { spaceId: gone.id, organizationId: gone.organizationId });
+    await broadcast(service.broker, events.contentSpacePurged, { spaceId: gone.id, organizationId: gone.organizationId });
   }
   await service.purgedSpaces.deleteMany({ purgedAt: op.lt(replayFrom) });
   const expired = await service.spaces.find({ deletedAt: op.lt(cutoff) });
@@ -36,7 +38,7 @@ export async function purgeDeleted(service: ContentService): Promise<number> {
     });
     await service.revisions.deleteMany({ spaceId: space.id });
     await service.spaces.deleteOne({ id: space.id });
-    await service.broker.broadcast("content.space.purged", { spaceId: space.id, organizationId: space.organizationId });
+    await broadcast(service.broker, events.contentSpacePurged, { spaceId: space.id, organizationId: space.organizationId });
   }
   // A document or file goes only when no remaining revision (of any space) still uses it.
   if (removedDocuments.size || removedFiles.size) {

@@ -41,7 +41,7 @@ interface PageQuery extends At {
   evaluated?: boolean;
 }
 
-/** A revision's content as the merge of change requests sees it: trees with document ids. */
+/** A revision's content as the merge of change requests sees it: trees with document ids; change requests read its pages as `RevisionTreePage` (@docshelf/contracts/content). */
 export interface RevisionTree {
   id: string;
   pages: PageNode[];

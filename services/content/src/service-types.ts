@@ -2,7 +2,9 @@
 // caches and the methods they share.
 import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
-import type { Grants, Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
+import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
+import type { CollectionLevels } from "@docshelf/contracts/orgs";
+import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
 import type { DocumentDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PresentOptions, SpaceResource } from "./present";
@@ -11,25 +13,8 @@ import type { LinkReport } from "./revisions/links";
 import type { SearchIndex } from "./search";
 import type { FileMeta, PageNode } from "./revisions/tree";
 
-/** Where a space is published: the URL of its site space in a site, and that site's visibility. */
-export interface PublishedUrl {
-  siteId: string;
-  url: string;
-  visibility: string;
-}
-
-/** What `orgs.collectionLevels` answers about a collection. */
-export interface CollectionInfo {
-  exists: boolean;
-  organizationId?: string;
-  deleted?: boolean;
-  /** `defaultLevel` of the collection and its ancestors, nearest first. */
-  levels: RoleOrGuest[];
-  /** The grants on the collection and its ancestors, nearest first. */
-  grants?: Grants[];
-  /** Set when the orgs service could not say (its collection action is not deployed). */
-  unknown?: boolean;
-}
+/** What `orgs.collectionLevels` answers about a collection; `unknown` when the orgs service could not say (its collection action is not deployed). */
+export type CollectionInfo = CollectionLevels & { unknown?: boolean };
 
 export interface ContentVars {
   /** Opened by storeMixin; its blobs named "files" hold the uploaded bytes. */
@@ -41,7 +26,7 @@ export interface ContentVars {
   purgedSpaces: Collection<PurgedSpaceDoc>;
   memberships: MembershipCache;
   collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
-  publishedUrls: Map<string, { value: PublishedUrl | null; expires: number }>;
+  publishedUrls: Map<string, { value: SpacePublishedUrl | null; expires: number }>;
   /** Counts drops of publishedUrls, so an answer fetched across one is not kept. */
   publishedUrlDrops: number;
   files: BlobStore;
@@ -72,9 +57,9 @@ export interface ContentMethods {
   cachedCollectionInfo(collectionId: string): CollectionInfo | undefined;
   /** At once when the space is in no collection (or its collection's levels are cached). */
   roleOn(space: SpaceDoc, membership: Membership): RoleOrGuest | Promise<RoleOrGuest>;
-  publishedUrlOf(spaceId: string, shareKey?: string): Promise<PublishedUrl | null>;
+  publishedUrlOf(spaceId: string, shareKey?: string): Promise<SpacePublishedUrl | null>;
   /** The published URL this node keeps for the space (no share key), undefined when it must be asked. */
-  cachedPublishedUrl(spaceId: string): PublishedUrl | null | undefined;
+  cachedPublishedUrl(spaceId: string): SpacePublishedUrl | null | undefined;
   /** The role `membership` gives on a collection described by `info` (levels and grants). */
   roleOnCollection(info: CollectionInfo, membership: Membership): RoleOrGuest;
   /** The space as the caller sees it, with the caller's role; 404 when it is missing, deleted (unless `deleted`) or hidden. */

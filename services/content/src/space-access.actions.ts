@@ -1,17 +1,7 @@
 // Internal: what other services (comments, sites, change requests) need to know about a space and a user.
+import type { SpaceAccess, SpaceAccessParams } from "@docshelf/contracts/content";
 import { idRule } from "@docshelf/validation";
 import type { ContentActions, Ctx } from "./service-types";
-
-export interface SpaceAccess {
-  exists: boolean;
-  organizationId: string | null;
-  /** The user's effective role on the space; null when they may not see it. */
-  role: string | null;
-  /** The space's current revision. */
-  revision: string | null;
-  title: string | null;
-  visibility: string | null;
-}
 
 const missing: SpaceAccess = { exists: false, organizationId: null, role: null, revision: null, title: null, visibility: null };
 
@@ -20,7 +10,7 @@ export const spaceAccessActions: ContentActions = {
   spaceAccess: {
     visibility: "public",
     params: { spaceId: idRule, userId: idRule },
-    async handler(ctx: Ctx<{ spaceId: string; userId: string }>): Promise<SpaceAccess> {
+    async handler(ctx: Ctx<SpaceAccessParams>): Promise<SpaceAccess> {
       const space = await this.spaces.findOne({ id: ctx.params.spaceId });
       if (!space || space.deletedAt) return missing;
       const role = await this.roleOn(space, await this.membership(space.organizationId, ctx.params.userId));

@@ -1,6 +1,9 @@
 // The space lifecycle: create, list, read, update, delete, restore, duplicate, move, transfer; spaces of
 // a collection and of a member; the comment and change-request counts other services keep on a space.
 import { atLeast, callerOf, ROLES, type Role, type RoleOrGuest } from "@docshelf/access";
+import { broadcast } from "@docshelf/contracts/action";
+import type { SpaceCounts } from "@docshelf/contracts/content";
+import * as events from "@docshelf/contracts/events";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
@@ -39,7 +42,6 @@ interface MoveParams {
   position?: { before?: { space: string }; after?: { space: string } };
 }
 
-type Counts = Partial<Pick<SpaceDoc, "comments" | "changeRequests" | "changeRequestsOpen" | "changeRequestsDraft">>;
 
 export const spaceActions: ContentActions = {
   createSpace: {
@@ -156,7 +158,7 @@ export const spaceActions: ContentActions = {
       this.requireRole(role, "admin", "Deleting a space");
       const now = this.nowIso();
       const deleted = await this.spaces.updateOne({ id: space.id, deletedAt: op.exists(false) }, { $set: { deletedAt: now, updatedAt: now } });
-      if (deleted) await this.broker.broadcast("content.space.deleted", { spaceId: space.id, organizationId: space.organizationId, deletedAt: now });
+      if (deleted) await broadcast(this.broker, events.contentSpaceDeleted, { spaceId: space.id, organizationId: space.organizationId, deletedAt: now });
       return null;
     },
   },
@@ -172,7 +174,7 @@ export const spaceActions: ContentActions = {
       }
       const restored = await this.spaces.updateOne({ id: space.id }, { $set: { updatedAt: this.nowIso() }, $unset: ["deletedAt"] });
       if (!restored) throw new NotFoundError(`Space ${space.id} was not found.`);
-      await this.broker.broadcast("content.space.restored", { spaceId: space.id, organizationId: space.organizationId });
+      await broadcast(this.broker, events.contentSpaceRestored, { spaceId: space.id, organizationId: space.organizationId });
       return presentSpace(restored, await this.roleOn(restored, membership), this.publicUrl());
     },
   },
@@ -272,7 +274,7 @@ export const spaceActions: ContentActions = {
         { $set: { organizationId: ctx.params.organization, updatedAt: this.nowIso(), position: this.now().getTime() }, $unset: ["parent", "grants"] },
       );
       if (!moved) throw new ConflictError("The space changed while it was being transferred; try again.");
-      await this.broker.broadcast("content.space.transferred", { spaceId: space.id, fromOrganizationId: space.organizationId, toOrganizationId: ctx.params.organization });
+      await broadcast(this.broker, events.contentSpaceTransferred, { spaceId: space.id, fromOrganizationId: space.organizationId, toOrganizationId: ctx.params.organization });
       return presentSpace(moved, await this.roleOn(moved, target), this.publicUrl());
     },
   },
@@ -337,7 +339,7 @@ export const spaceActions: ContentActions = {
       changeRequestsOpen: { type: "number", integer: true, min: 0, optional: true },
       changeRequestsDraft: { type: "number", integer: true, min: 0, optional: true },
     },
-    async handler(ctx: Ctx<{ spaceId: string } & Counts>) {
+    async handler(ctx: Ctx<SpaceCounts>) {
       const { spaceId, ...counts } = ctx.params;
       const updated = await this.spaces.updateOne({ id: spaceId }, { $set: counts });
       if (!updated) throw new NotFoundError(`Space ${spaceId} was not found.`);
