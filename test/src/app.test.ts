@@ -2,7 +2,7 @@
 // sign-out, CSRF, open redirects), every `urls.app` the API returns opening its page for a member and
 // not for anyone else, escaped content, the CSP, and the write loop (change request, edit, comment).
 import { createHash } from "node:crypto";
-import { addMember, createSpace, createUser, type RunningSystem } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem } from "@docshelf/testkit";
 import { addPages } from "./sites-serve-fixtures";
 import { countStored } from "./store-snapshot";
 import { MODES, start } from "./modes";
@@ -179,6 +179,15 @@ describe.each(MODES)("the app over %s", (mode) => {
       const nobody = await new Browser(sys.url).get(path);
       expect(nobody.status).toBe(303);
       expect(nobody.location).toMatch(/^\/app\/sign-in\?return=/);
+    });
+
+    test("a collection opens only under its own organization's path, even for a member of both", async () => {
+      const other = await createOrg(w.alice.api, "Alice's second org");
+      const collectionPath = pathOf(w.urls.collection);
+      expect((await alice.get(collectionPath)).status).toBe(200);
+      const elsewhere = await alice.get(collectionPath.replace(`/o/${w.orgId}/`, `/o/${other.id}/`));
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.text).not.toContain("Guides");
     });
 
     test("the organization page lists spaces and sites, and members for an administrator", async () => {

@@ -287,7 +287,7 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
   if (kind === "sites") return page(200, sitePage(viewer, organizationId, await as(sites.get, { organizationId, siteId: id })));
   if (kind === "c") {
     const collection = await as(orgs.getCollection, { collectionId: id });
-    if (collection.organizationId && collection.organizationId !== organizationId) throw notFound();
+    if (collection.organization !== organizationId) throw notFound();
     const spaces = await as(contentApi.listSpacesInCollection, { collectionId: id, limit: 100 });
     return page(200, collectionPage(viewer, organizationId, collection, spaces.items));
   }
