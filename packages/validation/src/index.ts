@@ -16,3 +16,16 @@ const maxLength =
 export function urlRule(max: number, extra: { optional?: boolean; nullable?: boolean } = {}) {
   return { type: "url", custom: maxLength(max), ...extra } as const;
 }
+
+/** The flags of GitBook's content reads (`metadata`, `computed`), as query strings give them. */
+export const contentReadFlags = {
+  metadata: { type: "boolean", optional: true, convert: true },
+  computed: { type: "boolean", optional: true, convert: true },
+} as const;
+
+/** The flags of GitBook's page reads: the content flags, plus `format` (document or markdown) and `evaluated`. */
+export const pageReadFlags = {
+  ...contentReadFlags,
+  format: { type: "enum", values: ["document", "markdown"], optional: true },
+  evaluated: { type: "boolean", optional: true, convert: true },
+} as const;

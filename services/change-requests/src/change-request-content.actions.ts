@@ -4,7 +4,7 @@ import * as content from "@docshelf/contracts/content";
 import { ConflictError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { newId } from "@docshelf/store";
-import { idRule } from "@docshelf/validation";
+import { idRule, contentReadFlags as flags, pageReadFlags as pageFlags } from "@docshelf/validation";
 import { MAX_CHANGES, OPERATIONS, checkChanges, linksToPageRefs, resolvePageRefs, revertPage, toContentChanges, type RevertChange } from "./content-changes";
 import type { TreeContent } from "./merge";
 import { ancestorOf } from "./present";
@@ -12,16 +12,6 @@ import type { ChangeRequestsActions, Ctx } from "./service-types";
 import { isActive } from "./status-rules";
 
 const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
-const flags = {
-  metadata: { type: "boolean", optional: true, convert: true },
-  computed: { type: "boolean", optional: true, convert: true },
-} as const;
-const pageFlags = {
-  ...flags,
-  format: { type: "enum", values: ["document", "markdown"], optional: true },
-  evaluated: { type: "boolean", optional: true, convert: true },
-} as const;
-
 type At = { spaceId: string; changeRequestId: string } & Record<string, unknown>;
 
 /** Calls one of content's revision reads (`action`, named in full) on the change request's revision, as the caller. */

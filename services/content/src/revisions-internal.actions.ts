@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from "@docshelf/errors";
 import { jsonStream, readJson } from "@docshelf/runtime";
 import { listParams } from "@docshelf/list";
 import { newId, op } from "@docshelf/store";
-import { idRule, urlRule } from "@docshelf/validation";
+import { idRule, urlRule, contentReadFlags as flags, pageReadFlags as pageFlags } from "@docshelf/validation";
 import type { RevisionDoc } from "./models";
 import { presentPage } from "./present";
 import { importWebsite } from "./website-import";
@@ -19,15 +19,6 @@ import { serveFileBacklinks, serveLinks } from "./link-reports";
 import type { ContentActions, Ctx } from "./service-types";
 import { IMPORT_SOURCES, importFetch } from "./import-fetch";
 
-const flags = {
-  metadata: { type: "boolean", optional: true, convert: true },
-  computed: { type: "boolean", optional: true, convert: true },
-} as const;
-const pageFlags = {
-  ...flags,
-  format: { type: "enum", values: ["document", "markdown"], optional: true },
-  evaluated: { type: "boolean", optional: true, convert: true },
-} as const;
 const at = { spaceId: idRule, revisionId: idRule } as const;
 
 interface At {

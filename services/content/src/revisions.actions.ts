@@ -4,7 +4,7 @@
 import { markdownToDocument } from "@docshelf/document";
 import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
-import { idRule } from "@docshelf/validation";
+import { idRule, contentReadFlags as flags } from "@docshelf/validation";
 import { viewFor } from "./computed";
 import type { RevisionDoc } from "./models";
 import { presentPage, type PageResource } from "./present";
@@ -14,10 +14,6 @@ import { walk } from "./revisions/tree";
 import { serveFile, serveFiles, servePage } from "./content-answers";
 import type { ContentActions, ContentService, Ctx } from "./service-types";
 
-const flags = {
-  metadata: { type: "boolean", optional: true, convert: true },
-  computed: { type: "boolean", optional: true, convert: true },
-} as const;
 const at = { spaceId: idRule, revisionId: idRule } as const;
 
 interface At {

@@ -2,7 +2,7 @@
 // file backlinks, and a file's bytes by its signed download URL.
 import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
-import { idRule } from "@docshelf/validation";
+import { idRule, contentReadFlags as flags, pageReadFlags as pageFlags } from "@docshelf/validation";
 import { viewFor } from "./computed";
 import { serveFile, serveFiles, servePage, serveRevision } from "./content-answers";
 import { verifyFileToken } from "./files";
@@ -10,17 +10,6 @@ import { serveFileBacklinks } from "./link-reports";
 import { presentPage } from "./present";
 import { findPageByPath } from "./revisions/tree";
 import type { ContentActions, Ctx } from "./service-types";
-
-const flags = {
-  metadata: { type: "boolean", optional: true, convert: true },
-  computed: { type: "boolean", optional: true, convert: true },
-} as const;
-
-const pageFlags = {
-  ...flags,
-  format: { type: "enum", values: ["document", "markdown"], optional: true },
-  evaluated: { type: "boolean", optional: true, convert: true },
-} as const;
 
 interface Flags {
   metadata?: boolean;
