@@ -123,7 +123,7 @@ ${
     ? html`<ul class="change-list">${pages.map((p) => html`<li><a href="#page-${p.id}">${p.title}</a> <span class="meta">${p.kinds.map((k) => KIND_LABEL[k]).join(", ")}</span></li>`)}</ul>
 ${pages.map(
   (p) => html`<article class="page-change" id="page-${p.id}"><h3>${p.kinds.includes("removed") ? p.title : html`<a href="${base}/${p.path}">${p.title}</a>`} <span class="meta">${p.kinds.map((k) => KIND_LABEL[k]).join(", ")}</span></h3>
-${attributeList(p)}${p.diff !== undefined ? diffLines(p.diff) : ""}</article>`,
+${attributeList(p)}${p.diff !== undefined ? (p.kinds.includes("added") && p.diff?.every((l) => l.text === "") ? html`<p>A new, empty page.</p>` : diffLines(p.diff)) : ""}</article>`,
 )}
 ${more > 0 ? html`<p class="meta">And ${more} more changes.</p>` : ""}`
     : html`<p class="meta">No page changed.</p>`
