@@ -174,6 +174,7 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       ]);
       expect((await w.alice.api.post(`${theirs.api}/merge`, {})).status).toBe(200);
 
+      expect((await alice.get(mine.app)).text).toContain(`<a href="${mine.app}/~diff#conflicts">`);
       const res = await alice.get(`${mine.app}/~diff`);
       expect(res.status).toBe(200);
       const section = /<section id="conflicts">([\s\S]*?)<\/section>/.exec(res.text)?.[1] ?? "";

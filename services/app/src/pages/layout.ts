@@ -63,6 +63,7 @@ select{font:inherit;padding:.3rem}
 .arrange li{margin:.3rem 0}
 .page-change{border-top:1px solid #dde1e8;margin-top:1rem}
 .refused{border:1px solid #a3161a;padding:0 1rem;margin:1rem 0}
+.notice{border-left:4px solid #b26a00;padding:.3rem .8rem;background:#fff7e6}
 .error{color:#a3161a}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .meta{color:#5b6475;font-size:.9rem}

@@ -23,6 +23,8 @@ export interface ChangeRequestView {
   subject?: string;
   status?: string;
   createdBy?: { displayName?: string };
+  /** Main moved since the change request last took it in. */
+  outdated?: boolean;
 }
 export interface ReviewView {
   id: string;
@@ -227,6 +229,7 @@ export function changeRequestPage(
     html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
 <p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
+${cr.outdated ? html`<p class="notice">Main changed since this change request was made: <a href="${base}/~diff#conflicts">see its changes and any conflicts</a>.</p>` : ""}
 ${
   current
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
