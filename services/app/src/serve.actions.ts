@@ -12,7 +12,7 @@ import * as openapi from "@docshelf/contracts/openapi";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
-import { lineDiff } from "./diff";
+import { lineDiff, type DiffLine } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
@@ -630,23 +630,21 @@ async function changesView(
     outdated ? as(contentApi.semanticChangesBetween, { spaceId: space.id, from: base, to: space.revision, limit: 1000 }) : undefined,
   ]);
   const ours = pageChanges(listed.changes);
-  let diffed = 0;
-  const diffOf = async (p: PageChanges, to: string) => {
-    if (!contentChanged(p) || diffed++ >= MAX_DIFFED_PAGES) return undefined;
-    const [before, after] = await Promise.all([
+  const found = main ? pageConflicts(ours, pageChanges(main.changes)) : undefined;
+  // The first MAX_DIFFED_PAGES content changes (conflicts first) are diffed, all at once.
+  let budget = MAX_DIFFED_PAGES;
+  const diffOf = (p: PageChanges, to: string): Promise<DiffLine[] | null> | undefined => {
+    if (!contentChanged(p) || budget-- <= 0) return undefined;
+    return Promise.all([
       p.kinds.includes("added") ? "" : markdownIn(as, space.id, base, p.id),
       p.kinds.includes("removed") ? "" : markdownIn(as, space.id, to, p.id),
-    ]);
-    return lineDiff(before, after);
+    ]).then(([before, after]) => lineDiff(before, after));
   };
-  const pages: ShownPageChange[] = [];
-  for (const p of ours) pages.push({ ...p, diff: await diffOf(p, head) });
-  let conflicts: ShownConflict[] | undefined;
-  if (main) {
-    conflicts = [];
-    for (const c of pageConflicts(ours, pageChanges(main.changes))) {
-      conflicts.push({ ...c, oursDiff: await diffOf(c.ours, head), theirsDiff: await diffOf(c.theirs, space.revision) });
-    }
-  }
+  // Every read started is awaited in one Promise.all (none left without a handler if another fails).
+  const conflictDiffs = (found ?? []).flatMap((c) => [diffOf(c.ours, head), diffOf(c.theirs, space.revision)]);
+  const pageDiffs = ours.map((p) => diffOf(p, head));
+  const [forConflicts, forPages] = await Promise.all([Promise.all(conflictDiffs), Promise.all(pageDiffs)]);
+  const pages: ShownPageChange[] = ours.map((p, i) => ({ ...p, diff: forPages[i] }));
+  const conflicts: ShownConflict[] | undefined = found?.map((c, i) => ({ ...c, oursDiff: forConflicts[2 * i], theirsDiff: forConflicts[2 * i + 1] }));
   return page(status, changesPage(viewer, space, { ...cr, outdated }, revision.pages, pages, listed.more, conflicts, refused));
 }
