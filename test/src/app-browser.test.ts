@@ -1,12 +1,14 @@
 // The app in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core, launched
 // as the published-site browser suite does) opens a space's urls.app without a session, is led to
 // sign-in, pastes a token, comes back to the space page, opens a change request, edits a page with a
-// preview and saves it, comments, uploads a file, merges and reads the merged page; the XSS page runs no script; the
+// preview and saves it, arranges pages, reads the changes, comments, uploads a file, is refused the merge
+// until a second user (a reviewer, in a browser of their own) approves under the organization's merge
+// rules, merges and reads the merged page; the XSS page runs no script; the
 // main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import type { RunningSystem } from "@docshelf/testkit";
+import { addMember, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
@@ -39,6 +41,8 @@ suites("the app in Chromium over %s", (mode) => {
   let w: AppWorld;
   let context: BrowserContext;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let reviewer: TestUser;
+  let teamPath: string;
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `app-${mode}-${name}.png`), fullPage: true });
 
@@ -47,6 +51,12 @@ suites("the app in Chromium over %s", (mode) => {
     w = await appWorld(sys);
     browser = await launchBrowser(sys.url);
     context = browser.context;
+    reviewer = await createUser(sys.admin, { displayName: "Rita Reviewer" });
+    await addMember(w.alice.api, w.orgId, reviewer.email, "review");
+    const team = await w.alice.api.put(`/v1/orgs/${w.orgId}/teams`, { title: "Reviewers" });
+    expect(team.status).toBe(201);
+    expect((await w.alice.api.put(`/v1/orgs/${w.orgId}/teams/${team.body.id}/members/${reviewer.id}`, {})).status).toBe(204);
+    teamPath = `/o/${w.orgId}/teams/${team.body.id}`;
   }, 120_000);
 
   afterAll(async () => {
@@ -83,6 +93,28 @@ suites("the app in Chromium over %s", (mode) => {
     await page.waitForURL(/\/~\/changes\/\d+\/welcome$/);
     expect(await page.innerHTML("article")).toContain("Edited in <strong>Chromium</strong>.");
 
+    // Arrange: a page added under Welcome, then moved out of it, as the forms post them (no script).
+    const crUrl = page.url().replace(/\/welcome$/, "");
+    await page.goto(crUrl);
+    await page.click('a:text-is("Arrange pages")');
+    await page.waitForURL(/\/~pages$/);
+    await page.fill("#new-title", "Appendix");
+    await page.selectOption("#new-parent", { label: "Welcome" });
+    await page.click('button:text-is("Add page")');
+    await page.waitForURL(/\/~pages$/);
+    expect(await page.textContent("ol.arrange li:has(> span:text-is('Welcome')) ol")).toContain("Appendix");
+    await page.click('button:has-text("Un-nest"):has(span:text-is(" Appendix out of its parent"))');
+    await page.waitForURL(/\/~pages$/);
+    expect(await page.locator("ol.arrange > li > span.page-title").allTextContents()).toContain("Appendix");
+    await shot(page, "arrange");
+    await page.click('p.meta a:has-text("Browser edit")');
+    await page.click('a:text-is("Changes")');
+    await page.waitForURL(/\/~diff$/);
+    expect(await page.textContent("ul.change-list")).toContain("Appendix");
+    expect(await page.innerHTML("#changed-pages")).toContain("<ins>+ Edited in **Chromium**.</ins>");
+    await shot(page, "changes");
+    await page.goto(crUrl);
+
     await page.fill("#comment", "Ship it");
     await page.click('button:text-is("Comment")');
     await page.waitForURL(/\/~\/changes\/\d+$/);
@@ -100,9 +132,40 @@ suites("the app in Chromium over %s", (mode) => {
     await shot(page, "upload");
     await page.goto(changeRequestUrl);
 
-    await page.click('button:text-is("Merge")');
-    await page.waitForURL(/\/~\/changes\/\d+$/);
-    expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");
+    // The organization asks for an approving review, which the author cannot give: the merge is refused…
+    expect((await w.alice.api.patch(`/v1/orgs/${w.orgId}`, { mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_approved_review" }] } })).status).toBe(200);
+    try {
+      await page.click('button:text-is("Merge")');
+      await page.waitForURL(/\/~\/changes\/\d+$/);
+      expect(await page.textContent("main")).toContain("needs at least one approving review");
+      await shot(page, "merge-refused");
+      await page.goto(changeRequestUrl);
+      expect(await page.textContent("p.meta:has-text('Status')")).not.toContain("merged");
+
+      // …until the reviewer, signed in in a browser of their own, approves.
+      const second = await launchBrowser(sys.url);
+      try {
+        const theirs = await second.context.newPage();
+        await theirs.goto(changeRequestUrl);
+        await theirs.waitForURL(/\/app\/sign-in\?return=/);
+        await theirs.fill("#token", reviewer.token);
+        await theirs.click('button:text-is("Sign in")');
+        await theirs.waitForURL(changeRequestUrl);
+        await theirs.click('button:text-is("Approve")');
+        await theirs.waitForURL(changeRequestUrl);
+        expect(await theirs.textContent("section#reviews")).toContain("Rita Reviewer: approved");
+        await theirs.screenshot({ path: join(ARTIFACTS, `app-${mode}-second-reviewer.png`), fullPage: true });
+      } finally {
+        await second.close();
+      }
+      await page.reload();
+      expect(await page.textContent("section#reviews")).toContain("Rita Reviewer: approved");
+      await page.click('button:text-is("Merge")');
+      await page.waitForURL(/\/~\/changes\/\d+$/);
+      expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");
+    } finally {
+      await w.alice.api.patch(`/v1/orgs/${w.orgId}`, { mergeRules: { type: "none" } });
+    }
     await page.goto(`${spaceUrl}/welcome`);
     expect(await page.innerHTML("article")).toContain("Edited in <strong>Chromium</strong>.");
     await shot(page, "merged");
@@ -122,10 +185,11 @@ suites("the app in Chromium over %s", (mode) => {
     await page.fill("#token", w.alice.token);
     await page.click('button:text-is("Sign in")');
     await page.waitForURL(/\/app$/);
-    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, `${pathOf(w.urls.changeRequest)}/~files`, pathOf(w.urls.site), "/app/sign-in"]) {
+    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, `${pathOf(w.urls.changeRequest)}/~files`, `${pathOf(w.urls.changeRequest)}/~pages`, `${pathOf(w.urls.changeRequest)}/~diff`, teamPath, pathOf(w.urls.site), "/app/sign-in"]) {
       const opened = await page.goto(`${sys.url}${path}`);
       expect({ path, status: opened?.status() }).toEqual({ path, status: 200 });
       expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+      if (path === teamPath) await shot(page, "team");
     }
     await page.close();
   });

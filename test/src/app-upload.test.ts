@@ -1,6 +1,6 @@
 // Uploading a file in the app: a change request's files page posts a multipart form (with its CSRF
 // token) through the HTTP gateway; the file lands in the change request as `insert_files` would put it
-// through the API, as the signed-in user, within the API's 1 MB limit.
+// through the API, as the signed-in user, within the API's 1 MB limit and (over NATS) what one message carries.
 import { addMember, createUser, type RunningSystem } from "@docshelf/testkit";
 import { Browser, appWorld, csrfOf, signIn, type AppWorld } from "./app-fixtures";
 import { MODES, start } from "./modes";
@@ -60,16 +60,25 @@ describe.each(MODES)("uploads in the app over %s", (mode) => {
     expect((await upload(new Browser(sys.url), { intent: "upload" }, { name: "a.txt", type: "text/plain", bytes })).status).toBe(403);
   });
 
-  test("a file over the API's 1 MB is refused (413), by the app or, far larger, by the gateway", async () => {
+  test("a file over what one message can carry is a 413 page naming the limit (NATS's max_payload; the API's 1 MB in one process)", async () => {
     const browser = new Browser(sys.url);
     await signIn(browser, w.alice.token);
     const csrf = csrfOf((await browser.get(filesPath)).text);
-    if (mode === "embedded") {
-      // Over NATS a message is at most 1 MB (max_payload), as for the API's insert_files.
-      const over = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "big.bin", type: "application/octet-stream", bytes: Buffer.alloc(1024 * 1024 + 1) });
-      expect(over.status).toBe(413);
-      expect(over.text).toContain("at most 1048576 bytes");
+    // Over NATS (max_payload 1 MiB) the base64 of a file and the rest of the message: at most 761,856 bytes.
+    const limit = mode === "nats" ? 761_856 : 1024 * 1024;
+    const fits = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "fits.bin", type: "application/octet-stream", bytes: Buffer.alloc(limit, 1) });
+    expect(fits.status).toBe(303);
+    for (const size of [limit + 1, 800_000, 1024 * 1024 + 1].filter((n) => n > limit)) {
+      const over = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "big.bin", type: "application/octet-stream", bytes: Buffer.alloc(size, 2) });
+      expect({ size, status: over.status }).toEqual({ size, status: 413 });
+      expect(over.text).toContain(`That file is too large: ${size} bytes; a file is at most ${limit} bytes`);
+      expect(over.text).toContain('enctype="multipart/form-data"');
     }
+    const listed = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${crId}/content/files`);
+    const names = listed.body.items.map((f: { name: string }) => f.name);
+    expect(names).toContain("fits.bin");
+    expect(names).not.toContain("big.bin");
+    // Far larger than any form: the gateway's own 413.
     const huge = await upload(browser, { _csrf: csrf, intent: "upload" }, { name: "huge.bin", type: "application/octet-stream", bytes: Buffer.alloc(2 * 1024 * 1024) });
     expect(huge.status).toBe(413);
     const none = await upload(browser, { _csrf: csrf, intent: "upload" });

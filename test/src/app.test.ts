@@ -424,7 +424,7 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect((await admin.submit(org, org, { intent: "role", user: erin.id, role: "owner" })).status).toBe(400);
 
       expect((await admin.submit(org, org, { intent: "team", title: "Writers <3" })).status).toBe(303);
-      expect((await admin.get(org)).text).toContain("<li>Writers &lt;3</li>");
+      expect((await admin.get(org)).text).toMatch(/<li><a href="\/o\/[^"]+\/teams\/[^"]+">Writers &lt;3<\/a><\/li>/);
 
       const site = pathOf(w.urls.site);
       expect((await admin.submit(site, site, { intent: "publish" })).status).toBe(303);

@@ -1,7 +1,7 @@
 // The change-requests service's internal actions other services call, and the answers they give.
 import type { RoleOrGuest } from "@docshelf/access";
 import { action } from "./action";
-import type { FileResource, Listed, PageResource, RevisionResource } from "./content";
+import type { FileResource, Listed, PageResource, RevisionResource, SemanticChanges } from "./content";
 import type { User } from "./identity";
 
 /** A change request of a space as the user may see it (for comments on change requests). */
@@ -70,3 +70,13 @@ export const listReviews = action<ChangeRequestRef & { outdated?: boolean; limit
 export const getRevision = action<ChangeRequestRef, RevisionResource>("change-requests.getRevision");
 export const getPageByPath = action<ChangeRequestRef & { pagePath: string; format?: "document" | "markdown" }, PageResource>("change-requests.getPageByPath");
 export const listFiles = action<ChangeRequestRef & { limit?: number; page?: string }, Listed<FileResource>>("change-requests.listFiles");
+/** GitBook's getChangeRequestChanges: the change request's semantic changes against its base (`limit` 1–1000, default 10). */
+export const listChanges = action<ChangeRequestRef & { limit?: number }, SemanticChanges>("change-requests.listChanges");
+
+/** The page of a conflict a merge answers (its 409's `data.conflicts`). */
+export interface MergeConflict {
+  kind: "page" | "file" | "reusable-content" | "variable";
+  id: string;
+  title?: string;
+  reason: string;
+}

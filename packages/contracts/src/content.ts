@@ -278,3 +278,32 @@ export const getPageByPath = action<{ spaceId: string; pagePath: string; format?
 export const listFiles = action<{ spaceId: string } & ListParams, Listed<FileResource>>("content.listFiles");
 export const searchSpaceContent = action<{ spaceId: string; query: string } & ListParams, Listed<SearchPageResult>>("content.searchSpaceContent");
 export const listSpacesInCollection = action<{ collectionId: string } & ListParams, Listed<SpaceResource>>("content.listSpacesInCollection");
+
+/** A page of a semantic change (GitBook's RevisionSemanticChange pages). */
+export interface ChangedPage {
+  id: string;
+  type: "document" | "group";
+  title: string;
+  path: string;
+}
+/** One attribute's value before and after a change. */
+export interface ChangedAttribute<T> {
+  before?: T;
+  after?: T;
+}
+/** GitBook's RevisionSemanticChange (the page kinds typed; files, variables and reusable contents carried as is). */
+export type SemanticChange =
+  | { type: "page_created" | "page_deleted"; page: ChangedPage }
+  | { type: "page_edited"; page: ChangedPage; attributes: Record<string, ChangedAttribute<string>> }
+  | { type: "page_moved"; page: ChangedPage; parent: ChangedAttribute<ChangedPage> }
+  | { type: `file_${string}` | "variables_edited" | `reusable_content_${string}`; [field: string]: unknown };
+/** GitBook's RevisionSemanticChanges: the first `limit` changes and how many more there are. */
+export interface SemanticChanges {
+  changes: SemanticChange[];
+  more: number;
+}
+
+/** GitBook's getPageInRevisionById, as the caller. */
+export const getPageInRevision = action<{ spaceId: string; revisionId: string; pageId: string; format?: "document" | "markdown" }, PageResource>("content.getPageInRevision");
+/** Internal, no access check (the caller checks first): what changed from revision `from` to `to` of a space. */
+export const semanticChangesBetween = action<{ spaceId: string; from: string; to: string; limit?: number }, SemanticChanges>("content.semanticChangesBetween");

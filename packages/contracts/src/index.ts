@@ -8,3 +8,4 @@ export * as comments from "./comments";
 export * as changeRequests from "./change-requests";
 export * as openapi from "./openapi";
 export * as events from "./events";
+export * as app from "./app";

@@ -122,3 +122,15 @@ export const listMembers = action<{ organizationId: string } & ListParams, Liste
 export const listTeams = action<{ organizationId: string } & ListParams, Listed<Team>>("orgs.listTeams");
 export const listCollections = action<{ organizationId: string } & ListParams, Listed<CollectionResource>>("orgs.listCollections");
 export const getCollection = action<{ collectionId: string }, CollectionResource>("orgs.getCollection");
+
+/** GitBook's TeamMember: the organization's member and their role in the team. */
+export interface TeamMemberResource {
+  organization: Member;
+  team: { role: "owner" | "member" };
+  [field: string]: unknown;
+}
+export const removeMember = action<{ organizationId: string; userId: string }, unknown>("orgs.removeMember");
+export const getTeam = action<{ organizationId: string; teamId: string }, Team>("orgs.getTeam");
+export const listTeamMembers = action<{ organizationId: string; teamId: string } & ListParams, Listed<TeamMemberResource>>("orgs.listTeamMembers");
+export const addTeamMember = action<{ organizationId: string; teamId: string; userId: string; role?: "owner" | "member" }, unknown>("orgs.addTeamMember");
+export const removeTeamMember = action<{ organizationId: string; teamId: string; userId: string }, unknown>("orgs.removeTeamMember");

@@ -1,4 +1,5 @@
 // What the gateway hands the app for one browser request, and what the app answers.
+import type { AppUpload } from "@docshelf/contracts/app";
 import { parseCookies, pageSecurityHeaders } from "@docshelf/document";
 
 export { parseCookies };
@@ -11,7 +12,7 @@ export interface AppRequest {
   /** A url-encoded form body of a POST (or a multipart form's text fields). */
   form?: Record<string, string>;
   /** A multipart form's first file (the gateway reads at most 1.5 MiB of body). */
-  upload?: { field: string; name: string; contentType: string; base64: string };
+  upload?: AppUpload;
   cookie?: string;
   /** Whether the browser reached us over https (directly, or through a trusted proxy saying so). */
   secure: boolean;

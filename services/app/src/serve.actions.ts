@@ -5,16 +5,20 @@ import { hashToken, type Caller, type Role, type RoleOrGuest } from "@docshelf/a
 import { call, type Action } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as comments from "@docshelf/contracts/comments";
+import { fileLimitForPayload, transporterMaxPayload } from "@docshelf/contracts/app";
 import * as contentApi from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
 import * as openapi from "@docshelf/contracts/openapi";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
-import { lineDiff } from "./diff";
+import { lineDiff, type DiffLine } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
-import { collectionPage, openapiPage, orgPage, orgsPage, sitePage } from "./pages/org";
+import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
+import { arrangePage, changesPage, type ShownConflict, type ShownPageChange } from "./pages/changes";
+import { DIRECTIONS, moveChange, placeOf, type Direction } from "./arrange";
+import { pageChanges, pageConflicts, type PageChanges } from "./conflicts";
 import { signInPage, ssoChoicePage } from "./pages/sign-in";
 import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type ChangeRequestView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
@@ -90,7 +94,14 @@ export const serveActions: AppActions = {
       upload: {
         type: "object",
         optional: true,
-        props: { field: { type: "string", max: 64 }, name: { type: "string", max: 1024 }, contentType: { type: "string", max: 1024 }, base64: { type: "string" } },
+        props: {
+          field: { type: "string", max: 64 },
+          name: { type: "string", max: 1024 },
+          contentType: { type: "string", max: 1024 },
+          base64: { type: "string" },
+          size: { type: "number", integer: true, min: 0, optional: true },
+          omitted: { type: "boolean", optional: true },
+        },
       },
       cookie: { type: "string", optional: true, max: 16384 },
       secure: { type: "boolean", optional: true },
@@ -235,8 +246,10 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
     return page(200, orgsPage(viewer, mine.items));
   }
   if (root === "o" && id && post) return orgPost(as, req, id, rest);
+  // Over a transporter a file travels base64 in one message: the largest that fits (NATS's max_payload).
+  const uploadLimit = Math.min(MAX_UPLOAD_BYTES, fileLimitForPayload(transporterMaxPayload(service.broker)) ?? MAX_UPLOAD_BYTES);
   if (root === "o" && id && !post) return orgRoute(as, viewer, id, rest);
-  if (root === "s" && id) return spaceRoute(as, req, viewer, id, rest);
+  if (root === "s" && id) return spaceRoute(as, req, viewer, id, rest, uploadLimit);
   throw notFound();
 }
 
@@ -258,6 +271,35 @@ async function orgPost(as: As, req: AppRequest, organizationId: string, rest: st
   if (rest.length === 0 && form.intent === "role" && form.user) {
     await as(orgs.updateMember, { organizationId, userId: form.user, role: roleOf(form.role) });
     return redirect(home);
+  }
+  if (rest.length === 0 && form.intent === "remove-member" && form.user) {
+    await as(orgs.removeMember, { organizationId, userId: form.user });
+    return redirect(home);
+  }
+  if (rest.length === 2 && rest[0] === "teams") {
+    // A team's members (the API's rules: administrators and the team's owners; the page offers the forms to administrators).
+    const teamId = rest[1];
+    const back = `${home}/teams/${encodeURIComponent(teamId)}`;
+    const user = (form.user ?? "").trim();
+    if (!user) throw new PageError(400, "That did not work", "Pick a member.");
+    const teamRole = (value: string | undefined): "owner" | "member" => {
+      if (value !== "owner" && value !== "member") throw new PageError(400, "That did not work", "Pick one of the team roles offered.");
+      return value;
+    };
+    if (form.intent === "add-member" || form.intent === "team-role") {
+      if (form.intent === "team-role") {
+        // Changing a role keeps the member in the team: only someone already in it.
+        const listed = await as(orgs.listTeamMembers, { organizationId, teamId, limit: 1000 });
+        if (!listed.items.some((m) => m.organization.user.id === user)) throw notFound();
+      }
+      await as(orgs.addTeamMember, { organizationId, teamId, userId: user, role: teamRole(form.role) });
+      return redirect(back);
+    }
+    if (form.intent === "remove-member") {
+      await as(orgs.removeTeamMember, { organizationId, teamId, userId: user });
+      return redirect(back);
+    }
+    throw notFound();
   }
   if (rest.length === 0 && form.intent === "team") {
     await as(orgs.createTeam, { organizationId, title: (form.title ?? "").trim() });
@@ -292,6 +334,24 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
     return page(200, collectionPage(viewer, organizationId, collection, spaces.items));
   }
   if (kind === "openapi") return page(200, openapiPage(viewer, organizationId, await as(openapi.get, { organizationId, specSlug: id })));
+  if (kind === "teams") {
+    const [org, team, members] = await Promise.all([
+      as(orgs.get, { organizationId }),
+      as(orgs.getTeam, { organizationId, teamId: id }),
+      as(orgs.listTeamMembers, { organizationId, teamId: id, limit: 1000 }),
+    ]);
+    const candidates = org.permissions?.admin ? await as(orgs.listMembers, { organizationId, limit: 1000 }).then((m) => m.items) : undefined;
+    return page(
+      200,
+      teamPage(
+        viewer,
+        organizationId,
+        team,
+        members.items.map((m) => ({ user: m.organization.user, role: m.team.role })),
+        candidates,
+      ),
+    );
+  }
   throw notFound();
 }
 
@@ -299,7 +359,7 @@ function rendered(content: PageContent): { title: string; path: string; html: st
   return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
 }
 
-async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[]): Promise<AppAnswer> {
+async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[], uploadLimit: number): Promise<AppAnswer> {
   const post = req.method === "POST";
   const space = await as(contentApi.getSpace, { spaceId });
   if (rest[0] !== "~") {
@@ -334,7 +394,7 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const cr = await as(changeRequests.create, subject ? { spaceId, subject } : { spaceId });
     return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
   }
-  if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"));
+  if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"), uploadLimit);
   if (kind === "search" && ref === undefined && !post) {
     const query = (req.query.q ?? "").trim().slice(0, 512);
     const [pages, hits] = await Promise.all([
@@ -354,7 +414,7 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
   throw notFound();
 }
 
-async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, number: string, pagePath: string): Promise<AppAnswer> {
+async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space: contentApi.SpaceResource, number: string, pagePath: string, uploadLimit: number): Promise<AppAnswer> {
   const spaceId = space.id;
   const cr = await as(changeRequests.get, { spaceId, changeRequestId: number });
   const ref = { spaceId, changeRequestId: cr.id };
@@ -376,13 +436,21 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       return redirect(back);
     }
     if (intent === "merge") {
-      // Conflicts and unmet merge rules are the action's 409, shown with its message.
-      await as(changeRequests.merge, ref);
+      // Unmet merge rules are the action's 409, shown with its message; conflicts with the changes page, the conflicting pages page by page.
+      try {
+        await as(changeRequests.merge, ref);
+      } catch (err) {
+        const conflicts = (err as { code?: unknown; data?: { conflicts?: unknown } }).data?.conflicts;
+        if ((err as { code?: unknown }).code !== 409 || !Array.isArray(conflicts)) throw err;
+        return changesView(as, viewer, space, cr, 409, { message: (err as Error).message, items: conflicts as changeRequests.MergeConflict[] });
+      }
       return redirect(back);
     }
     throw notFound();
   }
-  if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr);
+  if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr, uploadLimit);
+  if (pagePath === "~pages") return arrange(as, req, viewer, space, cr);
+  if (pagePath === "~diff" && req.method !== "POST") return changesView(as, viewer, space, cr, 200);
   const content = pagePath ? await as(changeRequests.getPageByPath, { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
@@ -422,7 +490,7 @@ const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
  * `…/changes/{n}/~files`: the change request's files; a POST (multipart, intent `upload`) adds the
  * form's file with `insert_files`, the API's way, as the user: at most 1 MB, the API's limit.
  */
-async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, cr: ChangeRequestView): Promise<AppAnswer> {
+async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space: SpaceView, cr: ChangeRequestView, uploadLimit: number): Promise<AppAnswer> {
   const ref = { spaceId: space.id, changeRequestId: cr.id };
   const show = async (status: number, error?: string) => {
     const [revision, files] = await Promise.all([as(changeRequests.getRevision, ref), as(changeRequests.listFiles, { ...ref, limit: 100 })]);
@@ -432,8 +500,8 @@ async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space
   if (req.form?.intent !== "upload") throw notFound();
   const upload = req.upload;
   if (!upload) return show(400, "Pick a file to upload.");
-  const size = Buffer.byteLength(upload.base64, "base64");
-  if (size > MAX_UPLOAD_BYTES) return show(413, `That file is ${size} bytes; a file is at most ${MAX_UPLOAD_BYTES} bytes (1 MB).`);
+  const size = upload.omitted ? (upload.size ?? 0) : Buffer.byteLength(upload.base64, "base64");
+  if (upload.omitted || size > uploadLimit) return show(413, `That file is too large: ${size} bytes; a file is at most ${uploadLimit} bytes (${describeBytes(uploadLimit)}) here.`);
   const name = uploadName(upload.name);
   if (!name) return show(400, "That file has no usable name.");
   const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
@@ -481,4 +549,102 @@ async function postComment<Ref>(as: As, req: AppRequest, thread: Thread<Ref>, re
   } else if (req.form?.intent === "comment") {
     await as(thread.post, page ? { ...ref, page, body: { markdown } } : { ...ref, body: { markdown } });
   } else throw notFound();
+}
+
+/** A byte count as people read it: 1 MB, 744 KB. */
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.floor(bytes / 1024)} KB`;
+}
+
+/**
+ * `…/changes/{n}/~pages`: the change request's pages with their moves; a POST moves one page a step
+ * (`update_page` with GitBook's `into`/`at`) or adds a page under another (`insert_page` with `into`).
+ */
+async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentApi.SpaceResource, cr: ChangeRequestView): Promise<AppAnswer> {
+  const ref = { spaceId: space.id, changeRequestId: cr.id };
+  const canEdit = (space.permissions as { edit?: unknown } | undefined)?.edit === true;
+  const back = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~pages`;
+  const revision = await as(changeRequests.getRevision, ref);
+  if (req.method !== "POST") return page(200, arrangePage(viewer, space, cr, revision.pages, canEdit));
+  const form = req.form ?? {};
+  const refuse = (message: string) => page(400, arrangePage(viewer, space, cr, revision.pages, canEdit, message));
+  if (form.intent === "move") {
+    const direction = form.direction as Direction;
+    if (!DIRECTIONS.includes(direction)) return refuse("Pick a direction: up, down, nest or un-nest.");
+    if (!form.page || !placeOf(revision.pages, form.page)) throw notFound();
+    const change = moveChange(revision.pages, form.page, direction);
+    if (!change) return refuse("That page cannot move that way.");
+    await as(changeRequests.updateContent, { ...ref, changes: [change] });
+    return redirect(back);
+  }
+  if (form.intent === "add-page") {
+    const title = (form.title ?? "").trim().slice(0, 200);
+    if (!title) return refuse("A page needs a title.");
+    const parent = form.parent ?? "";
+    if (parent && !placeOf(revision.pages, parent)) return refuse("Pick a page of this change request to put it under.");
+    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" }, ...(parent ? { into: parent } : {}) }] });
+    return redirect(back);
+  }
+  throw notFound();
+}
+
+/** Pages whose content is diffed on one changes page; the others are listed with what changed. */
+const MAX_DIFFED_PAGES = 50;
+
+/** A page's Markdown in a revision; "" when it is not there (added or removed on that side). */
+async function markdownIn(as: As, spaceId: string, revisionId: string, pageId: string): Promise<string> {
+  try {
+    return (await as(contentApi.getPageInRevision, { spaceId, revisionId, pageId, format: "markdown" })).markdown ?? "";
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 404) return "";
+    throw err;
+  }
+}
+
+/** Whether a page's content changed (a document added, removed or with a new body). */
+function contentChanged(p: PageChanges): boolean {
+  return p.type === "document" && (p.kinds.includes("added") || p.kinds.includes("removed") || "document" in p.attributes);
+}
+
+/**
+ * `…/changes/{n}/~diff`: the change request's changed pages against its base (getChangeRequestChanges),
+ * each with its line diff; when main moved on since that base, the pages changed on both sides that do
+ * not agree, each with both sides' diffs. `refused`: a merge's 409 and the conflicts it named.
+ */
+async function changesView(
+  as: As,
+  viewer: Viewer,
+  space: contentApi.SpaceResource,
+  cr: changeRequests.ChangeRequestResource,
+  status: number,
+  refused?: { message: string; items: changeRequests.MergeConflict[] },
+): Promise<AppAnswer> {
+  const ref = { spaceId: space.id, changeRequestId: cr.id };
+  const base = typeof cr.revisionMergedAncestor === "string" ? cr.revisionMergedAncestor : String(cr.revisionInitial);
+  const head = String(cr.revision);
+  const outdated = cr.outdated === true;
+  const [revision, listed, main] = await Promise.all([
+    as(changeRequests.getRevision, ref),
+    as(changeRequests.listChanges, { ...ref, limit: 1000 }),
+    // Main's changes since the base: read only after the change request answered the user.
+    outdated ? as(contentApi.semanticChangesBetween, { spaceId: space.id, from: base, to: space.revision, limit: 1000 }) : undefined,
+  ]);
+  const ours = pageChanges(listed.changes);
+  const found = main ? pageConflicts(ours, pageChanges(main.changes)) : undefined;
+  // The first MAX_DIFFED_PAGES content changes (conflicts first) are diffed, all at once.
+  let budget = MAX_DIFFED_PAGES;
+  const diffOf = (p: PageChanges, to: string): Promise<DiffLine[] | null> | undefined => {
+    if (!contentChanged(p) || budget-- <= 0) return undefined;
+    return Promise.all([
+      p.kinds.includes("added") ? "" : markdownIn(as, space.id, base, p.id),
+      p.kinds.includes("removed") ? "" : markdownIn(as, space.id, to, p.id),
+    ]).then(([before, after]) => lineDiff(before, after));
+  };
+  // Every read started is awaited in one Promise.all (none left without a handler if another fails).
+  const conflictDiffs = (found ?? []).flatMap((c) => [diffOf(c.ours, head), diffOf(c.theirs, space.revision)]);
+  const pageDiffs = ours.map((p) => diffOf(p, head));
+  const [forConflicts, forPages] = await Promise.all([Promise.all(conflictDiffs), Promise.all(pageDiffs)]);
+  const pages: ShownPageChange[] = ours.map((p, i) => ({ ...p, diff: forPages[i] }));
+  const conflicts: ShownConflict[] | undefined = found?.map((c, i) => ({ ...c, oursDiff: forConflicts[2 * i], theirsDiff: forConflicts[2 * i + 1] }));
+  return page(status, changesPage(viewer, space, { ...cr, outdated }, revision.pages, pages, listed.more, conflicts, refused));
 }

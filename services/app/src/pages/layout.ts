@@ -57,7 +57,13 @@ label{display:block;margin:.5rem 0 .2rem;font-weight:600}
 input[type=text],input[type=password],textarea{width:100%;max-width:48rem;padding:.4rem;font:inherit;border:1px solid #b8bfcc;border-radius:4px}
 textarea{min-height:20rem;font-family:ui-monospace,monospace}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
-.sign-out button{background:none;color:#1f5fbf}
+.sign-out button,button.small{background:none;color:#1f5fbf}
+button.small{padding:.1rem .5rem;font-size:.85rem}
+select{font:inherit;padding:.3rem}
+.arrange li{margin:.3rem 0}
+.page-change{border-top:1px solid #dde1e8;margin-top:1rem}
+.refused{border:1px solid #a3161a;padding:0 1rem;margin:1rem 0}
+.notice{border-left:4px solid #b26a00;padding:.3rem .8rem;background:#fff7e6}
 .error{color:#a3161a}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .meta{color:#5b6475;font-size:.9rem}

@@ -45,9 +45,10 @@ export function orgPage(
 <section><h2>Sites</h2>${list(lists.sites, (s) => `/o/${o}/sites/${encodeURIComponent(s.id)}`, "No site yet.")}</section>
 ${
   lists.members
-    ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th></tr></thead><tbody>${lists.members.map(
+    ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Membership</th></tr></thead><tbody>${lists.members.map(
         (m) => html`<tr><td>${m.user.displayName ?? m.user.id}</td><td>${m.user.email ?? ""}</td><td><form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="role"><input type="hidden" name="user" value="${m.user.id}">
-<label for="role-${m.user.id}" class="visually-hidden">Role of ${m.user.displayName ?? m.user.id}</label><select id="role-${m.user.id}" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}"${(m.role ?? "guest") === r ? trusted(" selected") : ""}>${r}</option>`)}</select> <button type="submit">Change</button></form></td></tr>`,
+<label for="role-${m.user.id}" class="visually-hidden">Role of ${m.user.displayName ?? m.user.id}</label><select id="role-${m.user.id}" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}"${(m.role ?? "guest") === r ? trusted(" selected") : ""}>${r}</option>`)}</select> <button type="submit">Change</button></form></td>
+<td><form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="remove-member"><input type="hidden" name="user" value="${m.user.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${m.user.displayName ?? m.user.id} from the organization</span></button></form></td></tr>`,
       )}</tbody></table>
 <form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="invite">
 <label for="invite-email">Invite by email</label><input type="text" id="invite-email" name="email" required maxlength="254" autocomplete="off">
@@ -57,7 +58,7 @@ ${
 }
 ${
   lists.teams
-    ? html`<section><h2>Teams</h2>${lists.teams.length ? html`<ul>${lists.teams.map((t) => html`<li>${t.title ?? t.id}</li>`)}</ul>` : html`<p class="meta">No team yet.</p>`}
+    ? html`<section><h2>Teams</h2>${lists.teams.length ? html`<ul>${lists.teams.map((t) => html`<li><a href="/o/${o}/teams/${encodeURIComponent(t.id)}">${t.title ?? t.id}</a></li>`)}</ul>` : html`<p class="meta">No team yet.</p>`}
 <form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="team">
 <label for="team-title">New team</label><input type="text" id="team-title" name="title" required maxlength="64">
 <p><button type="submit">Create team</button></p></form></section>`
@@ -105,3 +106,63 @@ export function openapiPage(viewer: Viewer, orgId: string, spec: { slug: string;
 <p>Processing: ${spec.processingState ?? "unknown"}</p>`,
   );
 }
+
+export interface TeamMemberView {
+  user: { id: string; displayName?: string; email?: string };
+  role: "owner" | "member";
+}
+
+/** A team: its members with their role in it; for administrators, forms to add, change and remove them. */
+export function teamPage(
+  viewer: Viewer,
+  orgId: string,
+  team: Named,
+  members: TeamMemberView[],
+  /** The organization's members who can be added (administrators only; undefined: no forms). */
+  candidates: MemberView[] | undefined,
+): string {
+  const o = encodeURIComponent(orgId);
+  const action = `/o/${o}/teams/${encodeURIComponent(team.id)}`;
+  const admin = candidates !== undefined;
+  const name = (u: { id: string; displayName?: string }) => u.displayName ?? u.id;
+  return layout(
+    `${team.title ?? "Team"} · team`,
+    viewer,
+    html`<p class="meta"><a href="/o/${o}">Organization</a> › team</p>
+<h1>${team.title ?? team.id}</h1>
+<section><h2>Members</h2>
+${
+  members.length
+    ? html`<table><thead><tr><th>Name</th><th>Email</th><th>Role in the team</th>${admin ? html`<th>Membership</th>` : ""}</tr></thead><tbody>${members.map(
+        (m) => html`<tr><td>${name(m.user)}</td><td>${m.user.email ?? ""}</td><td>${
+          admin
+            ? html`<form method="post" action="${action}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="team-role"><input type="hidden" name="user" value="${m.user.id}">
+<label for="team-role-${m.user.id}" class="visually-hidden">Role of ${name(m.user)} in the team</label><select id="team-role-${m.user.id}" name="role">${TEAM_ROLES.map((r) => html`<option value="${r}"${m.role === r ? trusted(" selected") : ""}>${r}</option>`)}</select> <button type="submit">Change</button></form>`
+            : m.role
+        }</td>${
+          admin
+            ? html`<td><form method="post" action="${action}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="remove-member"><input type="hidden" name="user" value="${m.user.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${name(m.user)} from the team</span></button></form></td>`
+            : ""
+        }</tr>`,
+      )}</tbody></table>`
+    : html`<p class="meta">No member yet.</p>`
+}
+${
+  admin
+    ? (() => {
+        const inTeam = new Set(members.map((m) => m.user.id));
+        const addable = (candidates ?? []).filter((c) => !inTeam.has(c.user.id));
+        return addable.length
+          ? html`<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-member">
+<label for="add-user">Add a member of the organization</label><select id="add-user" name="user">${addable.map((c) => html`<option value="${c.user.id}">${name(c.user)}${c.user.email ? ` (${c.user.email})` : ""}</option>`)}</select>
+<label for="add-role">Role in the team</label><select id="add-role" name="role">${TEAM_ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<p><button type="submit">Add to the team</button></p></form>`
+          : html`<p class="meta">Every member of the organization is in this team.</p>`;
+      })()
+    : ""
+}
+</section>`,
+  );
+}
+
+const TEAM_ROLES = ["member", "owner"] as const;

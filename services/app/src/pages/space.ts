@@ -23,6 +23,8 @@ export interface ChangeRequestView {
   subject?: string;
   status?: string;
   createdBy?: { displayName?: string };
+  /** Main moved since the change request last took it in. */
+  outdated?: boolean;
 }
 export interface ReviewView {
   id: string;
@@ -226,7 +228,8 @@ export function changeRequestPage(
     viewer,
     html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
-<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""} · <a href="${base}/~files">Files</a></p>
+<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
+${cr.outdated ? html`<p class="notice">Main changed since this change request was made: <a href="${base}/~diff#conflicts">see its changes and any conflicts</a>.</p>` : ""}
 ${
   current
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
@@ -270,21 +273,26 @@ ${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).ma
 </form></section>`;
 }
 
+/** A line diff as a block: added lines marked +, removed ones −. */
+export function diffLines(diff: DiffLine[] | null): Html {
+  if (diff === null) return html`<p class="meta">Too long to compare here.</p>`;
+  if (diff.every((l) => l.kind === "same")) return html`<p>No change to the content.</p>`;
+  return html`<pre class="diff">${diff.map((l) =>
+    l.kind === "added" ? html`<ins>+ ${l.text}</ins>
+` : l.kind === "removed" ? html`<del>- ${l.text}</del>
+` : html`  ${l.text}
+`,
+  )}</pre>`;
+}
+
 function diffSection(diff: DiffLine[] | "new" | null | undefined): Html {
   if (diff === undefined) return html``;
   const body =
     diff === "new"
       ? html`<p>A new page: main has none at this path.</p>`
-      : diff === null
-        ? html`<p class="meta">Too long to compare here.</p>`
-        : diff.every((l) => l.kind === "same")
-          ? html`<p>No change to this page.</p>`
-          : html`<pre class="diff">${diff.map((l) =>
-              l.kind === "added" ? html`<ins>+ ${l.text}</ins>
-` : l.kind === "removed" ? html`<del>- ${l.text}</del>
-` : html`  ${l.text}
-`,
-            )}</pre>`;
+      : diff !== null && diff.every((l) => l.kind === "same")
+        ? html`<p>No change to this page.</p>`
+        : diffLines(diff);
   return html`<section id="diff"><h2>Changes against main</h2>${body}</section>`;
 }
 

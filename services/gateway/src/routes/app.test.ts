@@ -38,7 +38,7 @@ describe("multipart forms of the app (uploads)", () => {
       part('Content-Disposition: form-data; name="second"; filename="c.txt"', "no"),
       Buffer.from("--B--\r\n"),
     ]);
-    expect(parseMultipart(body, "B")).toEqual({ form: { _csrf: "tok" }, upload: { field: "file", name: "a b.png", contentType: "image/png", base64: bytes.toString("base64") } });
+    expect(parseMultipart(body, "B")).toEqual({ form: { _csrf: "tok" }, upload: { field: "file", name: "a b.png", contentType: "image/png", base64: bytes.toString("base64"), size: bytes.length } });
   });
 
   test("a body without the boundary, or cut short, is 400", () => {

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import type { ServiceBroker } from "moleculer";
+import { fileLimitForPayload, transporterMaxPayload, type AppUpload } from "@docshelf/contracts/app";
 import type { TrustedProxies } from "../client-address";
 
 const APP_PATH = /^\/(app|o|s)(\/|$)/;
@@ -15,13 +16,7 @@ const MAX_FIELDS = 20;
 /** An upload form: a file of up to 1 MB (the API's inline file limit, which the app checks) and its fields. */
 const APP_UPLOAD_LIMIT = 1536 * 1024;
 
-export interface AppUpload {
-  /** The form field the file came in. */
-  field: string;
-  name: string;
-  contentType: string;
-  base64: string;
-}
+export type { AppUpload };
 
 interface AppParams {
   method: "GET" | "HEAD" | "POST";
@@ -78,7 +73,7 @@ export function parseMultipart(body: Buffer, boundary: string): { form: Record<s
       if (!(name in form)) form[name] = content.toString("utf8");
     } else if (!upload && filename !== "") {
       const contentType = /^content-type:\s*([^\r\n;]+)/im.exec(headers)?.[1].trim() || "application/octet-stream";
-      upload = { field: name, name: filename, contentType, base64: content.toString("base64") };
+      upload = { field: name, name: filename, contentType, base64: content.toString("base64"), size: content.length };
     }
   }
   return upload ? { form, upload } : { form };
@@ -169,7 +164,11 @@ export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: 
         const form = await readForm(req);
         if (typeof form === "number") return plain(res, form, form === 413 ? "The form is too large." : form === 400 ? "The form could not be read." : "Forms are sent url-encoded or as multipart/form-data.");
         params.form = form.form;
-        if (form.upload) params.upload = form.upload;
+        if (form.upload) {
+          // A file whose base64 cannot fit one transporter message goes on as its size alone: the app answers 413 naming the limit.
+          const limit = fileLimitForPayload(transporterMaxPayload(broker));
+          params.upload = limit !== undefined && (form.upload.size ?? 0) > limit ? { ...form.upload, base64: "", omitted: true } : form.upload;
+        }
       }
       let answer: AppAnswer;
       try {
