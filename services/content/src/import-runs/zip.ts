@@ -63,5 +63,8 @@ export function readZip(bytes: Uint8Array, field: string, limits: ZipLimits, lis
     if (err instanceof BadRequestError) throw err;
     return refuse("not a ZIP archive this import can read.");
   }
-  return Object.entries(files).map(([name, data]) => ({ path: safeEntryPath(name)!, bytes: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }));
+  const read = Object.entries(files).map(([name, data]) => ({ path: safeEntryPath(name)!, bytes: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }));
+  // A stored entry is as long as its data, whatever the directory said (bounded by the archive's size).
+  if (read.reduce((sum, entry) => sum + entry.bytes.length, 0) > limits.maxUncompressedBytes) refuse(`the ZIP holds more than ${limits.maxUncompressedBytes} bytes once decompressed.`);
+  return read;
 }
