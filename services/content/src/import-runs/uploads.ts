@@ -39,7 +39,6 @@ function cleanName(raw: string): string {
   } catch {
     // kept as sent
   }
-  // eslint-disable-next-line no-control-regex
   return name.replace(/[\u0000-\u001f\u007f]/g, "").split(/[\\/]/).pop()!.trim().slice(0, 255);
 }
 
