@@ -71,6 +71,7 @@ describe("defaults", () => {
         zipMaxUncompressedBytes: 50 * 1024 * 1024,
         zipMaxEntries: 2000,
         zipMaxRatio: 100,
+        maxActiveRuns: 5,
       },
     });
   });
@@ -123,6 +124,7 @@ describe("defaults", () => {
       CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: "4096",
       CONTENT_IMPORT_ZIP_MAX_ENTRIES: "9",
       CONTENT_IMPORT_ZIP_MAX_RATIO: "20",
+      CONTENT_IMPORT_MAX_ACTIVE_RUNS: "2",
     };
     expect(loadConfig(env).contentImport).toEqual({
       maxPages: 7,
@@ -135,6 +137,7 @@ describe("defaults", () => {
       zipMaxUncompressedBytes: 4096,
       zipMaxEntries: 9,
       zipMaxRatio: 20,
+      maxActiveRuns: 2,
     });
     expect(loadConfig({ REQUEST_TIMEOUT_MS: "600000" }).contentImport.timeoutMs).toBe(60000);
     expect(loadConfig({ REQUEST_TIMEOUT_MS: "100" }).contentImport.timeoutMs).toBe(1000);

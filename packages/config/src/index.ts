@@ -113,6 +113,8 @@ export interface ContentImportConfig {
   zipMaxEntries: number;
   /** Largest decompressed-to-compressed ratio of one ZIP entry (a zip bomb goes far over it). */
   zipMaxRatio: number;
+  /** Import runs one organization may have pending or in progress at once. */
+  maxActiveRuns: number;
 }
 
 /** Largest CONTENT_IMPORT_MAX_PAGES: one import is one revision, and a batch holds at most 10,000 changes. */
@@ -231,6 +233,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES", default: "52428800", why: "Bytes a ZIP sent to an import run may hold once decompressed, all entries together (50 MiB)." },
   { name: "CONTENT_IMPORT_ZIP_MAX_ENTRIES", default: "2000", why: "Entries (files and folders) a ZIP sent to an import run may hold." },
   { name: "CONTENT_IMPORT_ZIP_MAX_RATIO", default: "100", why: "Largest decompressed-to-compressed size ratio of one ZIP entry; a zip bomb is refused." },
+  { name: "CONTENT_IMPORT_MAX_ACTIVE_RUNS", default: "5", why: "Import runs one organization may have pending or in progress at once; one more answers 429." },
 ];
 
 /** Every problem found in the configuration; the message lists them all, one per line after the first. */
@@ -519,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zipMaxUncompressedBytes: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES", "52428800", 1, MAX_SIZE), 0),
       zipMaxEntries: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_ENTRIES", "2000", 1, 1000000), 0),
       zipMaxRatio: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_RATIO", "100", 1, 100000), 0),
+      maxActiveRuns: check(() => integer(env, "CONTENT_IMPORT_MAX_ACTIVE_RUNS", "5", 1, 10000), 0),
     }),
   };
   // The crawl's time leaves a fifth of the request timeout for the answer and the commit.

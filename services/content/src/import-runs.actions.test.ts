@@ -104,6 +104,16 @@ describe("import runs", () => {
     expect(cancelled.status).toBe("cancelled");
   });
 
+  test("an organization with CONTENT_IMPORT_MAX_ACTIVE_RUNS active runs gets 429 for one more; an ended run frees its place", async () => {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await storedRun({ status: "pending" }));
+    const space = await call<{ id: string }>("content.createSpace", { organizationId: ORG, title: "S" });
+    const start = () => call("content.startImportRun", { organizationId: ORG, source: { type: "website", url: "https://example.com/" }, target: { space: space.id } });
+    await expect(start()).rejects.toMatchObject({ code: 429 });
+    await call("content.cancelImportRun", { organizationId: ORG, importRunId: runs[0].id });
+    await expect(start()).resolves.toMatchObject({ status: "pending" });
+  });
+
   test("another organization's run id is 404 through this organization's path", async () => {
     const run = await storedRun({ organizationId: "org00000000000000002" });
     await expect(call("content.getImportRun", { organizationId: ORG, importRunId: run.id })).rejects.toMatchObject({ code: 404 });

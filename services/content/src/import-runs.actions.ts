@@ -1,7 +1,7 @@
 // GitBook's import runs: start one (a website, or Markdown/HTML/ZIP files sent with the request), read
 // it, list an organization's runs, cancel one. The run itself works in the background (import-runs/runner.ts).
 import { atLeast, callerOf, type Membership } from "@docshelf/access";
-import { BadRequestError, ForbiddenError, NotFoundError } from "@docshelf/errors";
+import { BadRequestError, ForbiddenError, NotFoundError, TooManyRequestsError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
@@ -134,6 +134,12 @@ export const importRunActions: ContentActions = {
       }
       const id = newId();
       const { stored, uploads } = checkSource(this, ctx.params.source, id);
+      // Each active run holds its files in memory and crawls: an organization has a few at a time (a soft cap).
+      await failAbandoned(this, { organizationId });
+      const active = await this.importRuns.count({ organizationId, status: op.in([...ACTIVE_STATUSES]) });
+      if (active >= this.importSettings.maxActiveRuns) {
+        throw new TooManyRequestsError(`The organization has ${active} import runs pending or in progress; wait for one to end or cancel one.`, 10);
+      }
       const now = this.nowIso();
       const run: ImportRunDoc = {
         id,
