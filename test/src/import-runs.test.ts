@@ -164,6 +164,19 @@ describe.each(MODES)("import runs over %s", (mode) => {
     expect(run.pages.filter((p: any) => p.type === "page")).toHaveLength(4);
   });
 
+  test("a start retried with the same Idempotency-Key answers the same run and imports once", async () => {
+    const space = await createSpace(owner.api, orgId, { title: "Retried" });
+    const body = { source: { type: "file", files: [dataUrl("text/markdown", "once.md", "# Once")] }, target: { space: space.id } };
+    const first = await owner.api.request("POST", importsPath(), body, { "idempotency-key": `import-${space.id}` });
+    const second = await owner.api.request("POST", importsPath(), body, { "idempotency-key": `import-${space.id}` });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect((await waitForRun(first.body.id)).status).toBe("completed");
+    expect((await owner.api.get(`${importsPath()}?space=${space.id}`)).body.count).toBe(1);
+    expect(await pathsOf(space.id)).toEqual(["once"]);
+  });
+
   test("target.page imports under that page", async () => {
     const space = await createSpace(owner.api, orgId, { title: "Under a page" });
     const first = await startRun(owner, space.id, { type: "file", files: [dataUrl("text/markdown", "parent.md", "# Parent")] });
