@@ -61,7 +61,18 @@ describe("defaults", () => {
         allowedPrivateTargets: [],
       },
       // The import's 60 s is capped at 80 % of the 10 s request timeout.
-      contentImport: { maxPages: 50, maxBytesTotal: 20 * 1024 * 1024, timeoutMs: 8000, allowedPrivateTargets: [] },
+      contentImport: {
+        maxPages: 50,
+        maxBytesTotal: 20 * 1024 * 1024,
+        timeoutMs: 8000,
+        allowedPrivateTargets: [],
+        runTimeoutMs: 600000,
+        uploadMaxBytes: 10 * 1024 * 1024,
+        zipMaxUncompressedBytes: 50 * 1024 * 1024,
+        zipMaxEntries: 2000,
+        zipMaxRatio: 100,
+        maxActiveRuns: 5,
+      },
     });
   });
 
@@ -103,8 +114,31 @@ describe("defaults", () => {
   });
 
   test("the CONTENT_IMPORT_* variables are read, the crawl's time capped at 80 % of REQUEST_TIMEOUT_MS", () => {
-    const env = { CONTENT_IMPORT_MAX_PAGES: "7", CONTENT_IMPORT_MAX_BYTES: "1000", CONTENT_IMPORT_TIMEOUT_MS: "1500", CONTENT_IMPORT_ALLOW_PRIVATE: "127.0.0.1:8081, [::1]:9000" };
-    expect(loadConfig(env).contentImport).toEqual({ maxPages: 7, maxBytesTotal: 1000, timeoutMs: 1500, allowedPrivateTargets: ["127.0.0.1:8081", "[::1]:9000"] });
+    const env = {
+      CONTENT_IMPORT_MAX_PAGES: "7",
+      CONTENT_IMPORT_MAX_BYTES: "1000",
+      CONTENT_IMPORT_TIMEOUT_MS: "1500",
+      CONTENT_IMPORT_ALLOW_PRIVATE: "127.0.0.1:8081, [::1]:9000",
+      CONTENT_IMPORT_RUN_TIMEOUT_MS: "900000",
+      CONTENT_IMPORT_UPLOAD_MAX_BYTES: "2048",
+      CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES: "4096",
+      CONTENT_IMPORT_ZIP_MAX_ENTRIES: "9",
+      CONTENT_IMPORT_ZIP_MAX_RATIO: "20",
+      CONTENT_IMPORT_MAX_ACTIVE_RUNS: "2",
+    };
+    expect(loadConfig(env).contentImport).toEqual({
+      maxPages: 7,
+      maxBytesTotal: 1000,
+      timeoutMs: 1500,
+      allowedPrivateTargets: ["127.0.0.1:8081", "[::1]:9000"],
+      // The background run's time is not capped by the request timeout.
+      runTimeoutMs: 900000,
+      uploadMaxBytes: 2048,
+      zipMaxUncompressedBytes: 4096,
+      zipMaxEntries: 9,
+      zipMaxRatio: 20,
+      maxActiveRuns: 2,
+    });
     expect(loadConfig({ REQUEST_TIMEOUT_MS: "600000" }).contentImport.timeoutMs).toBe(60000);
     expect(loadConfig({ REQUEST_TIMEOUT_MS: "100" }).contentImport.timeoutMs).toBe(1000);
   });
@@ -113,6 +147,8 @@ describe("defaults", () => {
     ["CONTENT_IMPORT_MAX_PAGES", "0"],
     ["CONTENT_IMPORT_MAX_PAGES", String(MAX_IMPORT_PAGES + 1)],
     ["CONTENT_IMPORT_MAX_BYTES", "lots"],
+    ["CONTENT_IMPORT_ZIP_MAX_ENTRIES", "0"],
+    ["CONTENT_IMPORT_ZIP_MAX_RATIO", "many"],
     ["CONTENT_IMPORT_TIMEOUT_MS", "-5"],
     ["CONTENT_IMPORT_ALLOW_PRIVATE", "localhost:80"],
     ["CONTENT_IMPORT_ALLOW_PRIVATE", "127.0.0.1"],

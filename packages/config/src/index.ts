@@ -103,6 +103,18 @@ export interface ContentImportConfig {
   timeoutMs: number;
   /** Tests only: `IP:port` pairs the fetch may reach although private (lower case). */
   allowedPrivateTargets: string[];
+  /** Time for a background import run's crawl (`startImportRun`); not tied to the request timeout. */
+  runTimeoutMs: number;
+  /** Bytes of the files uploaded with one import run, decoded, all files together. */
+  uploadMaxBytes: number;
+  /** Bytes a ZIP of an import run may hold once decompressed, all entries together. */
+  zipMaxUncompressedBytes: number;
+  /** Entries (files and folders) a ZIP of an import run may hold. */
+  zipMaxEntries: number;
+  /** Largest decompressed-to-compressed ratio of one ZIP entry (a zip bomb goes far over it). */
+  zipMaxRatio: number;
+  /** Import runs one organization may have pending or in progress at once. */
+  maxActiveRuns: number;
 }
 
 /** Largest CONTENT_IMPORT_MAX_PAGES: one import is one revision, and a batch holds at most 10,000 changes. */
@@ -216,6 +228,12 @@ export const VARIABLES: readonly Variable[] = [
   { name: "CONTENT_IMPORT_MAX_BYTES", default: "20971520", why: "Bytes a website import downloads, all answers together (20 MiB; each page at most 5 MiB)." },
   { name: "CONTENT_IMPORT_TIMEOUT_MS", default: "60000", why: "Time for a website import's crawl, capped at 80 % of REQUEST_TIMEOUT_MS so the answer comes before the gateway gives up." },
   { name: "CONTENT_IMPORT_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs a website import may reach although private. Never set it in production." },
+  { name: "CONTENT_IMPORT_RUN_TIMEOUT_MS", default: "600000", why: "Time for the crawl of a background import run (startImportRun); the run fails after it with what it had not committed discarded." },
+  { name: "CONTENT_IMPORT_UPLOAD_MAX_BYTES", default: "10485760", why: "Bytes of the files sent with one import run (Markdown, HTML, ZIP), decoded; also bounded by JSON_BODY_LIMIT_BYTES and JSON_MAX_STRING_BYTES." },
+  { name: "CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES", default: "52428800", why: "Bytes a ZIP sent to an import run may hold once decompressed, all entries together (50 MiB)." },
+  { name: "CONTENT_IMPORT_ZIP_MAX_ENTRIES", default: "2000", why: "Entries (files and folders) a ZIP sent to an import run may hold." },
+  { name: "CONTENT_IMPORT_ZIP_MAX_RATIO", default: "100", why: "Largest decompressed-to-compressed size ratio of one ZIP entry; a zip bomb is refused." },
+  { name: "CONTENT_IMPORT_MAX_ACTIVE_RUNS", default: "5", why: "Import runs one organization may have pending or in progress at once; one more answers 429." },
 ];
 
 /** Every problem found in the configuration; the message lists them all, one per line after the first. */
@@ -499,6 +517,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytesTotal: check(() => integer(env, "CONTENT_IMPORT_MAX_BYTES", "20971520", 1, MAX_SIZE), 0),
       timeoutMs: check(() => integer(env, "CONTENT_IMPORT_TIMEOUT_MS", "60000", 1, 86400000), 0),
       allowedPrivateTargets: check(() => targetList(env, "CONTENT_IMPORT_ALLOW_PRIVATE"), []),
+      runTimeoutMs: check(() => integer(env, "CONTENT_IMPORT_RUN_TIMEOUT_MS", "600000", 1, 86400000), 0),
+      uploadMaxBytes: check(() => integer(env, "CONTENT_IMPORT_UPLOAD_MAX_BYTES", "10485760", 1, MAX_SIZE), 0),
+      zipMaxUncompressedBytes: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_UNCOMPRESSED_BYTES", "52428800", 1, MAX_SIZE), 0),
+      zipMaxEntries: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_ENTRIES", "2000", 1, 1000000), 0),
+      zipMaxRatio: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_RATIO", "100", 1, 100000), 0),
+      maxActiveRuns: check(() => integer(env, "CONTENT_IMPORT_MAX_ACTIVE_RUNS", "5", 1, 10000), 0),
     }),
   };
   // The crawl's time leaves a fifth of the request timeout for the answer and the commit.

@@ -307,3 +307,56 @@ export interface SemanticChanges {
 export const getPageInRevision = action<{ spaceId: string; revisionId: string; pageId: string; format?: "document" | "markdown" }, PageResource>("content.getPageInRevision");
 /** Internal, no access check (the caller checks first): what changed from revision `from` to `to` of a space. */
 export const semanticChangesBetween = action<{ spaceId: string; from: string; to: string; limit?: number }, SemanticChanges>("content.semanticChangesBetween");
+
+// Import runs (GitBook's imports API; HTTP actions, typed here for callers and tests).
+
+export type ImportRunStatus = "pending" | "in-progress" | "completed" | "failed" | "cancelled";
+
+/** GitBook's ContentImportSource: a website, or files (each sent as a data URL, see content's README). */
+export type ContentImportSource = { type: "website"; url: string } | { type: "file"; files: string[] };
+
+/** GitBook's ContentImportRun. */
+export interface ContentImportRun {
+  object: "import-run";
+  id: string;
+  status: ImportRunStatus;
+  /** Why it failed, when `status` is `failed`. */
+  reason?: string;
+  source: ContentImportSource;
+  target: { space: string; page?: string };
+  site?: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  urls: { location: string };
+  /** The pages the run wrote (once completed). */
+  pages: Array<{ id: string; type: "page" | "folder"; status: "complete" | "pending"; sourceURL?: string }>;
+}
+
+export interface StartImportRunParams {
+  organizationId: string;
+  source: { type: string; url?: string; files?: string[] };
+  target: { space: string; changeRequest?: string; page?: string };
+  site?: string;
+  enhance?: boolean;
+}
+
+export interface ListImportRunsParams {
+  organizationId: string;
+  space?: string;
+  changeRequest?: string;
+  site?: string;
+  status?: "active" | ImportRunStatus;
+  page?: string;
+  limit?: number;
+}
+
+/** Starts an import run (201, the run pending); it works in the background. */
+export const startImportRun = action<StartImportRunParams, ContentImportRun>("content.startImportRun");
+export const getImportRun = action<{ organizationId: string; importRunId: string }, ContentImportRun>("content.getImportRun");
+/** An organization's runs whose space the caller can see, most recent first. */
+export const listImportRuns = action<ListImportRunsParams, Listed<ContentImportRun>>("content.listImportRuns");
+/** Cancels a pending or in-progress run: nothing of it is written. */
+export const cancelImportRun = action<{ organizationId: string; importRunId: string }, ContentImportRun>("content.cancelImportRun");

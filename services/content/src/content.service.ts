@@ -16,6 +16,7 @@ import { forgetRenders } from "./computed";
 import { gitSyncInternalActions } from "./git-sync-internal.actions";
 import { gitSyncStateActions } from "./git-sync-state.actions";
 import { importActions } from "./import.actions";
+import { importRunActions } from "./import-runs.actions";
 import { linkActions } from "./links.actions";
 import { pagesInternalActions } from "./pages-internal.actions";
 import { permissionActions } from "./permissions.actions";
@@ -73,6 +74,7 @@ export function contentSchema(): ContentSchema {
       ...linkActions,
       ...searchActions,
       ...importActions,
+      ...importRunActions,
       ...permissionActions,
       ...spaceAccessActions,
       ...pagesInternalActions,
@@ -347,6 +349,7 @@ export function contentSchema(): ContentSchema {
       this.searchIndex = new SearchIndex();
       this.searchBuilds = new Map();
       this.importSettings = configFor(this.broker).contentImport;
+      this.runningImports = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
         call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
@@ -376,6 +379,8 @@ export function contentSchema(): ContentSchema {
 
     stopped() {
       if (this.purgeTimer) clearInterval(this.purgeTimer);
+      // Runs still working stop without writing; left active, they are reported failed once their heartbeat is stale.
+      for (const run of this.runningImports.values()) run.abort();
     },
   };
 }

@@ -80,10 +80,47 @@ export interface PurgedSpaceDoc {
   purgedAt: string;
 }
 
-export const collections: Record<"spaces" | "revisions" | "documents" | "settings" | "purgedSpaces", CollectionSpec> = {
+export type ImportRunStatus = "pending" | "in-progress" | "completed" | "failed" | "cancelled";
+
+/** A page an import run wrote: GitBook's ContentImportRun `pages` item. */
+export interface ImportRunPage {
+  id: string;
+  type: "page" | "folder";
+  status: "complete" | "pending";
+  sourceURL?: string;
+}
+
+/** An import run (GitBook's ContentImportRun): what it imports, where, and how far it got. */
+export interface ImportRunDoc {
+  id: string;
+  organizationId: string;
+  spaceId: string;
+  /** Import under this page of the space (GitBook's `target.page`). */
+  pageId?: string;
+  site?: string;
+  source: { type: "website"; url: string } | { type: "file"; files: string[] };
+  status: ImportRunStatus;
+  reason?: string;
+  createdBy: string;
+  createdAt: string;
+  /** Moved by the run's heartbeat while it works; an active run whose heartbeat stopped is reported failed. */
+  updatedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  /** Set, by a conditional update, just before the run commits: from then on it can no longer be cancelled. */
+  committing?: boolean;
+  /** The revision the run committed. */
+  revision?: string;
+  /** Pages the crawl or the files found so far (progress); the committed pages once completed. */
+  discovered?: number;
+  pages?: ImportRunPage[];
+}
+
+export const collections: Record<"spaces" | "revisions" | "documents" | "settings" | "purgedSpaces" | "importRuns", CollectionSpec> = {
   spaces: { name: "spaces", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }, { fields: ["deletedAt"] }] },
   revisions: { name: "revisions", indexes: [{ fields: ["spaceId"] }] },
   documents: { name: "documents" },
   settings: { name: "settings" },
   purgedSpaces: { name: "purged_spaces", indexes: [{ fields: ["purgedAt"] }] },
+  importRuns: { name: "import_runs", indexes: [{ fields: ["organizationId", "createdAt"] }, { fields: ["spaceId"] }] },
 };

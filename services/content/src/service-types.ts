@@ -6,7 +6,7 @@ import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/a
 import type { CollectionLevels } from "@docshelf/contracts/orgs";
 import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
-import type { DocumentDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
+import type { DocumentDoc, ImportRunDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PresentOptions, SpaceResource } from "./present";
 import type { ImportSettings } from "./import-fetch";
 import type { LinkReport } from "./revisions/links";
@@ -24,6 +24,9 @@ export interface ContentVars {
   documents: Collection<DocumentDoc>;
   settings: Collection<SettingDoc>;
   purgedSpaces: Collection<PurgedSpaceDoc>;
+  importRuns: Collection<ImportRunDoc>;
+  /** Import runs working on this node, by id: aborting one stops it at its next step (import-runs/runner.ts). */
+  runningImports: Map<string, AbortController>;
   memberships: MembershipCache;
   collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
   publishedUrls: Map<string, { value: SpacePublishedUrl | null; expires: number }>;

@@ -27,6 +27,7 @@ export const IDEMPOTENT_ROUTES: readonly string[] = [
   "POST /orgs/:organizationId/openapi",
   "POST /orgs/:organizationId/collections",
   "POST /orgs/:organizationId/translations",
+  "POST /org/:organizationId/imports",
 ];
 
 const KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;

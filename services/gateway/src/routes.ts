@@ -5,6 +5,7 @@ import { commentsRoutes } from "./routes/comments";
 import { contentRoutes } from "./routes/content";
 import { gitSyncRoutes } from "./routes/git-sync";
 import { identityRoutes } from "./routes/identity";
+import { importsRoutes } from "./routes/imports";
 import { openapiRoutes } from "./routes/openapi";
 import { orgsRoutes } from "./routes/orgs";
 import { sitesRoutes } from "./routes/sites";
@@ -13,6 +14,7 @@ export const V1_ROUTES: Record<string, string> = {
   ...identityRoutes,
   ...orgsRoutes,
   ...contentRoutes,
+  ...importsRoutes,
   ...openapiRoutes,
   ...commentsRoutes,
   ...sitesRoutes,
