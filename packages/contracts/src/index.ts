@@ -7,4 +7,5 @@ export * as sites from "./sites";
 export * as comments from "./comments";
 export * as changeRequests from "./change-requests";
 export * as openapi from "./openapi";
+export * as gitSync from "./git-sync";
 export * as events from "./events";

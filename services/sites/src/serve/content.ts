@@ -117,8 +117,8 @@ export class PublishedContent {
     return body;
   }
 
-  search(spaceIds: string[], query: string): Promise<SearchHit[]> {
-    return call(this.caller, content.publishedSearch, { spaceIds, query, limit: 20 });
+  search(spaceIds: string[], query: string, limit: number): Promise<SearchHit[]> {
+    return call(this.caller, content.publishedSearch, { spaceIds, query, limit });
   }
 }
 
