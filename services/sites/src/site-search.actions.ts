@@ -1,5 +1,5 @@
-// GitBook's searchSiteContent: the site's spaces searched as the caller (content's searchSpaceContent per
-// space), merged into one ranked list grouped by space, with GitBook's scopes and its deprecated modes.
+// GitBook's searchSiteContent: the site's spaces the caller can read, ranked by the published search
+// page's own function (serve/search.ts) and grouped by space, with GitBook's scopes and its deprecated modes.
 import { createHash } from "node:crypto";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError } from "@docshelf/errors";
