@@ -244,8 +244,9 @@ export const redirectActions: SitesActions = {
       // `updatedAt` falls back to the creation date: a never-updated redirect sorts by when it was made.
       const sort: Array<[string, 1 | -1]> = orderBy === "source" ? [["source", 1]] : orderBy === "updatedAt" ? [["updatedAt", -1], ["createdAt", -1]] : [["createdAt", -1]];
       // The space's Git redirects (always live) come after the site's own, in the same order among themselves.
-      const search = ctx.params.search;
-      const git = draft ? [] : (await siteGitRedirects(this, site)).filter((r) => !search || r.source.includes(search));
+      const search = ctx.params.search?.toLowerCase();
+      // Case-insensitive, as the store's `contains`.
+      const git = draft ? [] : (await siteGitRedirects(this, site)).filter((r) => !search || r.source.toLowerCase().includes(search));
       if (orderBy === "source") git.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
       else git.sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : 0));
       const limit = ctx.params.limit ?? DEFAULT_PAGE_SIZE;
