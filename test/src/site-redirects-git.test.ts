@@ -187,6 +187,18 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
       ]);
     });
 
+    test("they follow the space's current revision: a page deleted since the import takes its redirects", async () => {
+      const installPage = await pageIdOf(spaceId, "guide/install");
+      const changed = await sys.admin.post(`/v1/_test/spaces/${spaceId}/changes`, { changes: [{ type: "delete_page", page: installPage }] });
+      expect(changed.status).toBe(201);
+      const list = await w.reader.api.get(`${w.sites}/${site.id}/redirects?orderBy=source`);
+      expect(gitOnes(list.body.items).map((r: any) => r.source)).toEqual(["/previous"]);
+      expect((await rawGet(sys.url, `${base}/new/place`)).status).toBe(404);
+      // The next import brings the page and its redirect back.
+      await importRepo(w.editor.api, spaceId, name);
+      expect(header(await rawGet(sys.url, `${base}/new/place`), "location")).toBe(`${base}/guide/install`);
+    });
+
     test("another organization's site never shows them, even for the same repository", async () => {
       const otherOrg = (await createOrg(w.outsider.api)).id;
       const otherSpace = (await createSpace(w.outsider.api, otherOrg, { title: "Theirs" })).id;

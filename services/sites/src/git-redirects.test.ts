@@ -16,6 +16,7 @@ function callerAnswering(answers: SpaceGitRedirects[] | Error): ActionCaller & {
 }
 
 const quiet = { warn: () => undefined };
+const everyPage = async () => new Set(["p1", "p9"]);
 
 describe("Git redirects as site redirects", () => {
   it("puts a .gitbook.yaml key under the site space's path, escaped, with no wildcard", () => {
@@ -33,11 +34,11 @@ describe("Git redirects as site redirects", () => {
       { spaceId: "s2", organizationId: "org-b", updatedAt: "2026-01-01T00:00:00.000Z", redirects: [{ source: "theirs", file: "x.md", pageId: "p9" }] },
     ]);
     const views = [
-      { doc: { id: "ss1" }, spaceId: "s1", base: "/sites/docs" },
-      { doc: { id: "ss2" }, spaceId: "s1", base: "/sites/docs/v2" },
-      { doc: { id: "ss3" }, spaceId: "s2", base: "/sites/docs/other" },
+      { doc: { id: "ss1" }, spaceId: "s1", revisionId: "r1", base: "/sites/docs" },
+      { doc: { id: "ss2" }, spaceId: "s1", revisionId: "r1", base: "/sites/docs/v2" },
+      { doc: { id: "ss3" }, spaceId: "s2", revisionId: "r2", base: "/sites/docs/other" },
     ];
-    const found = await gitRedirectsOf(caller, { id: "site", organizationId: "org-a" }, views, "/sites/docs", quiet);
+    const found = await gitRedirectsOf(caller, { id: "site", organizationId: "org-a" }, views, "/sites/docs", everyPage, quiet);
     expect(caller.asked).toEqual([{ name: "git-sync.spaceRedirects", params: { spaceIds: ["s1", "s2"] } }]);
     expect(found.map((r) => [r.source, r.destination])).toEqual([
       ["/old", { kind: "site-page", siteSpaceId: "ss1", pageId: "p1" }],
@@ -48,9 +49,15 @@ describe("Git redirects as site redirects", () => {
     expect(redirectStatus(found[0], true)).toBe(301);
   });
 
+  it("leaves out redirects to pages the site space's revision no longer has", async () => {
+    const caller = callerAnswering([{ spaceId: "s1", organizationId: "org-a", updatedAt: "2026-01-01T00:00:00.000Z", redirects: [{ source: "a", file: "a.md", pageId: "p1" }, { source: "b", file: "b.md", pageId: "gone" }] }]);
+    const found = await gitRedirectsOf(caller, { id: "site", organizationId: "org-a" }, [{ doc: { id: "ss1" }, spaceId: "s1", revisionId: "r1", base: "" }], "", everyPage, quiet);
+    expect(found.map((r) => r.source)).toEqual(["/a"]);
+  });
+
   it("has none when git-sync does not answer", async () => {
     const warn = jest.fn();
-    expect(await gitRedirectsOf(callerAnswering(new Error("down")), { id: "site", organizationId: "org-a" }, [{ doc: { id: "ss1" }, spaceId: "s1", base: "" }], "", { warn })).toEqual([]);
+    expect(await gitRedirectsOf(callerAnswering(new Error("down")), { id: "site", organizationId: "org-a" }, [{ doc: { id: "ss1" }, spaceId: "s1", revisionId: "r1", base: "" }], "", everyPage, { warn })).toEqual([]);
     expect(warn).toHaveBeenCalled();
   });
 });

@@ -14,12 +14,16 @@ export function isGitRedirectId(id: string): boolean {
   return id.startsWith(GIT_REDIRECT_PREFIX);
 }
 
-/** A site space as the redirects need it: its id, its space and its root's URL path under the site's base. */
+/** A site space as the redirects need it: its id, its space, the revision it shows and its root's URL path under the site's base. */
 export interface GitRedirectView {
   doc: { id: string };
   spaceId: string;
+  revisionId: string;
   base: string;
 }
+
+/** The ids of the pages of a space's revision (the published tree, cached by revision). */
+export type PageIdsOf = (spaceId: string, revisionId: string) => Promise<Set<string>>;
 
 /** A `.gitbook.yaml` key (`old/setup`) as a source path under the site space's path; null when it has no SiteRedirectSourcePath shape. */
 export function gitSourcePath(siteSpacePath: string, key: string): string | null {
@@ -40,14 +44,16 @@ export function gitSourcePath(siteSpacePath: string, key: string): string | null
 
 /**
  * The Git redirects of the site's site spaces (`views`, in the site's order, bases under `siteBase`),
- * as live, permanent `site-page` redirects. Only spaces of the site's own organization count. When
- * git-sync cannot answer, there are none (logged): the site's own redirects still work.
+ * as live, permanent `site-page` redirects to pages the revision each site space shows still has (so a
+ * page deleted since the import takes its redirects with it). Only spaces of the site's own organization
+ * count. When git-sync cannot answer, there are none (logged): the site's own redirects still work.
  */
 export async function gitRedirectsOf(
   caller: ActionCaller,
   site: Pick<SiteDoc, "id" | "organizationId">,
   views: GitRedirectView[],
   siteBase: string,
+  pageIdsOf: PageIdsOf,
   log: { warn(...args: unknown[]): void },
 ): Promise<RedirectDoc[]> {
   const spaceIds = [...new Set(views.map((v) => v.spaceId))];
@@ -65,8 +71,10 @@ export async function gitRedirectsOf(
   for (const view of views) {
     const answer = bySpace.get(view.spaceId);
     if (!answer) continue;
+    const pageIds = await pageIdsOf(view.spaceId, view.revisionId);
     const siteSpacePath = view.base.slice(siteBase.length);
     for (const redirect of answer.redirects) {
+      if (!pageIds.has(redirect.pageId)) continue;
       const source = gitSourcePath(siteSpacePath, redirect.source);
       // The first site space (in the site's order) to claim a source keeps it.
       if (!source || seen.has(source)) continue;

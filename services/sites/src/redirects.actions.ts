@@ -122,7 +122,7 @@ function instanceBase(service: SitesService, site: SiteDoc): string {
 async function siteGitRedirects(service: SitesService, site: SiteDoc): Promise<RedirectDoc[]> {
   const base = instanceBase(service, site);
   const map = await siteMapOf(service, site, base, { ignoreConditions: true });
-  return gitRedirectsOf(service.broker, site, map.all, base, service.logger);
+  return gitRedirectsOf(service.broker, site, map.all, base, (spaceId, revisionId) => service.publishedContent.pageIds(spaceId, revisionId), service.logger);
 }
 
 /** 409 for a redirect of a space's `.gitbook.yaml`: it changes in the repository, by the next import. */
@@ -325,7 +325,7 @@ export const redirectActions: SitesActions = {
       const base = instanceBase(this, site);
       const map = await siteMapOf(this, site, base);
       // The site's own redirects first: one of them wins over a Git redirect of the same source.
-      const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, this.logger))];
+      const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, (spaceId, revisionId) => this.publishedContent.pageIds(spaceId, revisionId), this.logger))];
       const match = matchRedirect(redirects, path.length > 1 ? path.replace(/\/+$/, "") : path);
       if (!match) throw new NotFoundError(`No redirect of the site matches ${path}.`);
       const target = await redirectTarget(this, map, match.redirect, match.suffix);

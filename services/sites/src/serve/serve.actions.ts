@@ -252,7 +252,7 @@ export const serveActions: SitesActions = {
       // A path that shows no page follows the site's live redirect for it (GitBook's site redirects), if any.
       const redirected = async (): Promise<ServeAnswer | null> => {
         // The site's own first (one wins over a Git redirect of the same source), then its spaces' `.gitbook.yaml` ones.
-        const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, this.logger))];
+        const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, (spaceId, revisionId) => this.publishedContent.pageIds(spaceId, revisionId), this.logger))];
         const match = redirects.length ? matchRedirect(redirects, `/${rest.join("/")}`) : null;
         const target = match ? await redirectTarget(this, map, match.redirect, match.suffix) : null;
         if (!match || target === null) return null;
