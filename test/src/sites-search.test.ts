@@ -3,6 +3,7 @@
 import { createOrg, expectErrorBody, expectSchema, type ApiClient, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 import { newSection, newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { addPages as addSpecs, html, rawGet, unique } from "./sites-serve-fixtures";
 
 describe.each(MODES)("site search over %s", (mode) => {
   let sys: RunningSystem;
@@ -159,6 +160,55 @@ describe.each(MODES)("site search over %s", (mode) => {
       expect(res.status).toBe(200);
       expectSchema("searchSiteContent", 200, res.body, { latest: true });
       expect(ids(res.body.items).sort()).toEqual([guideSpace, apiSpace].sort());
+    });
+  });
+
+  describe("the same ranking as the published search page", () => {
+    const search = (api: ApiClient, body: unknown, siteId: string) => api.post(`/v1/orgs/${w.orgId}/sites/${siteId}/search`, body);
+    test("a site of two spaces: the API's pages by rank are the search page's results, in order, across spaces", async () => {
+      const alpha = await newSpace(w, "Alpha");
+      const beta = await newSpace(w, "Beta");
+      const filler = "Plain words about nothing in particular. ".repeat(40);
+      await addSpecs(sys, alpha, [
+        { title: "Alpha overview", markdown: `${filler}\n\nOnce: zorblax.\n` },
+        { title: "Alpha notes", markdown: "Some zorblax notes and more zorblax.\n" },
+      ]);
+      await addSpecs(sys, beta, [
+        { title: "Zorblax guide", markdown: "Zorblax, zorblax and zorblax.\n\n## Zorblax setup\n\nSet up the zorblax.\n" },
+        { title: "Zorblax reference", markdown: "The zorblax reference: zorblax.\n" },
+        { title: "Zorblax hidden", hidden: true, markdown: "Zorblax zorblax zorblax zorblax.\n" },
+        { title: "Unrelated", markdown: "Nothing.\n" },
+      ]);
+      // Alpha first in the site's order: the old per-space round robin would have put its best page first.
+      const site = await newSite(w, { visibility: "public" });
+      const first = await w.owner.api.post(`${w.sites}/${site.id}/sections`, { spaceId: alpha, title: "Alpha" });
+      expect(first.status).toBe(201);
+      expect((await w.owner.api.post(`${w.sites}/${site.id}/sections`, { spaceId: beta, title: "Beta" })).status).toBe(201);
+      const basename = unique("rank");
+      expect((await w.owner.api.patch(`${w.sites}/${site.id}`, { basename })).status).toBe(200);
+      expect((await w.owner.api.post(`${w.sites}/${site.id}/publish`)).status).toBe(200);
+
+      for (const query of ["zorblax", "zorblax notes", "particular zorblax"]) {
+        const page = await rawGet(sys.url, `/sites/${basename}/~search?q=${encodeURIComponent(query)}`);
+        expect(page.status).toBe(200);
+        const shown = html(page).querySelectorAll("ol.search-results > li > a").map((a) => a.text);
+        const res = await search(w.reader.api, { query }, site.id);
+        expect(res.status).toBe(200);
+        expectSchema("searchSiteContent", 200, res.body, { latest: true });
+        const ranked = res.body.items.flatMap((i: any) => i.pages.map((p: any) => ({ ...p, space: i.id }))).sort((a: any, b: any) => a.rank - b.rank);
+        expect(ranked.map((p: any) => p.rank)).toEqual(ranked.map((_: unknown, i: number) => i + 1));
+        expect(ranked.map((p: any) => p.title)).toEqual(shown);
+        expect(shown).not.toContain("Zorblax hidden");
+        // Spaces in the order of their best page; scores fall with the rank.
+        expect(res.body.items.map((i: any) => i.id)).toEqual([...new Set(ranked.map((p: any) => p.space))]);
+        expect(ranked.map((p: any) => p.score)).toEqual([...ranked.map((p: any) => p.score)].sort((a, b) => b - a));
+      }
+      // Where ordering matters: Beta's two pages outrank Alpha's, though Alpha comes first in the site.
+      const res = await search(w.reader.api, { query: "zorblax" }, site.id);
+      const ranked = res.body.items.flatMap((i: any) => i.pages.map((p: any) => ({ title: p.title, rank: p.rank, space: i.id }))).sort((a: any, b: any) => a.rank - b.rank);
+      expect(ranked.slice(0, 2).map((p: any) => p.space)).toEqual([beta, beta]);
+      expect(ranked.map((p: any) => p.title)).toHaveLength(4);
+      expect(res.body.items.map((i: any) => i.id)).toEqual([beta, alpha]);
     });
   });
 });

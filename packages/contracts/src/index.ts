@@ -7,5 +7,6 @@ export * as sites from "./sites";
 export * as comments from "./comments";
 export * as changeRequests from "./change-requests";
 export * as openapi from "./openapi";
+export * as gitSync from "./git-sync";
 export * as events from "./events";
 export * as app from "./app";

@@ -41,6 +41,13 @@ export function gitSyncSchema(): ServiceSchema {
         },
       },
 
+      // A space moved to another organization: its link (and the redirects sites shows) goes with it.
+      "content.space.transferred": {
+        async handler(this: GitSyncService, ctx: Context<PayloadOf<typeof events.contentSpaceTransferred>>) {
+          await this.links.updateOne({ id: ctx.params.spaceId }, { $set: { organizationId: ctx.params.toOrganizationId } });
+        },
+      },
+
       // A deleted space's jobs stop mattering; its link goes with it.
       "content.space.purged": {
         async handler(this: GitSyncService, ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {

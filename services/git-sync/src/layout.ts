@@ -320,3 +320,35 @@ function fromFolders(
 export function countPages(pages: TreePage[]): number {
   return pages.reduce((n, p) => n + 1 + countPages(p.pages), 0);
 }
+
+/** A `.gitbook.yaml` redirect resolved to the page its file became (what sites serves). */
+export interface ResolvedRedirect {
+  /** The key without leading or trailing slashes (`old/setup`). */
+  source: string;
+  /** The destination as written (a file relative to the content root). */
+  file: string;
+  pageId: string;
+}
+
+/**
+ * The redirects whose destination file is a page of the sync (`pages`: page id → repository path),
+ * in the file's order. A destination is relative to the content root (`contentDir`, a repository
+ * path); a folder (`guide`, `guide/`) means its README.md, a path without extension its `.md` file.
+ * Keys that are empty once trimmed of slashes, and destinations that are no page, are left out.
+ */
+export function resolveRedirects(redirects: Record<string, string>, contentDir: string, pages: Record<string, { path?: string }>): ResolvedRedirect[] {
+  const byPath = new Map<string, string>();
+  for (const [id, page] of Object.entries(pages)) if (page.path && !byPath.has(page.path)) byPath.set(page.path, id);
+  const out: ResolvedRedirect[] = [];
+  for (const [key, file] of Object.entries(redirects)) {
+    const source = key.trim().replace(/^\/+|\/+$/g, "");
+    const target = file.trim().split(/[?#]/, 1)[0];
+    if (!source || !target || target.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    const path = joinRepoPath(contentDir, target);
+    if (path.startsWith("../") || path === "..") continue;
+    const candidates = [path, joinRepoPath(path, "README.md"), /\.md$/i.test(path) ? "" : `${path}.md`].filter(Boolean);
+    const pageId = candidates.map((p) => byPath.get(p)).find((id): id is string => !!id);
+    if (pageId) out.push({ source, file, pageId });
+  }
+  return out;
+}

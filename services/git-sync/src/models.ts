@@ -1,5 +1,6 @@
 // Git links, jobs and per-space leases as stored (collections in DATA_DIR/git-sync/ or MongoDB).
 import type { CollectionSpec } from "@docshelf/store";
+import type { ResolvedRedirect } from "./layout";
 
 export const JOB_KINDS = ["import", "export"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -70,6 +71,10 @@ export interface LinkDoc {
   exportTarget?: ExportTarget;
   /** `.gitbook.yaml` `redirects` (old path -> new path) read by the latest import; written back by exports. */
   redirects?: Record<string, string>;
+  /** Those redirects resolved to the pages their files became by that import (sites serves them). */
+  siteRedirects?: ResolvedRedirect[];
+  /** When the latest import set `redirects` and `siteRedirects`. */
+  redirectsAt?: string;
   /** The page/file <-> repository path mapping of the last sync (see SyncState). */
   sync?: SyncState;
   createdAt: string;

@@ -9,7 +9,7 @@ import type { GitSyncConfig } from "@docshelf/config";
 import { newId } from "@docshelf/store";
 import type { Credentials } from "./credentials";
 import { safeGitHttp } from "./git-http";
-import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, writeGitbookConfig, type TreeFile, type TreePage } from "./layout";
+import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, resolveRedirects, writeGitbookConfig, type TreeFile, type TreePage } from "./layout";
 import type { JobDoc, LinkDoc, SyncState } from "./models";
 import type { JobOutcome } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
@@ -120,6 +120,9 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
         projectDir,
         commit: head,
       });
+      // The redirects with their files resolved to pages now, by page id: what sites serves (renames by later exports keep them).
+      link.siteRedirects = resolveRedirects(layout.config.redirects, joinRepoPath(projectDir, layout.config.root), link.sync.pages);
+      link.redirectsAt = new Date().toISOString();
     }
     return { applied: !job.params.standalone, fields: { revision: result.revision, commit: head, pages: result.pages }, link };
   });

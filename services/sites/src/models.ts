@@ -123,6 +123,8 @@ export interface RedirectDoc {
   destination: RedirectDestination;
   createdAt: string;
   updatedAt?: string;
+  /** Only on redirects read from a space's `.gitbook.yaml` (git-redirects.ts), which are never stored. */
+  origin?: { kind: "git-sync"; spaceId: string; file: string };
 }
 
 type Name = "sites" | "sections" | "groups" | "siteSpaces" | "shareLinks" | "siteKeys" | "adaptiveSchemas" | "customizations" | "redirects";

@@ -3,8 +3,9 @@
 import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ConflictError, NotFoundError } from "@docshelf/errors";
-import { listPage, listParams } from "@docshelf/list";
-import { newId, op, type Filter } from "@docshelf/store";
+import { decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, listPage, listParams } from "@docshelf/list";
+import { newId, op, type Filter, type Sort } from "@docshelf/store";
+import { gitRedirectsOf, isGitRedirectId } from "./git-redirects";
 import { idRule, urlRule } from "@docshelf/validation";
 import type { RedirectDestination, RedirectDoc, SiteDoc } from "./models";
 import { matchRedirect, MAX_SOURCE, SOURCE_PATTERN, withSuffix } from "./redirects";
@@ -54,6 +55,8 @@ export interface RedirectResource {
   destination: RedirectDestination;
   createdAt: string;
   updatedAt?: string;
+  /** Only on redirects of a space's `.gitbook.yaml` (read-only): the space and the file it names. */
+  origin?: { kind: "git-sync"; spaceId: string; file: string };
 }
 
 function present(doc: RedirectDoc): RedirectResource {
@@ -68,6 +71,7 @@ function present(doc: RedirectDoc): RedirectResource {
     createdAt: doc.createdAt,
   };
   if (doc.updatedAt) out.updatedAt = doc.updatedAt;
+  if (doc.origin) out.origin = { ...doc.origin };
   return out;
 }
 
@@ -97,15 +101,52 @@ async function checkDestination(service: SitesService, siteId: string, input: De
   }
 }
 
-/** The site as an anonymous reader maps it, under its `/sites/` URL path on this instance. */
-async function siteMapOf(service: SitesService, site: SiteDoc, base: string): Promise<SiteMap> {
+/** The site as an anonymous reader maps it (or with every site space, `ignoreConditions`), under its `/sites/` URL path on this instance. */
+async function siteMapOf(service: SitesService, site: SiteDoc, base: string, options: { ignoreConditions?: boolean } = {}): Promise<SiteMap> {
   const [sections, groups, siteSpaces] = await Promise.all([
     service.sections.find({ siteId: site.id }),
     service.groups.find({ siteId: site.id }),
     service.siteSpaces.find({ siteId: site.id }),
   ]);
   const heads = new Map<string, PublishedHead>((await service.publishedContent.heads([...new Set(siteSpaces.map((s) => s.spaceId))])).map((h) => [h.spaceId, h]));
-  return buildSiteMap({ site, sections, groups, siteSpaces }, heads, {}, base);
+  return buildSiteMap({ site, sections, groups, siteSpaces }, heads, {}, base, options);
+}
+
+/** The site's `/sites/…` URL path on this instance. */
+function instanceBase(service: SitesService, site: SiteDoc): string {
+  const publicPath = new URL(configFor(service.broker).publicUrl).pathname.replace(/\/+$/, "");
+  return `${publicPath}/sites/${sitePathName(site)}`;
+}
+
+/** The Git redirects of the site's published site spaces (every one, conditions aside), in the site's order. */
+async function siteGitRedirects(service: SitesService, site: SiteDoc): Promise<RedirectDoc[]> {
+  const base = instanceBase(service, site);
+  const map = await siteMapOf(service, site, base, { ignoreConditions: true });
+  return gitRedirectsOf(service.broker, site, map.all, base, (spaceId, revisionId) => service.publishedContent.pageIds(spaceId, revisionId), service.logger);
+}
+
+/** 409 for a redirect of a space's `.gitbook.yaml`: it changes in the repository, by the next import. */
+function refuseGitRedirect(id: string): void {
+  if (isGitRedirectId(id)) {
+    throw new ConflictError(`Redirect ${id} comes from a space's .gitbook.yaml (Git sync): change it in the repository and import again.`);
+  }
+}
+
+/** Git redirects are listed after the site's own: their page tokens hold an offset under this order. */
+const GIT_TOKEN_SORT: Sort = [["gitRedirect", 1]];
+const GIT_TOKEN_ID = "git-redirects";
+
+function gitOffsetOf(page: string | undefined): number | null {
+  if (!page) return null;
+  let cursor;
+  try {
+    cursor = decodePageToken(GIT_TOKEN_SORT, page);
+  } catch {
+    return null;
+  }
+  const offset = cursor.values[0];
+  if (cursor.id !== GIT_TOKEN_ID || typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw new BadRequestError("Invalid parameters: 'page' is not a page token this API issued.");
+  return offset;
 }
 
 /**
@@ -196,12 +237,30 @@ export const redirectActions: SitesActions = {
     async handler(this: SitesService, ctx: Ctx<SiteRef & { page?: string; limit?: number; search?: string; draft?: boolean; orderBy?: "createdAt" | "updatedAt" | "source" }>) {
       await this.siteAccess(ctx.params.organizationId, callerOf(ctx), false);
       const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
-      const filter: Filter = { siteId: site.id, draft: ctx.params.draft ?? false };
+      const draft = ctx.params.draft ?? false;
+      const filter: Filter = { siteId: site.id, draft };
       if (ctx.params.search) filter.source = op.contains(ctx.params.search);
       const orderBy = ctx.params.orderBy ?? "createdAt";
       // `updatedAt` falls back to the creation date: a never-updated redirect sorts by when it was made.
       const sort: Array<[string, 1 | -1]> = orderBy === "source" ? [["source", 1]] : orderBy === "updatedAt" ? [["updatedAt", -1], ["createdAt", -1]] : [["createdAt", -1]];
-      return listPage(this.redirects, filter, { page: ctx.params.page, limit: ctx.params.limit, sort }, async (docs) => docs.map(present));
+      // The space's Git redirects (always live) come after the site's own, in the same order among themselves.
+      const search = ctx.params.search?.toLowerCase();
+      // Case-insensitive, as the store's `contains`.
+      const git = draft ? [] : (await siteGitRedirects(this, site)).filter((r) => !search || r.source.toLowerCase().includes(search));
+      if (orderBy === "source") git.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+      else git.sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : 0));
+      const limit = ctx.params.limit ?? DEFAULT_PAGE_SIZE;
+      const gitPage = (offset: number, room: number, storedCount: number, items: RedirectResource[]) => {
+        const slice = git.slice(offset, offset + room);
+        const out: { items: RedirectResource[]; count: number; next?: { page: string } } = { items: [...items, ...slice.map(present)], count: storedCount + git.length };
+        if (offset + room < git.length) out.next = { page: encodePageToken(GIT_TOKEN_SORT, { values: [offset + room], id: GIT_TOKEN_ID }) };
+        return out;
+      };
+      const gitOffset = gitOffsetOf(ctx.params.page);
+      if (gitOffset !== null) return gitPage(gitOffset, limit, await this.redirects.count(filter), []);
+      const stored = await listPage(this.redirects, filter, { page: ctx.params.page, limit, sort }, async (docs) => docs.map(present));
+      if (stored.next || !git.length) return { ...stored, count: stored.count + git.length };
+      return gitPage(0, limit - stored.items.length, stored.count, stored.items);
     },
   },
 
@@ -222,6 +281,7 @@ export const redirectActions: SitesActions = {
     ) {
       await this.siteAccess(ctx.params.organizationId, callerOf(ctx), true);
       const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
+      refuseGitRedirect(ctx.params.siteRedirectId);
       const doc = await loadRedirect(this, site.id, ctx.params.siteRedirectId);
       const set: Partial<RedirectDoc> = { updatedAt: new Date().toISOString() };
       if (ctx.params.destination) set.destination = await checkDestination(this, site.id, ctx.params.destination, "destination");
@@ -244,6 +304,7 @@ export const redirectActions: SitesActions = {
     async handler(this: SitesService, ctx: Ctx<SiteRef & { siteRedirectId: string }>) {
       await this.siteAccess(ctx.params.organizationId, callerOf(ctx), true);
       const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
+      refuseGitRedirect(ctx.params.siteRedirectId);
       ctx.meta.$statusCode = (await this.redirects.deleteOne({ id: ctx.params.siteRedirectId, siteId: site.id })) ? 205 : 204;
       return null;
     },
@@ -260,11 +321,13 @@ export const redirectActions: SitesActions = {
       const site = await this.loadSite(ctx.params.organizationId, ctx.params.siteId);
       if (!ctx.params.source.startsWith("/")) throw new BadRequestError("The 'source' parameter must be a path starting with /.");
       const path = ctx.params.source.split("?")[0];
-      const match = matchRedirect(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 }), path.length > 1 ? path.replace(/\/+$/, "") : path);
-      if (!match) throw new NotFoundError(`No redirect of the site matches ${path}.`);
       const { publicUrl } = configFor(this.broker);
-      const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, "");
-      const map = await siteMapOf(this, site, `${publicPath}/sites/${sitePathName(site)}`);
+      const base = instanceBase(this, site);
+      const map = await siteMapOf(this, site, base);
+      // The site's own redirects first: one of them wins over a Git redirect of the same source.
+      const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, (spaceId, revisionId) => this.publishedContent.pageIds(spaceId, revisionId), this.logger))];
+      const match = matchRedirect(redirects, path.length > 1 ? path.replace(/\/+$/, "") : path);
+      if (!match) throw new NotFoundError(`No redirect of the site matches ${path}.`);
       const target = await redirectTarget(this, map, match.redirect, match.suffix);
       if (target === null) throw new NotFoundError(`The redirect from ${match.redirect.source} leads to nothing published.`);
       return { redirect: present(match.redirect), target: /^https?:/.test(target) ? target : `${new URL(publicUrl).origin}${target}` };

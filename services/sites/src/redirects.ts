@@ -37,8 +37,12 @@ export function matchRedirect(redirects: RedirectDoc[], path: string): { redirec
   return best && { redirect: best.redirect, suffix: best.suffix };
 }
 
-/** GitBook: permanent redirects are 308 for public live traffic and 307 elsewhere; others 307. */
-export function redirectStatus(redirect: RedirectDoc, publicSite: boolean): 307 | 308 {
+/**
+ * GitBook: permanent redirects are 308 for public live traffic and 307 elsewhere; others 307. A
+ * `.gitbook.yaml` redirect (Git sync) is a 301, as GitBook serves those.
+ */
+export function redirectStatus(redirect: RedirectDoc, publicSite: boolean): 301 | 307 | 308 {
+  if (redirect.origin?.kind === "git-sync") return 301;
   return redirect.permanent && publicSite ? 308 : 307;
 }
 

@@ -1,5 +1,5 @@
-// GitBook's searchSiteContent: the site's spaces searched as the caller (content's searchSpaceContent per
-// space), merged into one ranked list grouped by space, with GitBook's scopes and its deprecated modes.
+// GitBook's searchSiteContent: the site's spaces the caller can read, ranked by the published search
+// page's own function (serve/search.ts) and grouped by space, with GitBook's scopes and its deprecated modes.
 import { createHash } from "node:crypto";
 import { callerOf } from "@docshelf/access";
 import { BadRequestError } from "@docshelf/errors";
@@ -9,11 +9,11 @@ import { idRule } from "@docshelf/validation";
 import type { SiteSpaceDoc } from "./models";
 import { siteRef, type SiteRef } from "./params";
 import { StructurePresenter } from "./present";
-import type { TreeIndex } from "./serve/content";
+import type { PublishedHead, TreeIndex } from "./serve/content";
+import { MAX_SEARCH_RESULTS, rankSiteSearch } from "./serve/search";
+import { buildSiteMap } from "./serve/site-map";
 import type { Ctx, SitesActions, SitesService } from "./service-types";
 
-/** Pages asked of each space (the published search page shows 20 in all). */
-export const PAGES_PER_SPACE = 20;
 const MAX_QUERY_LENGTH = 512;
 const TOKEN_SORT: Sort = [["siteSearch", 1]];
 
@@ -30,15 +30,6 @@ interface SearchParams extends SiteRef {
   siteSpaceId?: string;
   page?: string;
   limit?: number;
-}
-
-/** What content's searchSpaceContent answers for a page (and its sections). */
-interface ContentPageHit {
-  id: string;
-  title: string;
-  path: string;
-  sections?: Array<{ id: string; title: string; path: string; body: string; urls: { app: string } }>;
-  urls: { app: string };
 }
 
 interface SpaceResult {
@@ -89,11 +80,11 @@ function ancestors(tree: TreeIndex | undefined, path: string): Array<{ title: st
 
 export const siteSearchActions: SitesActions = {
   /**
-   * POST …/search `{query, scope? | siteSpaceIds? | mode?}` `?page&limit` — site read; each space of the
-   * scope is searched as the caller (spaces the caller cannot read are left out), at most PAGES_PER_SPACE
-   * pages each. Ranked by each page's place in its space's results (best of every space first, the
-   * site's order breaking ties); `score` is 1/place, `rank` the place in that merged order. Items are
-   * spaces, `limit` of them per page, in the order of their best page.
+   * POST …/search `{query, scope? | siteSpaceIds? | mode?}` `?page&limit` — site read; the spaces of
+   * the scope the caller can read are ranked together by the published search page's ranking
+   * (serve/search.ts: one search of content's index, best page first, MAX_SEARCH_RESULTS pages);
+   * `rank` is the place in that order, `score` 1/rank. Items are spaces, `limit` of them per page, in
+   * the order of their best page.
    */
   searchContent: {
     params: {
@@ -135,48 +126,37 @@ export const siteSearchActions: SitesActions = {
         const defaults = ordered.filter((s) => presenter.isDefaultSiteSpace(s) || s.id === current);
         chosen = scope.restrictTo === "currentSiteSpace" ? defaults.filter((s) => s.id === current) : scope.restrictTo === "otherSiteSpaces" ? defaults.filter((s) => s.id !== current) : defaults;
       }
-      // One search per space (site spaces may share one), and only spaces the caller can read.
-      const spaceIds = [...new Set(chosen.map((s) => s.spaceId))].filter((id) => structure.spaces.has(id));
+      // The published search page's ranking (serve/search.ts) over the chosen site spaces of spaces the
+      // caller can read, in the site's order as the page takes them.
+      const heads = new Map<string, PublishedHead>([...structure.spaces].map(([spaceId, space]) => [spaceId, { spaceId, revisionId: typeof space.revision === "string" ? space.revision : null, title: String(space.title ?? "") }]));
+      const map = buildSiteMap(structure, heads, {}, "", { ignoreConditions: true });
+      const chosenIds = new Set(chosen.map((s) => s.id));
+      const views = map.all.filter((view) => chosenIds.has(view.doc.id));
       const { query } = ctx.params;
-      const found = await Promise.all(
-        spaceIds.map(async (spaceId) => {
-          const answer = await ctx.call<{ items: ContentPageHit[] }, Record<string, unknown>>("content.searchSpaceContent", { spaceId, query, limit: PAGES_PER_SPACE });
-          return { spaceId, hits: answer.items };
-        }),
-      );
-      // Merged rank: best of every space first, then the second of each… (the site's order within a round).
-      const ranked: Array<{ spaceId: string; hit: ContentPageHit; place: number }> = [];
-      for (let place = 0; place < PAGES_PER_SPACE; place++) {
-        for (const { spaceId, hits } of found) if (hits[place]) ranked.push({ spaceId, hit: hits[place], place: place + 1 });
-      }
-      const trees = new Map<string, TreeIndex | undefined>();
-      await Promise.all(
-        found
-          .filter((f) => f.hits.length)
-          .map(async ({ spaceId }) => {
-            const revision = structure.spaces.get(spaceId)?.revision;
-            trees.set(spaceId, typeof revision === "string" ? await this.publishedContent.tree(spaceId, revision).catch(() => undefined) : undefined);
-          }),
-      );
+      const ranked = await rankSiteSearch(this.publishedContent, views, query, MAX_SEARCH_RESULTS);
+      const publicUrl = this.publicUrl();
+      const appUrl = (spaceId: string, path: string) => {
+        const urls = structure.spaces.get(spaceId)?.urls as { app?: unknown } | undefined;
+        return `${typeof urls?.app === "string" ? urls.app : `${publicUrl}/s/${spaceId}`}/${path}`;
+      };
       const bySpace = new Map<string, SpaceResult>();
-      ranked.forEach(({ spaceId, hit, place }, i) => {
-        let result = bySpace.get(spaceId);
-        if (!result) bySpace.set(spaceId, (result = { type: "space", id: spaceId, title: structure.spaces.get(spaceId)?.title ?? "", score: 1 / place, pages: [] }));
-        const tree = trees.get(spaceId);
-        const score = 1 / place;
+      for (const { view, tree, page, hit, rank } of ranked) {
+        const score = 1 / rank;
+        let result = bySpace.get(view.spaceId);
+        if (!result) bySpace.set(view.spaceId, (result = { type: "space", id: view.spaceId, title: structure.spaces.get(view.spaceId)?.title ?? "", score, pages: [] }));
         result.pages.push({
           id: hit.id,
           title: hit.title,
-          description: tree?.byPath.get(hit.path)?.description ?? "",
+          description: page.description ?? "",
           path: hit.path,
           score,
-          rank: i + 1,
-          resultType: hit.sections?.some((s) => s.path.includes("#")) ? "section" : "page",
-          sections: (hit.sections ?? []).map((s) => ({ ...s, score, resultType: s.path.includes("#") ? "section" : "page" })),
+          rank,
+          resultType: hit.sections.some((s) => s.path.includes("#")) ? "section" : "page",
+          sections: hit.sections.map((s) => ({ ...s, urls: { app: appUrl(view.spaceId, s.path) }, score, resultType: s.path.includes("#") ? "section" : "page" })),
           ancestors: ancestors(tree, hit.path),
-          urls: hit.urls,
+          urls: { app: appUrl(view.spaceId, hit.path) },
         });
-      });
+      }
       const items = [...bySpace.values()];
       const key = createHash("sha256").update(`${site.id}:${query.trim()}`).digest("base64url").slice(0, 16);
       const limit = ctx.params.limit ?? DEFAULT_PAGE_SIZE;

@@ -117,8 +117,14 @@ export class PublishedContent {
     return body;
   }
 
-  search(spaceIds: string[], query: string): Promise<SearchHit[]> {
-    return call(this.caller, content.publishedSearch, { spaceIds, query, limit: 20 });
+  /** The ids of every page of a revision (hidden ones too). */
+  async pageIds(spaceId: string, revisionId: string): Promise<Set<string>> {
+    const tree = await this.tree(spaceId, revisionId);
+    return new Set([...tree.byPath.values()].map((page) => page.id));
+  }
+
+  search(spaceIds: string[], query: string, limit: number): Promise<SearchHit[]> {
+    return call(this.caller, content.publishedSearch, { spaceIds, query, limit });
   }
 }
 

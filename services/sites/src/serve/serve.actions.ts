@@ -6,14 +6,16 @@ import type { Customization } from "../customization";
 import type { SiteDoc } from "../models";
 import { matchRedirect, redirectStatus } from "../redirects";
 import { redirectTarget } from "../redirects.actions";
+import { gitRedirectsOf } from "../git-redirects";
 import type { Ctx, SitesActions, SitesService } from "../service-types";
 import { instanceSiteUrl, sitePathName } from "../structure";
 import { decideAccess, parseCookies, type AccessDecision } from "./access";
-import type { PublishedHead, TreeIndex } from "./content";
+import type { PublishedHead } from "./content";
 import { pageUrl } from "./content";
 import { answer, type ServeAnswer } from "./headers";
 import { messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
-import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap, type SiteSpaceView } from "./site-map";
+import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
+import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
@@ -249,7 +251,8 @@ export const serveActions: SitesActions = {
 
       // A path that shows no page follows the site's live redirect for it (GitBook's site redirects), if any.
       const redirected = async (): Promise<ServeAnswer | null> => {
-        const redirects = await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 });
+        // The site's own first (one wins over a Git redirect of the same source), then its spaces' `.gitbook.yaml` ones.
+        const redirects = [...(await this.redirects.find({ siteId: site.id, draft: false }, { limit: 10_000 })), ...(await gitRedirectsOf(this.broker, site, map.all, base, (spaceId, revisionId) => this.publishedContent.pageIds(spaceId, revisionId), this.logger))];
         const match = redirects.length ? matchRedirect(redirects, `/${rest.join("/")}`) : null;
         const target = match ? await redirectTarget(this, map, match.redirect, match.suffix) : null;
         if (!match || target === null) return null;
@@ -296,27 +299,14 @@ function absolute(served: Served, href: string): string {
 }
 
 async function searchResults(service: SitesService, map: SiteMap, q: string): Promise<SearchResultView[]> {
-  const bySpace = new Map<string, SiteSpaceView>();
-  for (const view of map.all) if (!bySpace.has(view.spaceId)) bySpace.set(view.spaceId, view);
-  const hits = await service.publishedContent.search([...bySpace.keys()], q);
-  const trees = new Map<string, TreeIndex>();
-  const results: SearchResultView[] = [];
-  for (const hit of hits) {
-    const view = bySpace.get(hit.spaceId);
-    if (!view) continue;
-    let tree = trees.get(view.spaceId);
-    if (!tree) trees.set(view.spaceId, (tree = await service.publishedContent.tree(view.spaceId, view.revisionId)));
-    const page = tree.byPath.get(hit.path);
-    // A page the index still has from an older revision, or a hidden one, is not shown.
-    if (!page || !tree.order.includes(page)) continue;
+  return (await rankSiteSearch(service.publishedContent, map.all, q, SEARCH_PAGE_RESULTS)).map(({ view, tree, page, hit }) => {
     const href = pageUrl(view.base, tree, page);
-    results.push({
+    return {
       title: hit.title || "Untitled",
       href,
       sections: hit.sections
         .filter((s) => s.path.includes("#"))
         .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: s.body })),
-    });
-  }
-  return results;
+    };
+  });
 }

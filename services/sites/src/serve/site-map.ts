@@ -60,14 +60,16 @@ function sectionOrder(structure: StructureDocs): SectionDoc[] {
   return ordered;
 }
 
-export function buildSiteMap(structure: StructureDocs, heads: Map<string, PublishedHead>, claims: Claims, siteBase: string): SiteMap {
+/** `ignoreConditions`: every site space and section with published content, whatever its condition (what the site's members manage). */
+export function buildSiteMap(structure: StructureDocs, heads: Map<string, PublishedHead>, claims: Claims, siteBase: string, options: { ignoreConditions?: boolean } = {}): SiteMap {
+  const holds = (condition: Parameters<typeof conditionHolds>[0]) => !!options.ignoreConditions || conditionHolds(condition, claims);
   const siteSpacesOf = (sectionId: string) => byPosition(structure.siteSpaces.filter((s) => s.sectionId === sectionId));
   const visibleSiteSpaces = (sectionId: string, chosenDefault: string | undefined, sectionBase: string): SiteSpaceView[] => {
     const ordered = siteSpacesOf(sectionId);
     const defaultId = defaultOf(ordered, chosenDefault)?.id;
     return ordered.flatMap((doc) => {
       const head = heads.get(doc.spaceId);
-      if (!head?.revisionId || !conditionHolds(doc.condition, claims)) return [];
+      if (!head?.revisionId || !holds(doc.condition)) return [];
       return [{ doc, spaceId: doc.spaceId, revisionId: head.revisionId, title: head.title || "Untitled", base: doc.id === defaultId ? sectionBase : `${sectionBase}/${encodeURIComponent(doc.path)}` }];
     });
   };
@@ -81,7 +83,7 @@ export function buildSiteMap(structure: StructureDocs, heads: Map<string, Publis
   }
   const defaultSectionId = defaultOf(ordered, structure.site.defaultSectionId)?.id;
   const sections: SectionView[] = ordered.flatMap((doc) => {
-    if (!conditionHolds(doc.condition, claims)) return [];
+    if (!holds(doc.condition)) return [];
     const base = doc.id === defaultSectionId ? siteBase : `${siteBase}/${encodeURIComponent(doc.path)}`;
     const siteSpaces = visibleSiteSpaces(doc.id, doc.defaultSiteSpaceId, base);
     const home = homeOf(siteSpaces, defaultOf(siteSpacesOf(doc.id), doc.defaultSiteSpaceId)?.id);
