@@ -17,7 +17,7 @@ const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
 
 module.exports = {
   ...require("../jest.preset.js"),
-  testTimeout: 60000,
+  testTimeout: 120000,
   globalSetup: "<rootDir>/nats-check.js",
   testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore(EMBEDDED_ONLY) : ignore(MONGO_ONLY))],
 };

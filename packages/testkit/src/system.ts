@@ -235,7 +235,7 @@ export async function startNats(options: NatsSystemOptions = {}): Promise<NatsSy
   try {
     for (const each of urls.length ? urls : [url]) {
       // Every service creates its collections and indexes in a new database first when on MongoDB.
-      await waitUntil(async () => (await fetch(`${each}/ready`)).status === 200, mongoUrl ? 90_000 : 30_000, "the NATS system to be ready");
+      await waitUntil(async () => (await fetch(`${each}/ready`)).status === 200, 90_000, "the NATS system to be ready");
     }
   } catch (err) {
     await stop();
