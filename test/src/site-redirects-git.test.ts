@@ -1,13 +1,12 @@
 // `.gitbook.yaml` redirects imported by Git sync, as site redirects of every site publishing the space,
 // through HTTP in every process mode: listed (GitBook's SiteRedirect, read-only), found by source,
 // served as 301 to the page, following later imports, never on another organization's site.
-import { createOrg, createSpace, expectSchema, type RunningSystem } from "@docshelf/testkit";
+import { createOrg, createSpace, expectSchema, overrideEnv, type RunningSystem } from "@docshelf/testkit";
 import { commitFiles, createRepo, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, start } from "./modes";
 import { newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { header, rawGet, unique } from "./sites-serve-fixtures";
 
-const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
 
 const REPO = {
   ".gitbook.yaml": "root: ./\nredirects:\n  old/setup: guide/install.md\n  /previous/: README.md\n  gone: missing.md\n",
@@ -21,25 +20,20 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
   let sys: RunningSystem;
   let server: GitServer;
   let w: SitesWorld;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: (() => void) | undefined;
   let repoCount = 0;
   const repoName = (label: string) => `${label}-${mode}-${++repoCount}`;
 
   beforeAll(async () => {
     server = await startGitServer();
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.GIT_SYNC_ALLOW_PRIVATE = `127.0.0.1:${server.port}`;
-    process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
+    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
     sys = await start(mode);
     w = await sitesWorld(sys);
   });
 
   afterAll(async () => {
     await sys?.stop();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv?.();
     await server?.close();
   });
 
