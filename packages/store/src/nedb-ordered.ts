@@ -47,6 +47,8 @@ function isPrimitiveOrMissing(value: unknown): boolean {
 export class OrderedView {
   private readonly groups = new Map<string, Stored[]>();
   private usable = true;
+  /** What the index held when followed, until the first read builds the groups from it (see filled()). */
+  private pending: (() => Stored[]) | undefined;
   readonly groupFields: string[];
   readonly sortField: string;
 
@@ -55,24 +57,55 @@ export class OrderedView {
     this.sortField = fields[fields.length - 1];
   }
 
-  /** Wraps `index` so that the view follows it; fills the view with what the index holds now. */
-  follow(index: NedbIndex, current: Stored[]): void {
+  /**
+   * Wraps `index` so that the view follows it. The groups are built on the first read, from `current`
+   * (every document the datastore holds then), and kept from then on: an index never read this way costs
+   * nothing but the wrapper.
+   */
+  follow(index: NedbIndex, current: () => Stored[]): void {
     const insert = index.insert.bind(index);
     const remove = index.remove.bind(index);
     const reset = index.reset.bind(index);
+    this.pending = current;
     index.insert = (doc) => {
       insert(doc);
-      if (!Array.isArray(doc)) this.add(doc);
+      if (!this.pending && !Array.isArray(doc)) this.add(doc);
     };
     index.remove = (doc) => {
       remove(doc);
-      if (!Array.isArray(doc)) this.delete(doc);
+      if (!this.pending && !Array.isArray(doc)) this.delete(doc);
     };
     index.reset = (newData) => {
+      // Built again from the datastore's documents on the next read.
       this.groups.clear();
+      this.usable = true;
+      this.pending = current;
       reset(newData);
     };
-    for (const doc of current) this.add(doc);
+  }
+
+  /** Builds the groups on the first read: each sorted once, not an insertion per document. */
+  private filled(): boolean {
+    const current = this.pending;
+    if (current) {
+      this.pending = undefined;
+      for (const doc of current()) {
+        const key = this.keyOf(doc);
+        if (key === undefined || !isPrimitiveOrMissing(doc[this.sortField])) {
+          this.usable = false;
+          this.groups.clear();
+          break;
+        }
+        let group = this.groups.get(key);
+        if (!group) this.groups.set(key, (group = []));
+        group.push(doc);
+      }
+      const field = this.sortField;
+      for (const group of this.groups.values()) {
+        group.sort((a, b) => compareValues(a[field], b[field]) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+      }
+    }
+    return this.usable;
   }
 
   private keyOf(doc: Stored): string | undefined {
@@ -127,17 +160,23 @@ export class OrderedView {
   /** The group a filter names, or undefined when the filter is not plain equalities on exactly the group fields. */
   private groupFor(filter: Filter): Stored[] | null | undefined {
     if (!this.usable) return undefined;
+    // Only a filter the view can answer builds it.
+    if (!this.names(filter) || !this.filled()) return undefined;
+    const key = JSON.stringify(this.groupFields.map((f) => filter[f === "_id" ? "id" : f] as Primitive));
+    return this.groups.get(key) ?? null;
+  }
+
+  /** Whether `filter` is plain equalities on exactly the group fields. */
+  private names(filter: Filter): boolean {
     let named = 0;
     for (const field in filter) {
       const value = filter[field];
       if (value === undefined) continue;
-      if (value !== null && typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return undefined;
-      if (!this.groupFields.includes(field === "id" ? "_id" : field)) return undefined;
+      if (value !== null && typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return false;
+      if (!this.groupFields.includes(field === "id" ? "_id" : field)) return false;
       named++;
     }
-    if (named !== this.groupFields.length) return undefined;
-    const key = JSON.stringify(this.groupFields.map((f) => filter[f === "_id" ? "id" : f] as Primitive));
-    return this.groups.get(key) ?? null;
+    return named === this.groupFields.length;
   }
 
   /** How many documents match `filter`, or undefined when the view cannot tell. */

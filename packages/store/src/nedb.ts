@@ -300,7 +300,7 @@ export class NedbStore implements Store {
         const nedbIndex = indexes[index.fields.map((f) => (f === "id" ? "_id" : f)).sort().join(",")];
         if (!nedbIndex) continue;
         view = new OrderedView(index.fields);
-        view.follow(nedbIndex as Parameters<OrderedView["follow"]>[0], db.getAllData() as Stored[]);
+        view.follow(nedbIndex as Parameters<OrderedView["follow"]>[0], () => db.getAllData() as Stored[]);
         made.set(key, view);
       }
       out.push(view);
