@@ -2,7 +2,7 @@
 import { cursorOf, normalizeSort } from "../cursor";
 import { op } from "../filter";
 import type { Sort } from "../types";
-import { ids, sortedIds, type Harness } from "./harness";
+import { ids, sortedIds, type Harness, type Rec } from "./harness";
 
 export function pagingContract(h: Harness): void {
   const { fresh, seed, walk } = h;
