@@ -12,20 +12,41 @@ function controlledSync() {
 }
 
 describe("CountSync", () => {
-  test("requests during a run make exactly one more run, and all resolve after it", async () => {
+  test("requests during a run make exactly one more run, and resolve after it", async () => {
     const { sync, nextRun, pending } = controlledSync();
     const counts = new CountSync(sync, () => {});
-    let settled = 0;
-    const first = counts.request("a").then(() => settled++);
+    const settled: string[] = [];
+    const first = counts.request("a").then(() => settled.push("first"));
     const run1 = await nextRun();
-    const second = counts.request("a").then(() => settled++);
-    const third = counts.request("a").then(() => settled++);
+    const second = counts.request("a").then(() => settled.push("second"));
+    const third = counts.request("a").then(() => settled.push("third"));
     run1.finish();
     const run2 = await nextRun();
-    expect(settled).toBe(0);
+    expect(settled).toEqual(["first"]);
     run2.finish();
     await Promise.all([first, second, third]);
-    expect(settled).toBe(3);
+    expect(settled).toEqual(["first", "second", "third"]);
+    expect(pending()).toBe(0);
+  });
+
+  test("a request waits for at most the run under way and one more, however many requests follow it", async () => {
+    const { sync, nextRun, pending } = controlledSync();
+    const counts = new CountSync(sync, () => {});
+    const settled: string[] = [];
+    void counts.request("a");
+    const run1 = await nextRun();
+    const waiting = counts.request("a").then(() => settled.push("during run 1"));
+    run1.finish();
+    const run2 = await nextRun();
+    // Requests keep arriving while run 2 is under way: they take run 3; the one of run 1's time does not wait for it.
+    const later = counts.request("a").then(() => settled.push("during run 2"));
+    run2.finish();
+    await waiting;
+    expect(settled).toEqual(["during run 1"]);
+    const run3 = await nextRun();
+    run3.finish();
+    await later;
+    expect(settled).toEqual(["during run 1", "during run 2"]);
     expect(pending()).toBe(0);
   });
 

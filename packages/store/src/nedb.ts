@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DiskBlobStore, type BlobStore } from "./blobs";
 import Datastore from "@seald-io/nedb";
-import { deepCopy, serialize } from "@seald-io/nedb/lib/model";
+import { serialize } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
 import { lockDirectory } from "./dir-lock";
+import { copyStored, OrderedView } from "./nedb-ordered";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
@@ -20,12 +21,7 @@ function fromStored<T extends Doc>(stored: Stored | null): T | null {
 }
 
 /** A copy of a document nedb holds in memory, in the contract's shape: callers may change what they get. */
-function copyOut<T extends Doc>(stored: Stored): T {
-  const out: Record<string, unknown> = {};
-  for (const key in stored) if (key !== "_id") out[key] = deepCopy(stored[key]);
-  out.id = stored._id;
-  return out as T;
-}
+const copyOut = copyStored;
 
 /** The id of a filter that is exactly `{id: <string>}`: answered from nedb's primary index without a query. */
 function idOnly(filter: Filter): string | undefined {
@@ -143,10 +139,16 @@ class NedbCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
     private readonly db: Datastore<Stored>,
+    private readonly views: OrderedView[] = [],
   ) {}
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const sort = normalizeSort(options.sort);
+    // Read from an ordered view directly, as byId: nedb changes its indexes synchronously inside each write.
+    for (const view of this.views) {
+      const docs = view.find<T>(filter, sort, options, copyOut);
+      if (docs) return docs;
+    }
     let query = toQuery(filter);
     if (options.after) query = { $and: [query, afterQuery(sort, options.after)] };
     let cursor = this.db.findAsync(query).sort(sortSpec(sort));
@@ -176,6 +178,10 @@ class NedbCollection<T extends Doc> implements Collection<T> {
     const lookup = compoundKeysFor(filter, Object.keys(indexes));
     // Read from the index directly, as byId: nedb changes its indexes synchronously inside each write.
     if (lookup) return lookup.keys.reduce((sum, key) => sum + indexes[lookup.name].getMatching(key).length, 0);
+    for (const view of this.views) {
+      const n = view.count(filter);
+      if (n !== undefined) return n;
+    }
     return await this.db.countAsync(toQuery(filter));
   }
 
@@ -230,6 +236,8 @@ export class NedbStore implements Store {
   readonly kind = "nedb" as const;
   /** One datastore per collection name: two datastores on one file would overwrite each other. */
   private readonly datastores = new Map<string, Promise<Datastore<Stored>>>();
+  /** Ordered views of each datastore's compound indexes, by their fields. */
+  private readonly views = new WeakMap<Datastore<Stored>, Map<string, OrderedView>>();
   private open = true;
   /** Releases this process's lock on `dir` (see dir-lock.ts): one process per directory. */
   private readonly unlock: () => void = () => undefined;
@@ -272,7 +280,32 @@ export class NedbStore implements Store {
         sparse: index.sparse ?? false,
       });
     }
-    return new NedbCollection<T>(spec.name, db);
+    return new NedbCollection<T>(spec.name, db, this.orderedViews(db, spec));
+  }
+
+  /**
+   * One ordered view per compound index of top-level fields (see nedb-ordered.ts), made once per datastore
+   * and index (a collection opened twice shares them).
+   */
+  private orderedViews(db: Datastore<Stored>, spec: CollectionSpec): OrderedView[] {
+    const made = (this.views.get(db) ?? new Map<string, OrderedView>());
+    this.views.set(db, made);
+    const indexes = (db as unknown as { indexes: Record<string, unknown> }).indexes;
+    const out: OrderedView[] = [];
+    for (const index of spec.indexes ?? []) {
+      if (index.fields.length < 2 || index.fields.some((f) => f.includes("."))) continue;
+      const key = index.fields.join("\u0000");
+      let view = made.get(key);
+      if (!view) {
+        const nedbIndex = indexes[index.fields.map((f) => (f === "id" ? "_id" : f)).sort().join(",")];
+        if (!nedbIndex) continue;
+        view = new OrderedView(index.fields);
+        view.follow(nedbIndex as Parameters<OrderedView["follow"]>[0], () => db.getAllData() as Stored[]);
+        made.set(key, view);
+      }
+      out.push(view);
+    }
+    return out;
   }
 
   /** Files under `<dir>/<name>` (DATA_DIR/<service>/<name>); in memory, a per-process temp dir. */

@@ -28,6 +28,25 @@ describe("nedb on files", () => {
     expect(readdirSync(join(dir, "filesvc"))).toEqual(["things.db"]);
   });
 
+  test("a group's newest documents, read from the index's ordered view, survive a reopen and follow later writes", async () => {
+    const spec = { name: "threads", indexes: [{ fields: ["space", "thread", "at"] }] };
+    const first = new NedbStore({ dir: join(dir, "viewsvc") });
+    const c = await first.collection<{ id: string; space: string; thread: string | null; at: string }>(spec);
+    for (let i = 0; i < 30; i++) await c.insert({ id: newId(), space: "s", thread: i % 2 ? null : "t", at: String(100 + ((i * 7) % 30)) });
+    const before = await c.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 });
+    await first.close();
+    const again = new NedbStore({ dir: join(dir, "viewsvc") });
+    const d = await again.collection<{ id: string; space: string; thread: string | null; at: string }>(spec);
+    expect(await d.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 })).toEqual(before);
+    expect(await d.count({ space: "s", thread: null })).toBe(15);
+    const newest = await d.insert({ id: newId(), space: "s", thread: null, at: "999" });
+    await d.deleteOne({ id: before[0].id });
+    const after = await d.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 });
+    expect(after.map((x) => x.id)).toEqual([newest.id, ...before.slice(1).map((x) => x.id)]);
+    expect(await d.count({ space: "s", thread: null })).toBe(15);
+    await again.close();
+  });
+
   test("an acknowledged write is in the data file at once, also after the file was compacted while open", async () => {
     const store = new NedbStore({ dir: join(dir, "appendsvc") });
     const c = await store.collection<{ id: string; n: number }>({ name: "things" });

@@ -3,6 +3,7 @@ import * as events from "@docshelf/contracts/events";
 import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
+import type { User } from "@docshelf/contracts/identity";
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
@@ -98,10 +99,14 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         }
       },
 
-      async present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null) {
+      async present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null, users?: Promise<Record<string, User>>) {
+        const known = await (users ?? this.creatorsOf(ctx, docs));
+        return docs.map((doc) => presentChangeRequest(doc, { publicUrl: this.publicUrl(), users: known, mainRevision }));
+      },
+
+      creatorsOf(ctx: Context, docs: Array<{ createdBy: string }>) {
         const ids = [...new Set(docs.map((d) => d.createdBy))];
-        const users = ids.length ? await call(ctx, identity.getMany, { ids }) : {};
-        return docs.map((doc) => presentChangeRequest(doc, { publicUrl: this.publicUrl(), users, mainRevision }));
+        return ids.length ? call(ctx, identity.getMany, { ids }) : Promise.resolve({});
       },
 
       async moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string) {

@@ -23,13 +23,26 @@ interface ListQuery {
   contributor?: string;
 }
 
+/**
+ * Both results once both settled; when the check failed, its error (and never the other one's), so that
+ * work begun beside an access check answers nothing, not even its own failure, to a caller the check refuses.
+ */
+async function afterCheck<A, T>(check: Promise<A>, work: Promise<T>): Promise<[A, T]> {
+  const [checked, done] = await Promise.allSettled([check, work]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (done.status === "rejected") throw done.reason;
+  return [checked.value, done.value];
+}
+
 export const lifecycleActions: ChangeRequestsActions = {
   /** POST /spaces/:spaceId/change-requests — edit role; starts as a draft on main's current revision. */
   create: {
     params: { spaceId: idRule, subject: { ...subjectRule, optional: true }, agentTaskId: { ...idRule, optional: true } },
     async handler(ctx: Ctx<{ spaceId: string; subject?: string; agentTaskId?: string }>) {
       const caller = callerOf(ctx);
-      const space = await this.loadSpace(ctx, ctx.params.spaceId);
+      // The creator, for the answer, is asked for while access is checked.
+      const creator = this.creatorsOf(ctx, [{ createdBy: caller.id }]);
+      const [space] = await afterCheck(this.loadSpace(ctx, ctx.params.spaceId), creator);
       this.requireRole(space, "edit", "Creating a change request");
       const now = new Date().toISOString();
       const doc: ChangeRequestDoc = {
@@ -50,7 +63,7 @@ export const lifecycleActions: ChangeRequestsActions = {
       if (ctx.params.agentTaskId) doc.agentTaskId = ctx.params.agentTaskId;
       await this.changeRequests.insert(doc);
       // The answer is presented while the space's counts are sent; it answers after both.
-      const [[resource]] = await Promise.all([this.present(ctx, [doc], space.revision), this.syncCounts(space.spaceId)]);
+      const [[resource]] = await Promise.all([this.present(ctx, [doc], space.revision, creator), this.syncCounts(space.spaceId)]);
       ctx.meta.$statusCode = 201;
       ctx.meta.$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${space.spaceId}/change-requests/${doc.id}` };
       return resource;
@@ -67,13 +80,17 @@ export const lifecycleActions: ChangeRequestsActions = {
       contributor: { ...idRule, optional: true },
     },
     async handler(ctx: Ctx<ListQuery>) {
-      const space = await this.loadSpace(ctx, ctx.params.spaceId);
-      const { page, limit, status, creator, contributor } = ctx.params;
-      const filter: Filter = { spaceId: space.spaceId, status: status ?? "open" };
+      const { spaceId, page, limit, status, creator, contributor } = ctx.params;
+      const filter: Filter = { spaceId, status: status ?? "open" };
       if (creator) filter.createdBy = creator;
       // An array field equal to a value matches when the array holds it (both adapters).
       if (contributor) filter.contributors = contributor;
-      return listPage(this.changeRequests, filter, { page, limit, sort: [["number", -1]] }, (docs) => this.present(ctx, docs, space.revision));
+      // The page and its creators are read while access is checked (one call to content), and presented
+      // only once the check has passed.
+      const listed = listPage(this.changeRequests, filter, { page, limit, sort: [["number", -1]] }, (docs) => docs);
+      const users = listed.then((found) => this.creatorsOf(ctx, found.items));
+      const [space, [found]] = await afterCheck(this.loadSpace(ctx, spaceId), Promise.all([listed, users]));
+      return { ...found, items: await this.present(ctx, found.items, space.revision, users) };
     },
   },
 

@@ -1,5 +1,6 @@
 // The change-requests service's shape as its action modules see it: its collections and shared methods.
 import type { SpaceAccess } from "@docshelf/contracts/content";
+import type { User } from "@docshelf/contracts/identity";
 import type { Context, Service } from "moleculer";
 import type { Caller, Role } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
@@ -54,7 +55,10 @@ export interface Methods {
   load(ctx: Context, spaceId: string, ref: string): Promise<{ space: SpaceSeen; cr: ChangeRequestDoc; caller: Caller }>;
   /** The next number of the space, from its counter (atomic $inc: concurrent creates never share one). */
   nextNumber(spaceId: string): Promise<number>;
-  present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null): Promise<ChangeRequestResource[]>;
+  /** `users`, when given, are the creators of `docs` (creatorsOf), already asked for. */
+  present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null, users?: Promise<Record<string, User>>): Promise<ChangeRequestResource[]>;
+  /** The creators of `docs`, as GitBook embeds them. */
+  creatorsOf(ctx: Context, docs: Array<{ createdBy: string }>): Promise<Record<string, User>>;
   /** Sends the space's absolute change request counts to content (one run at a time per space). */
   syncCounts(spaceId: string): Promise<void>;
   /**

@@ -1,16 +1,18 @@
 // Comment actions (list, post, get, update, delete), written once for both kinds of thread and named in full below.
+import { callerOf } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { bodyRule, type BodyFormat } from "./body";
-import type { CommentDoc } from "./models";
+import type { CommentDoc, Thread } from "./models";
 import { call } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import { commentPermissions } from "./permissions";
 import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./params";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
-import { changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
+import { afterCheck, changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
+import { userIdsOf, usersOf } from "./present";
 
 interface ListQuery extends ThreadParams {
   page?: string;
@@ -43,24 +45,37 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
     list: {
       params: { ...kind.params, ...listParams, ...listFilterParams },
       async handler(this: CommentsService, ctx: Ctx<ListQuery>) {
-        const access = await kind.open(this, ctx);
         const { status, targetPage, order, format } = ctx.params;
         const authors = authorList(ctx.params.authors);
-        const filter: Filter = { spaceId: access.thread.spaceId, changeRequestId: access.thread.changeRequestId };
-        if (status && status !== "all") filter.status = status;
-        if (targetPage) filter["target.page.id"] = targetPage;
-        if (authors) filter.postedBy = op.in(authors);
         const sort: Array<[string, 1 | -1]> = [["postedAt", order === "asc" ? 1 : -1]];
-        return listPage(this.comments, filter, { page: ctx.params.page, limit: ctx.params.limit, sort }, (docs) =>
-          this.presentComments(ctx, access, docs, format),
-        );
+        const list = (thread: Thread) => {
+          const filter: Filter = { spaceId: thread.spaceId, changeRequestId: thread.changeRequestId };
+          if (status && status !== "all") filter.status = status;
+          if (targetPage) filter["target.page.id"] = targetPage;
+          if (authors) filter.postedBy = op.in(authors);
+          return listPage(this.comments, filter, { page: ctx.params.page, limit: ctx.params.limit, sort }, (docs) => docs);
+        };
+        const known = kind.known?.(ctx.params);
+        if (!known) {
+          const access = await kind.open(this, ctx);
+          const page = await list(access.thread);
+          return { ...page, items: await this.presentComments(ctx, access, page.items, format) };
+        }
+        // A space's thread is known from the path: its page and its authors are read while access is
+        // checked (one call to content), and presented only once the check has passed.
+        const listed = list(known);
+        const users = listed.then((page) => (page.items.length ? usersOf(ctx, userIdsOf(page.items)) : {}));
+        const [access, [page]] = await afterCheck(kind.open(this, ctx), Promise.all([listed, users]));
+        return { ...page, items: await this.presentComments(ctx, access, page.items, format, users) };
       },
     },
 
     post: {
       params: { ...kind.params, node: { ...idRule, optional: true }, page: { ...idRule, optional: true }, body: bodyRule },
       async handler(this: CommentsService, ctx: Ctx<PostBody>) {
-        const access = await kind.open(this, ctx);
+        // The author, for the answer, is asked for while access is checked.
+        const author = usersOf(ctx, [callerOf(ctx).id]);
+        const [access] = await afterCheck(kind.open(this, ctx), author);
         this.requireCommenter(access, "Posting comments");
         const comment: CommentDoc = {
           id: newId(),
@@ -88,7 +103,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
         await this.comments.insert(comment);
         // The answer is presented while the commenter and the count are recorded; it answers after all three.
         const [[resource]] = await Promise.all([
-          this.presentComments(ctx, access, [comment]),
+          this.presentComments(ctx, access, [comment], undefined, author),
           this.recordCommenter(access.thread, comment.postedBy, comment.postedAt),
           this.countsChanged(access.thread),
         ]);

@@ -12,11 +12,10 @@ import { CountSync } from "@docshelf/count-sync";
 import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as content from "@docshelf/contracts/content";
-import * as identity from "@docshelf/contracts/identity";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";
-import { presentComment, presentReply, userIdsOf, type User } from "./present";
+import { presentComment, presentReply, userIdsOf, usersOf, type User } from "./present";
 import { applyReactions } from "./reactions";
 import { replyActions } from "./replies.actions";
 import type { Ctx, Methods, ThreadAccess, Vars } from "./service-types";
@@ -91,11 +90,11 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         return reply;
       },
 
-      async presentComments(ctx: Ctx<unknown>, access: ThreadAccess, docs: CommentDoc[], format?: BodyFormat) {
+      async presentComments(ctx: Ctx<unknown>, access: ThreadAccess, docs: CommentDoc[], format?: BodyFormat, users?: Promise<Record<string, User>>) {
         if (!docs.length) return [];
         const pageIds = [...new Set(docs.flatMap((d) => (d.target.page ? [d.target.page.id] : [])))];
-        const [users, pages] = await Promise.all([
-          usersOf(ctx, userIdsOf(docs)),
+        const [known, pages] = await Promise.all([
+          users ?? usersOf(ctx, userIdsOf(docs)),
           pageIds.length
             ? call(ctx, content.pagesMeta, {
                 spaceId: access.thread.spaceId,
@@ -104,7 +103,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
               })
             : Promise.resolve<PagesMeta>({ revision: null, pages: {} }),
         ]);
-        const context = presentContext(this.publicUrl(), access, users, pages.pages, format);
+        const context = presentContext(this.publicUrl(), access, known, pages.pages, format);
         return docs.map((doc) => presentComment(doc, context));
       },
 
@@ -178,9 +177,6 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
   };
 }
 
-async function usersOf(ctx: Ctx<unknown>, ids: string[]): Promise<Record<string, User>> {
-  return call(ctx, identity.getMany, { ids });
-}
 
 function presentContext(publicUrl: string, access: ThreadAccess, users: Record<string, User>, pages: Record<string, PageSnapshot>, format: BodyFormat | undefined) {
   return { publicUrl, format, users, pages, permissions: (postedBy: string) => commentPermissions(access.role, access.caller.id, postedBy) };

@@ -6,6 +6,9 @@ import type { PageSnapshot, PageTarget } from "./pages";
 import { pageTarget } from "./pages";
 import { groupReactions } from "./reactions";
 
+import type { Context } from "moleculer";
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 /** GitBook's embedded User, as `identity.getMany` gives it. */
 import type { User } from "@docshelf/contracts/identity";
 export type { User };
@@ -62,6 +65,11 @@ export interface PresentContext {
   users: Record<string, User>;
   pages: Record<string, PageSnapshot>;
   permissions: (postedBy: string) => CommentPermissions;
+}
+
+/** The users `ids` name, as GitBook embeds them. */
+export function usersOf(ctx: Context, ids: string[]): Promise<Record<string, User>> {
+  return call(ctx, identity.getMany, { ids });
 }
 
 /** Ids of every user a comment or reply shows (author, resolver, reactors): one `identity.getMany` per page. */

@@ -5,7 +5,7 @@ import type { Collection } from "@docshelf/store";
 import type { BodyFormat } from "./body";
 import type { CountSync } from "@docshelf/count-sync";
 import type { CommenterDoc, CommentDoc, ReplyDoc, Thread } from "./models";
-import type { CommentResource, ReplyResource } from "./present";
+import type { CommentResource, ReplyResource, User } from "./present";
 
 export interface Vars {
   comments: Collection<CommentDoc>;
@@ -37,7 +37,8 @@ export interface Methods {
   loadComment(access: ThreadAccess, commentId: string): Promise<CommentDoc>;
   /** A reply of a comment, or 404. */
   loadReply(comment: CommentDoc, replyId: string): Promise<ReplyDoc>;
-  presentComments(ctx: Ctx<unknown>, access: ThreadAccess, docs: CommentDoc[], format?: BodyFormat): Promise<CommentResource[]>;
+  /** `users`, when given, are the authors (and reacting users) of `docs`, already asked for. */
+  presentComments(ctx: Ctx<unknown>, access: ThreadAccess, docs: CommentDoc[], format?: BodyFormat, users?: Promise<Record<string, User>>): Promise<CommentResource[]>;
   presentReplies(ctx: Ctx<unknown>, access: ThreadAccess, docs: ReplyDoc[], format?: BodyFormat): Promise<ReplyResource[]>;
   /** Applies a user's reaction changes by compare-and-set on `version`, retrying when another change raced it. */
   changeReactions<T extends CommentDoc | ReplyDoc>(collection: Collection<T>, id: string, userId: string, added: string[], removed: string[]): Promise<T>;

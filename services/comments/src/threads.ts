@@ -1,5 +1,6 @@
 // Kinds of comment thread: a space's own comments, and a change request's.
 import { idRule } from "@docshelf/validation";
+import type { Thread } from "./models";
 import type { CommentsService, Ctx, ThreadAccess } from "./service-types";
 
 export interface ThreadParams {
@@ -14,14 +15,31 @@ export interface ThreadParams {
 export interface ThreadKind {
   params: Record<string, unknown>;
   open(service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess>;
+  /**
+   * The thread the parameters name, when that is known before opening it (a space's own thread), so that
+   * reads of it can run beside the access check; their results are used only once the check has passed.
+   */
+  known?(params: ThreadParams): Thread;
 }
 
 export const spaceThreads: ThreadKind = {
   params: { spaceId: idRule },
   open: (service, ctx) => service.openSpaceThread(ctx, ctx.params.spaceId),
+  known: (params) => ({ spaceId: params.spaceId, changeRequestId: null }),
 };
 
 export const changeRequestThreads: ThreadKind = {
   params: { spaceId: idRule, changeRequestId: idRule },
   open: (service, ctx) => service.openChangeRequestThread(ctx, ctx.params.spaceId, ctx.params.changeRequestId ?? ""),
 };
+
+/**
+ * Both results once both settled; when the check failed, its error (and never the other one's), so that
+ * work begun beside an access check answers nothing, not even its own failure, to a caller the check refuses.
+ */
+export async function afterCheck<A, T>(check: Promise<A>, work: Promise<T>): Promise<[A, T]> {
+  const [checked, done] = await Promise.allSettled([check, work]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (done.status === "rejected") throw done.reason;
+  return [checked.value, done.value];
+}
