@@ -128,7 +128,7 @@ describe("renderPdf", () => {
     expect(text).toContain("The selection has 500 pages; this export prints the first 450");
     expect(text).toContain("This export is incomplete");
     expect(text).toContain("Body 449");
-  });
+  }, 30_000);
 
   test("the markdown byte limit stops the export with a note", async () => {
     const pages = Array.from({ length: 5 }, (_, i) => ({ id: `p${i}`, title: `Page ${i}`, depth: 0, markdown: `${"x".repeat(900)} end ${i}` }));
