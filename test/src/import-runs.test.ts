@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { strToU8, zipSync } from "fflate";
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main>${body}</main></body></html>`;
@@ -89,6 +89,11 @@ describe.each(MODES)("import runs over %s", (mode) => {
       if (done(res.body) || Date.now() > deadline) return res.body;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  function ok(res: { status: number; body: any }): any {
+    expect([200, 201, 204]).toContain(res.status);
+    return res.body;
   }
 
   async function startRun(user: TestUser, spaceId: string, source: unknown, extra: Record<string, unknown> = {}) {
@@ -339,6 +344,107 @@ describe.each(MODES)("import runs over %s", (mode) => {
       const res = await owner.api.get(`${importsPath()}/nosuchrun`);
       expect(res.status).toBe(404);
       expectErrorBody(404, res.body);
+    });
+  });
+
+  describe("into a change request (target.changeRequest)", () => {
+    let spaceId: string;
+    const crPath = (id: string, space = spaceId) => `/v1/spaces/${space}/change-requests/${id}`;
+    const newCr = async (subject: string, space = spaceId) => (await owner.api.post(`/v1/spaces/${space}/change-requests`, { subject })).body;
+    const intoCr = (changeRequest: string, extra: Record<string, unknown> = {}) => ({
+      source: { type: "website", url: `http://127.0.0.1:${port}/` },
+      target: { space: spaceId, changeRequest, ...extra },
+    });
+    beforeAll(async () => {
+      spaceId = (await createSpace(owner.api, orgId, { title: "Into a change request" })).id;
+    });
+
+    test("the pages are written to the change request's revision in one revision, and main is left as it was", async () => {
+      const cr = await newCr("Imported");
+      const mainBefore = await revisionOf(spaceId);
+      const crBefore = (await owner.api.get(crPath(cr.id))).body.revision;
+      const res = await editor.api.post(importsPath(), intoCr(cr.id));
+      expect(res.status).toBe(201);
+      expectSchema("startImportRun", 201, res.body, { latest: true });
+      expect(res.body.target).toEqual({ space: spaceId, changeRequest: cr.id });
+      const run = await waitForRun(res.body.id);
+      expect(run.status).toBe("completed");
+      expectSchema("getImportRun", 200, run, { latest: true });
+
+      const crContent = await owner.api.get(`${crPath(cr.id)}/content`);
+      expect(crContent.body.parents).toEqual([crBefore]);
+      expect(paths(crContent.body.pages)).toEqual(expect.arrayContaining(["index", "guide", "guide/install"]));
+      const install = await owner.api.get(`${crPath(cr.id)}/content/path/guide/install`);
+      expect(install.status).toBe(200);
+      expect(install.body.markdown).toContain("quokkaflux");
+      expect(run.pages).toEqual(expect.arrayContaining([{ id: install.body.id, type: "page", status: "complete", sourceURL: `http://127.0.0.1:${port}/guide/install` }]));
+      // Main did not move, and the importer became a contributor of the change request.
+      expect(await revisionOf(spaceId)).toBe(mainBefore);
+      expect(await pathsOf(spaceId)).not.toContain("guide/install");
+      const after = (await owner.api.get(crPath(cr.id))).body;
+      expect(after.revision).toBe(crContent.body.id);
+
+      const listed = await owner.api.get(`${importsPath()}?changeRequest=${cr.id}`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.items.map((r: any) => r.id)).toEqual([res.body.id]);
+      expect((await owner.api.get(`${importsPath()}?space=${spaceId}&changeRequest=nosuchcr`)).body.items).toEqual([]);
+    });
+
+    test("files go under target.page of the change request's own pages", async () => {
+      const cr = await newCr("Files under a page");
+      ok(await owner.api.post(`${crPath(cr.id)}/content`, { changes: [{ operation: "insert_page", title: "Only here", document: { markdown: "# Only here" } }] }));
+      const pageId = await pageIdByTitle(owner.api, `${crPath(cr.id)}/content/pages`, "Only here");
+      const pagePath = (await owner.api.get(`${crPath(cr.id)}/content/page/${pageId}`)).body.path;
+      const res = await editor.api.post(importsPath(), {
+        source: { type: "file", files: [dataUrl("text/markdown", "notes.md", "# Notes\n\nCR notes.")] },
+        target: { space: spaceId, changeRequest: cr.id, page: pageId },
+      });
+      expect(res.status).toBe(201);
+      expect((await waitForRun(res.body.id)).status).toBe("completed");
+      expect(paths((await owner.api.get(`${crPath(cr.id)}/content`)).body.pages)).toContain(`${pagePath}/notes`);
+      // The page exists in the change request only: in main, target.page does not name it.
+      const inMain = await editor.api.post(importsPath(), { source: { type: "file", files: [dataUrl("text/markdown", "n.md", "# N")] }, target: { space: spaceId, page: pageId } });
+      expect(inMain.status).toBe(400);
+      expect(inMain.body.error.message).toContain("target.page");
+    });
+
+    test("a merged or archived change request is 409, and nothing is started", async () => {
+      const merged = await newCr("Merged");
+      ok(await owner.api.post(`${crPath(merged.id)}/merge`));
+      const archived = await newCr("Archived");
+      ok(await owner.api.patch(crPath(archived.id), { status: "archived" }));
+      for (const cr of [merged, archived]) {
+        const res = await editor.api.post(importsPath(), intoCr(cr.id));
+        expect(res.status).toBe(409);
+        expectErrorBody(409, res.body);
+        expect(res.body.error.message).toContain("target.changeRequest");
+        expect((await owner.api.get(`${importsPath()}?changeRequest=${cr.id}`)).body.items).toEqual([]);
+      }
+    });
+
+    test("another space's change request is 400 naming target.changeRequest; a reader is 403", async () => {
+      const otherSpace = (await createSpace(owner.api, orgId, { title: "Elsewhere" })).id;
+      const elsewhere = await newCr("Elsewhere", otherSpace);
+      const res = await editor.api.post(importsPath(), intoCr(elsewhere.id));
+      expect(res.status).toBe(400);
+      expectErrorBody(400, res.body);
+      expect(res.body.error.message).toContain("target.changeRequest");
+      const cr = await newCr("Not for readers");
+      const denied = await reader.api.post(importsPath(), intoCr(cr.id));
+      expect(denied.status).toBe(403);
+      expectErrorBody(403, denied.body);
+    });
+
+    test("a change request merged while the run works fails the run, and nothing is written", async () => {
+      const cr = await newCr("Merged meanwhile");
+      const crBefore = (await owner.api.get(crPath(cr.id))).body.revision;
+      const res = await editor.api.post(importsPath(), { source: { type: "website", url: `http://127.0.0.1:${port}/slow/` }, target: { space: spaceId, changeRequest: cr.id } });
+      expect(res.status).toBe(201);
+      ok(await owner.api.post(`${crPath(cr.id)}/merge`));
+      const run = await waitForRun(res.body.id);
+      expect(run.status).toBe("failed");
+      expect(run.reason).toMatch(/change request/);
+      expect((await owner.api.get(crPath(cr.id))).body.revision).toBe(crBefore);
     });
   });
 

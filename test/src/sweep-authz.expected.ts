@@ -176,4 +176,11 @@ export const EXPECTED: Record<string, Access> = {
   exportToGitRepository: space("edit"),
   getSpaceGitInfo: space("read"),
   deleteLegacyGitInstallation: space("admin"),
+  // content README (Import runs): edit on the target space starts one; whoever can read the run's space reads it;
+  // any member lists (the runs of the spaces they can read, so a guest gets an empty list); edit on the
+  // space (or having started it) cancels.
+  startImportRun: space("edit"),
+  getImportRun: space("read"),
+  listImportRuns: org("guest"),
+  cancelImportRun: space("edit"),
 };

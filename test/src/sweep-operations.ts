@@ -80,6 +80,13 @@ const deletedSpace = async (w: World) => {
   return made;
 };
 
+// An import run in progress (over a page that never answers), for one caller to cancel.
+const activeImportRun = async (w: World) => ({
+  importRunId: idOf(
+    ok(await admin(w).post(`/v1/org/${w.a.ids.organizationId}/imports`, { source: { type: "website", url: w.hangingUrl }, target: { space: w.a.ids.importSpaceId } }), "import run"),
+  ),
+});
+
 const CR = "/v1/spaces/{spaceId}/change-requests/{changeRequestId}";
 const CR_COMMENTS = { commentId: "crCommentId", commentReplyId: "crCommentReplyId" } as const;
 const ORG = "/v1/orgs/{organizationId}";
@@ -280,6 +287,17 @@ export const OPERATIONS: Operation[] = [
   { id: "listChangeRequestFileBacklinks", method: "GET", template: `${CR}/content/files/{fileId}/backlinks`, success: 200 },
   { id: "getPageInChangeRequestById", method: "GET", template: `${CR}/content/page/{pageId}`, success: 200 },
   { id: "listPageLinksInChangeRequest", method: "GET", template: `${CR}/content/page/{pageId}/links`, success: 200 },
+  // Import runs (GitBook spells the organization `/org/…` here)
+  {
+    id: "startImportRun",
+    method: "POST",
+    template: "/v1/org/{organizationId}/imports",
+    success: 201,
+    body: (w) => ({ source: { type: "website", url: w.websiteUrl }, target: { space: w.a.ids.importSpaceId } }),
+  },
+  { id: "listImportRuns", method: "GET", template: "/v1/org/{organizationId}/imports", success: 200 },
+  { id: "getImportRun", method: "GET", template: "/v1/org/{organizationId}/imports/{importRunId}", success: 200 },
+  { id: "cancelImportRun", method: "POST", template: "/v1/org/{organizationId}/imports/{importRunId}/cancel", success: 200, fresh: activeImportRun },
 ];
 
 /** The names of an operation's path parameters, in order. */

@@ -33,6 +33,9 @@ export interface Resources {
   versionId: string;
   translationSettingsId: string;
   samlProviderId: string;
+  importRunId: string;
+  /** The space import runs write into (not the Handbook, whose pages other operations read). */
+  importSpaceId: string;
 }
 
 export interface Org {
@@ -55,6 +58,8 @@ export interface World {
   idp: TestIdp;
   /** The URL of a page the website import may fetch. */
   websiteUrl: string;
+  /** A URL of the same website that never answers: an import run over it stays in progress until cancelled. */
+  hangingUrl: string;
   website: Server;
 }
 
@@ -74,9 +79,10 @@ export async function inParallel<T>(items: T[], width: number, work: (item: T) =
   );
 }
 
-/** A one-page website on 127.0.0.1 that the content service is allowed to import from. */
+/** A one-page website on 127.0.0.1 that the content service is allowed to import from; `/hang` never answers. */
 async function serveWebsite(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    if (req.url === "/hang") return;
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><html><head><title>Imported</title></head><body><main><h1>Imported</h1><p>Text.</p></main></body></html>");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -91,7 +97,8 @@ export async function startSweepSystem(): Promise<{ sys: RunningSystem; website:
   const { server, url } = await serveWebsite();
   // The content service reads its import allowance from the process environment when it is created.
   process.env.CONTENT_IMPORT_ALLOW_PRIVATE = `127.0.0.1:${new URL(url).port}`;
-  const sys = await startEmbedded({ RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0" });
+  // Import runs: the authorization sweep keeps one in progress per caller to cancel, more than the default 5 a time.
+  const sys = await startEmbedded({ RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_ANON_PER_MINUTE: "0", CONTENT_IMPORT_MAX_ACTIVE_RUNS: "1000" });
   return { sys, website: server, websiteUrl: url };
 }
 
@@ -106,7 +113,7 @@ async function waitFor<T>(check: () => Promise<T | undefined>, what: string, dea
 }
 
 /** Every kind of resource in one organization owned by `admin`. */
-async function populate(sys: RunningSystem, admin: TestUser, target: TestUser, idp: TestIdp, name: "a" | "b"): Promise<Resources> {
+async function populate(sys: RunningSystem, admin: TestUser, target: TestUser, idp: TestIdp, name: "a" | "b", websiteUrl: string): Promise<Resources> {
   const emailDomain = `${name}.example.com`;
   const api: ApiClient = admin.api;
   const organizationId = (await createOrg(api)).id;
@@ -143,6 +150,14 @@ async function populate(sys: RunningSystem, admin: TestUser, target: TestUser, i
   const samlProviderId = (
     ok(await api.post(`/v1/orgs/${organizationId}/saml`, { label: "IdP", entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL }), "saml") as { id: string }
   ).id;
+  // A finished import run (into a space of its own), so that reads of it settle before the sweeps compare the store.
+  const importSpaceId = (await createSpace(api, organizationId, { title: "Imports" })).id;
+  const imports = `/org/${organizationId}/imports`;
+  const importRunId = (ok(await api.post(`/v1${imports}`, { source: { type: "website", url: websiteUrl }, target: { space: importSpaceId } }), "import run") as { id: string }).id;
+  await waitFor(async () => {
+    const run = await api.get(`/v1${imports}/${importRunId}`);
+    return run.status === 200 && run.body.status === "completed" ? true : undefined;
+  }, "the import run");
   return {
     organizationId,
     spaceId,
@@ -167,6 +182,8 @@ async function populate(sys: RunningSystem, admin: TestUser, target: TestUser, i
     versionId,
     translationSettingsId,
     samlProviderId,
+    importRunId,
+    importSpaceId,
   };
 }
 
@@ -186,12 +203,12 @@ export async function buildWorld(): Promise<World> {
   const [adminA, targetA, adminB, targetB, guest, ...rest] = users;
   const members = Object.fromEntries(CALLER_ROLES.map((role, i) => [role, i === 0 ? adminA : rest[i - 1]])) as Record<CallerRole, TestUser>;
   const idp = await makeIdp();
-  const [idsA, idsB] = await Promise.all([populate(sys, adminA, targetA, idp, "a"), populate(sys, adminB, targetB, idp, "b")]);
+  const [idsA, idsB] = await Promise.all([populate(sys, adminA, targetA, idp, "a", websiteUrl), populate(sys, adminB, targetB, idp, "b", websiteUrl)]);
   for (const role of CALLER_ROLES.slice(1)) await addMember(adminA.api, idsA.organizationId, members[role].email, role);
   await addMember(adminA.api, idsA.organizationId, guest.email, null);
   await Promise.all([linkGit(adminA.api, idsA.spaceId), linkGit(adminB.api, idsB.spaceId)]);
   const transferOrgId = (await createOrg(adminA.api, "Transfer target")).id;
-  return { sys, a: { admin: adminA, target: targetA, ids: idsA }, b: { admin: adminB, target: targetB, ids: idsB }, members, guest, transferOrgId, idp, websiteUrl, website };
+  return { sys, a: { admin: adminA, target: targetA, ids: idsA }, b: { admin: adminB, target: targetB, ids: idsB }, members, guest, transferOrgId, idp, websiteUrl, hangingUrl: new URL("/hang", websiteUrl).href, website };
 }
 
 export async function stopWorld(world: World | undefined): Promise<void> {

@@ -16,6 +16,13 @@ export interface ChangeRequestAccess {
 
 export const access = action<{ spaceId: string; changeRequestId: string; userId: string }, ChangeRequestAccess>("change-requests.access");
 /** The open comment count of a change request, sent by the comments service (absolute, so repeats cannot drift). */
+/**
+ * Internal, no access check (content's import runs check first): moves an active change request from revision
+ * `from` to `to`, a revision content stored on top of `from`, recording `userId` as a contributor. `moved` is
+ * false when the change request is gone, no longer active, or no longer at `from`.
+ */
+export const moveRevision = action<{ spaceId: string; changeRequestId: string; from: string; to: string; userId: string }, { moved: boolean }>("change-requests.moveRevision");
+
 export const setComments = action<{ spaceId: string; changeRequestId: string; comments: number }, { updated: boolean }>("change-requests.setComments");
 
 /** What `change-requests.merged` (the broadcast, and the channel) carries. */

@@ -323,7 +323,8 @@ export interface ContentImportRun {
   /** Why it failed, when `status` is `failed`. */
   reason?: string;
   source: ContentImportSource;
-  target: { space: string; page?: string };
+  /** `changeRequest` when the run imports into that change request of the space. */
+  target: { space: string; changeRequest?: string; page?: string };
   site?: string;
   createdBy: string;
   createdAt: string;

@@ -9,7 +9,7 @@ import { newId, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { refFilter, STATUSES, type ChangeRequestDoc, type Status } from "./models";
 import type { ChangeRequestsActions, Ctx } from "./service-types";
-import { needsAuthorOrAdmin, refusedMove } from "./status-rules";
+import { isActive, needsAuthorOrAdmin, refusedMove } from "./status-rules";
 
 const changeRequestRef = { type: "string", min: 1, max: 64 } as const;
 const subjectRule = { type: "string", max: 100, trim: true } as const;
@@ -154,6 +154,24 @@ export const lifecycleActions: ChangeRequestsActions = {
       const cr = access.exists && access.role ? await this.changeRequests.findOne(refFilter(ctx.params.spaceId, ctx.params.changeRequestId)) : null;
       if (!cr) return { exists: false, id: null, number: null, status: null, revision: null, role: access.role };
       return { exists: true, id: cr.id, number: cr.number, status: cr.status, revision: cr.revision, role: access.role };
+    },
+  },
+
+  /** Internal (content's import runs into a change request): moves an active change request from `from` to `to`, by compare-and-swap. */
+  moveRevision: {
+    visibility: "public",
+    params: { spaceId: idRule, changeRequestId: idRule, from: idRule, to: idRule, userId: idRule },
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string; from: string; to: string; userId: string }>): Promise<{ moved: boolean }> {
+      const { spaceId, changeRequestId, from, to, userId } = ctx.params;
+      const cr = await this.changeRequests.findOne({ spaceId, id: changeRequestId });
+      if (!cr || !isActive(cr.status) || cr.revision !== from) return { moved: false };
+      try {
+        await this.moveRevision(cr, to, userId);
+        return { moved: true };
+      } catch (err) {
+        if (err instanceof ConflictError) return { moved: false };
+        throw err;
+      }
     },
   },
 

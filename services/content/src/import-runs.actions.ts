@@ -1,7 +1,9 @@
 // GitBook's import runs: start one (a website, or Markdown/HTML/ZIP files sent with the request), read
 // it, list an organization's runs, cancel one. The run itself works in the background (import-runs/runner.ts).
 import { atLeast, callerOf, type Membership } from "@docshelf/access";
-import { BadRequestError, ForbiddenError, NotFoundError, TooManyRequestsError } from "@docshelf/errors";
+import { call } from "@docshelf/contracts/action";
+import * as changeRequests from "@docshelf/contracts/change-requests";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
@@ -125,12 +127,20 @@ export const importRunActions: ContentActions = {
       const { space, role } = await visibleSpace(this, organizationId, target.space, membership);
       this.requireRole(role, "edit", "Importing content");
       if (space.editMode === "locked") throw new ForbiddenError("The space is locked: its content cannot be edited.");
+      // Into a change request: one of this space, still open (or a draft); the pages go to its revision.
+      let changeRequest: { id: string; revision: string } | undefined;
       if (target.changeRequest !== undefined) {
-        throw new BadRequestError("Invalid parameters: 'target.changeRequest': importing into a change request is not supported; import into the space, or use POST …/change-requests/{id}/content/import.");
+        const cr = await call(ctx, changeRequests.access, { spaceId: space.id, changeRequestId: target.changeRequest, userId: caller.id });
+        if (!cr.exists || !cr.id || !cr.revision) throw new BadRequestError(`Invalid parameters: 'target.changeRequest': change request ${target.changeRequest} is not in space ${space.id}.`);
+        if (cr.status !== "open" && cr.status !== "draft") {
+          throw new ConflictError(`The change request ${target.changeRequest} is ${cr.status}: it can no longer be edited ('target.changeRequest').`);
+        }
+        changeRequest = { id: cr.id, revision: cr.revision };
       }
       if (target.page !== undefined) {
-        const revision = await this.loadRevision(space.id, space.revision);
-        if (!this.pageIndex(revision).has(target.page)) throw new BadRequestError(`Invalid parameters: 'target.page': page ${target.page} is not in the space.`);
+        const revision = await this.loadRevision(space.id, changeRequest?.revision ?? space.revision);
+        const where = changeRequest ? `change request ${target.changeRequest}` : "the space";
+        if (!this.pageIndex(revision).has(target.page)) throw new BadRequestError(`Invalid parameters: 'target.page': page ${target.page} is not in ${where}.`);
       }
       const id = newId();
       const { stored, uploads } = checkSource(this, ctx.params.source, id);
@@ -145,6 +155,7 @@ export const importRunActions: ContentActions = {
         id,
         organizationId,
         spaceId: space.id,
+        ...(changeRequest ? { changeRequestId: changeRequest.id } : {}),
         ...(target.page ? { pageId: target.page } : {}),
         ...(ctx.params.site ? { site: ctx.params.site } : {}),
         source: stored,
@@ -189,8 +200,7 @@ export const importRunActions: ContentActions = {
       const filter: Filter = { organizationId, spaceId: op.in(readable) };
       if (ctx.params.space !== undefined) filter.spaceId = readable.includes(ctx.params.space) ? ctx.params.space : op.in([]);
       if (ctx.params.site !== undefined) filter.site = ctx.params.site;
-      // Runs into change requests are not made here, so that filter matches none.
-      if (ctx.params.changeRequest !== undefined) filter.id = op.in([]);
+      if (ctx.params.changeRequest !== undefined) filter.changeRequestId = ctx.params.changeRequest;
       if (status === "active") filter.status = op.in([...ACTIVE_STATUSES]);
       else if (status !== undefined) filter.status = status satisfies ImportRunStatus;
       const { page, limit } = ctx.params;

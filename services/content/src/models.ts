@@ -95,7 +95,9 @@ export interface ImportRunDoc {
   id: string;
   organizationId: string;
   spaceId: string;
-  /** Import under this page of the space (GitBook's `target.page`). */
+  /** Import into this change request of the space instead of its main content (GitBook's `target.changeRequest`). */
+  changeRequestId?: string;
+  /** Import under this page of the space, or of the change request (GitBook's `target.page`). */
   pageId?: string;
   site?: string;
   source: { type: "website"; url: string } | { type: "file"; files: string[] };

@@ -11,7 +11,7 @@ export function presentImportRun(run: ImportRunDoc, publicUrl: string): ContentI
     status: run.status,
     ...(run.status === "failed" && run.reason ? { reason: run.reason } : {}),
     source: run.source,
-    target: { space: run.spaceId, ...(run.pageId ? { page: run.pageId } : {}) },
+    target: { space: run.spaceId, ...(run.changeRequestId ? { changeRequest: run.changeRequestId } : {}), ...(run.pageId ? { page: run.pageId } : {}) },
     ...(run.site ? { site: run.site } : {}),
     createdBy: run.createdBy,
     createdAt: run.createdAt,

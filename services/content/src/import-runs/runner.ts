@@ -1,6 +1,9 @@
 // Running an import run in the background after `startImportRun` answered: claim it, gather the pages
 // (crawl or files), then commit them all at once as one revision — or nothing, when it was cancelled
 // or failed. A heartbeat keeps `updatedAt` moving; a run whose heartbeat stopped is reported failed.
+import { atLeast } from "@docshelf/access";
+import { call } from "@docshelf/contracts/action";
+import * as changeRequests from "@docshelf/contracts/change-requests";
 import { ApiError, ConflictError } from "@docshelf/errors";
 import { SafeFetchError } from "@docshelf/safe-fetch";
 import { op } from "@docshelf/store";
@@ -40,7 +43,15 @@ async function commitPages(service: ContentService, run: ImportRunDoc, imported:
     const space: SpaceDoc | null = await service.spaces.findOne({ id: run.spaceId, deletedAt: op.exists(false) });
     if (!space) throw new ConflictError("The target space was deleted during the import.");
     if (space.editMode === "locked") throw new ConflictError("The target space was locked during the import.");
-    const base = await service.loadRevision(space.id, space.revision);
+    // Into a change request: on top of its revision, as the user who started the run (who may edit it no longer).
+    let crRevision: string | undefined;
+    if (run.changeRequestId) {
+      const cr = await call(service.broker, changeRequests.access, { spaceId: space.id, changeRequestId: run.changeRequestId, userId: run.createdBy });
+      if (!cr.exists || !cr.revision || (cr.status !== "open" && cr.status !== "draft")) throw new ConflictError("The change request was merged, archived or deleted during the import.");
+      if (!atLeast(cr.role, "edit")) throw new ConflictError("The user who started the import can no longer edit the change request.");
+      crRevision = cr.revision;
+    }
+    const base = await service.loadRevision(space.id, crRevision ?? space.revision);
     let prefix: string | undefined;
     if (run.pageId) {
       prefix = service.pageIndex(base).get(run.pageId)?.path;
@@ -49,7 +60,14 @@ async function commitPages(service: ContentService, run: ImportRunDoc, imported:
     const pages = underPage(imported, prefix);
     const changes = changesForPaths(base.pages, pages);
     try {
-      const { revision } = await commitChanges(service, space, base, changes, { move: true });
+      const { revision } = await commitChanges(service, space, base, changes, { move: !run.changeRequestId });
+      if (run.changeRequestId) {
+        const { moved } = await call(service.broker, changeRequests.moveRevision, { spaceId: space.id, changeRequestId: run.changeRequestId, from: base.id, to: revision.id, userId: run.createdBy });
+        if (!moved) {
+          await service.revisions.deleteOne({ id: revision.id });
+          throw new ConflictError("The change request was edited meanwhile.");
+        }
+      }
       const idByPath = new Map([...walk(revision.pages)].map(({ page }) => [page.path, page.id]));
       const written: ImportRunPage[] = [];
       const folders = new Set(changes.flatMap((c) => (c.type === "insert_page" && c.markdown === undefined && c.id ? [c.id] : [])));
