@@ -185,11 +185,12 @@ suites("the app in Chromium over %s", (mode) => {
     await page.fill("#token", w.alice.token);
     await page.click('button:text-is("Sign in")');
     await page.waitForURL(/\/app$/);
-    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, `${pathOf(w.urls.changeRequest)}/~files`, `${pathOf(w.urls.changeRequest)}/~pages`, `${pathOf(w.urls.changeRequest)}/~diff`, teamPath, pathOf(w.urls.site), "/app/sign-in"]) {
+    for (const path of ["/app", pathOf(w.urls.org), pathOf(w.urls.space), pathOf(w.urls.page), pathOf(w.urls.changeRequest), `${pathOf(w.urls.changeRequest)}/welcome?edit=1`, `${pathOf(w.urls.changeRequest)}/~files`, `${pathOf(w.urls.changeRequest)}/~pages`, `${pathOf(w.urls.changeRequest)}/~diff`, teamPath, `/o/${w.orgId}/settings`, pathOf(w.urls.site), "/app/sign-in"]) {
       const opened = await page.goto(`${sys.url}${path}`);
       expect({ path, status: opened?.status() }).toEqual({ path, status: 200 });
       expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
       if (path === teamPath) await shot(page, "team");
+      if (path.endsWith("/settings")) await shot(page, "settings");
     }
     await page.close();
   });

@@ -85,6 +85,48 @@ describe.each(MODES)("uploads in the app over %s", (mode) => {
     expect(none.status).toBe(400);
   });
 
+  test("the API's own inline insert_files: over NATS a body larger than one message is GitBook's 413 naming the limit, not a 503", async () => {
+    const content = `/v1/spaces/${w.spaceId}/change-requests/${crId}/content`;
+    const insert = (name: string, size: number) => ({ changes: [{ operation: "insert_files", files: [{ name, contentType: "application/octet-stream", base64: Buffer.alloc(size, 3).toString("base64") }] }] });
+    // 700,000 bytes (933,336 of base64) fit one message and the API's 1 MB.
+    expect((await w.alice.api.post(content, insert("api-fits.bin", 700_000))).status).toBe(200);
+    // 786,300 bytes: a body of about 1,048,520 bytes, just under the JSON limit (1 MiB) but with the message around it
+    // more than NATS takes (measured: a 500 before this check).
+    const between = await w.alice.api.post(content, insert("api-between.bin", 786_300));
+    if (mode === "nats") {
+      expect(between.status).toBe(413);
+      expect(between.body).toEqual({ error: { code: 413, message: expect.stringContaining("a request body is at most 1015808 bytes") } });
+      expect(between.body.error.message).toContain("about 761856 bytes");
+      // A chunked body (no Content-Length) is measured once read.
+      const body = JSON.stringify(insert("api-chunked.bin", 786_300));
+      const chunked = await fetch(sys.url + content, {
+        method: "POST",
+        headers: { authorization: `Bearer ${w.alice.token}`, "content-type": "application/json" },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(body));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      expect(((await chunked.json()) as { error: { message: string } }).error.message).toContain("at most 1015808 bytes");
+    } else {
+      // In one process there is no message: the API's own limits (1 MB a file, the 1 MiB JSON body).
+      expect(between.status).toBe(200);
+    }
+    // Over the JSON body limit: the gateway's 413 in both modes.
+    const over = await w.alice.api.post(content, insert("api-over.bin", 1024 * 1024 + 1));
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe(413);
+    const names = (await w.alice.api.get(`${content}/files`)).body.items.map((f: { name: string }) => f.name);
+    expect(names).toContain("api-fits.bin");
+    expect(names.includes("api-between.bin")).toBe(mode !== "nats");
+    expect(names).not.toContain("api-chunked.bin");
+    expect(names).not.toContain("api-over.bin");
+  });
+
   test("a reader of the space cannot upload: the change-request action refuses them", async () => {
     const reader = await createUser(sys.admin);
     await addMember(w.alice.api, w.orgId, reader.email, "read");

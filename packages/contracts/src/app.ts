@@ -57,3 +57,13 @@ export function transporterMaxPayload(broker: { transit?: unknown }): number | u
   const max = transit?.tx?.client?.info?.max_payload;
   return typeof max === "number" ? max : undefined;
 }
+
+/**
+ * The largest API request body (in bytes) that still fits one transporter message of `maxPayload`
+ * bytes with MESSAGE_RESERVE_BYTES to spare for the envelope, the caller in `meta` and the URL's
+ * parameters (NATS's default max_payload of 1 MiB: 1,015,808 bytes); undefined without a transporter.
+ */
+export function bodyLimitForPayload(maxPayload: number | undefined): number | undefined {
+  if (maxPayload === undefined || !Number.isFinite(maxPayload) || maxPayload <= 0) return undefined;
+  return Math.max(0, maxPayload - MESSAGE_RESERVE_BYTES);
+}

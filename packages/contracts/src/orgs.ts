@@ -134,3 +134,9 @@ export const getTeam = action<{ organizationId: string; teamId: string }, Team>(
 export const listTeamMembers = action<{ organizationId: string; teamId: string } & ListParams, Listed<TeamMemberResource>>("orgs.listTeamMembers");
 export const addTeamMember = action<{ organizationId: string; teamId: string; userId: string; role?: "owner" | "member" }, unknown>("orgs.addTeamMember");
 export const removeTeamMember = action<{ organizationId: string; teamId: string; userId: string }, unknown>("orgs.removeTeamMember");
+/** Renames a team (organization administrators and the team's owners). */
+export const updateTeam = action<{ organizationId: string; teamId: string; title: string }, Team>("orgs.updateTeam");
+/** Deletes a team, its memberships and its grants (organization administrators). */
+export const deleteTeam = action<{ organizationId: string; teamId: string }, null>("orgs.deleteTeam");
+/** GitBook's updateOrganization (administrators); only the fields callers send are typed. */
+export const update = action<{ organizationId: string; title?: string; mergeRules?: MergeRules }, OrganizationResource>("orgs.update");

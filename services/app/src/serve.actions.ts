@@ -16,6 +16,8 @@ import { lineDiff, type DiffLine } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
+import { mergeRulesOfForm } from "./merge-rules";
+import { settingsPage } from "./pages/settings";
 import { arrangePage, changesPage, type ShownConflict, type ShownPageChange } from "./pages/changes";
 import { DIRECTIONS, moveChange, placeOf, type Direction } from "./arrange";
 import { pageChanges, pageConflicts, type PageChanges } from "./conflicts";
@@ -280,6 +282,20 @@ async function orgPost(as: As, req: AppRequest, organizationId: string, rest: st
     // A team's members (the API's rules: administrators and the team's owners; the page offers the forms to administrators).
     const teamId = rest[1];
     const back = `${home}/teams/${encodeURIComponent(teamId)}`;
+    if (form.intent === "rename") {
+      const title = (form.title ?? "").trim();
+      if (!title || title.length > 64) throw new PageError(400, "That did not work", "A team's name is 1 to 64 characters.");
+      await as(orgs.updateTeam, { organizationId, teamId, title });
+      return redirect(back);
+    }
+    if (form.intent === "delete") {
+      // The second step: the form's confirm box, ticked (the browser asks for it; a post without it is refused here).
+      if (form.confirm !== "yes") throw new PageError(400, "That did not work", "Tick the box confirming that the team is to be deleted.");
+      // deleteTeam answers 204 for a team it does not find: check that this one is the organization's first.
+      await as(orgs.getTeam, { organizationId, teamId });
+      await as(orgs.deleteTeam, { organizationId, teamId });
+      return redirect(home);
+    }
     const user = (form.user ?? "").trim();
     if (!user) throw new PageError(400, "That did not work", "Pick a member.");
     const teamRole = (value: string | undefined): "owner" | "member" => {
@@ -300,6 +316,19 @@ async function orgPost(as: As, req: AppRequest, organizationId: string, rest: st
       return redirect(back);
     }
     throw notFound();
+  }
+  if (rest.length === 1 && rest[0] === "settings" && form.intent === "merge-rules") {
+    const read = mergeRulesOfForm(form);
+    if ("error" in read) throw new PageError(400, "That did not work", read.error);
+    // The API keeps any id a rule names; the page takes only the organization's members (a typo would block every merge).
+    const named = read.rules.type === "rules" ? read.rules.rules.flatMap((r) => ("users" in r ? r.users : [])) : [];
+    if (named.length) {
+      const members = new Set((await as(orgs.listMembers, { organizationId, limit: 1000 })).items.map((m) => m.user.id));
+      const stranger = named.find((u) => !members.has(u));
+      if (stranger !== undefined) throw new PageError(400, "That did not work", `${stranger} is not a member of this organization: a merge rule names members by their user id.`);
+    }
+    await as(orgs.update, { organizationId, mergeRules: read.rules });
+    return redirect(`${home}/settings`);
   }
   if (rest.length === 0 && form.intent === "team") {
     await as(orgs.createTeam, { organizationId, title: (form.title ?? "").trim() });
@@ -323,6 +352,12 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
     ]);
     const teams = org.permissions?.admin ? await as(orgs.listTeams, { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
     return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: siteList.items, members, teams }));
+  }
+  if (rest.length === 1 && rest[0] === "settings") {
+    const org = await as(orgs.get, { organizationId });
+    const rules = (org.mergeRules as orgs.MergeRules | undefined) ?? { type: "none" };
+    const members = org.permissions?.admin ? await as(orgs.listMembers, { organizationId, limit: 1000 }).then((m) => m.items) : undefined;
+    return page(200, settingsPage(viewer, org, rules, members));
   }
   const [kind, id, ...more] = rest;
   if (more.length || !id) throw notFound();

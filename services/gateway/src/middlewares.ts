@@ -4,7 +4,8 @@
 // goes through them synchronously.
 import type { ServerResponse } from "node:http";
 import type { Context } from "moleculer";
-import { BadRequestError, TooManyRequestsError } from "@docshelf/errors";
+import { BadRequestError, PayloadTooLargeError, TooManyRequestsError } from "@docshelf/errors";
+import { bodyLimitForPayload, fileLimitForPayload, transporterMaxPayload } from "@docshelf/contracts/app";
 import { clientAddress, type TrustedProxies } from "./client-address";
 import { requestFingerprint } from "./canonical-json";
 import { IDEMPOTENT_ROUTES, beginIdempotent, parseIdempotencyKey, scopedKey } from "./idempotency";
@@ -32,6 +33,8 @@ export interface GuardHost {
   openedGuards?: Guards;
   resolveAlias(url: string, method: string): { alias: { method: string; path: string } } | null | undefined;
   logger: { warn(...args: unknown[]): void };
+  /** The broker: over NATS, a request body must fit one message (its server's max_payload). */
+  broker?: { transit?: unknown };
 }
 
 export interface GuardOptions {
@@ -196,6 +199,14 @@ function idempotent(host: GuardHost, options: GuardOptions, req: GatewayRequest,
   });
 }
 
+/** GitBook's 413 for a body larger than one transporter message, naming the limit (and what it leaves a file sent inline). */
+function tooLargeForMessage(size: number, limit: number, maxPayload: number | undefined): PayloadTooLargeError {
+  const file = fileLimitForPayload(maxPayload);
+  return new PayloadTooLargeError(
+    `The request body is too large: ${size} bytes; a request body is at most ${limit} bytes on this instance (one message between its services${file !== undefined ? `; a file inserted with its bytes inline, as base64, at most about ${file} bytes` : ""}).`,
+  );
+}
+
 /**
  * Every guard of the /v1 route, in order, as one middleware: identify and rate-limit, query limits, the
  * JSON body (`jsonParser`, only when there is a body) and its shape limits, Idempotency-Key.
@@ -215,7 +226,19 @@ export function v1Guards(options: GuardOptions, jsonParser: Connect) {
       return afterBody(host, req, res);
     }
     if (unparsedBody(req)) throw new BadRequestError("The request body must be JSON, sent with Content-Type: application/json.");
-    return parseWith(jsonParser, req, res).then(() => afterBody(host, req, res));
+    // Over NATS the body travels in one message: a larger one would fail in the call as a 503.
+    const maxPayload = host.broker ? transporterMaxPayload(host.broker) : undefined;
+    const limit = bodyLimitForPayload(maxPayload);
+    const length = Number(req.headers["content-length"]);
+    if (limit !== undefined && Number.isFinite(length) && length > limit) throw tooLargeForMessage(length, limit, maxPayload);
+    return parseWith(jsonParser, req, res).then(() => {
+      if (limit !== undefined && !Number.isFinite(length)) {
+        // A chunked body: what travels is its JSON.
+        const size = Buffer.byteLength(JSON.stringify(req.body ?? null));
+        if (size > limit) throw tooLargeForMessage(size, limit, maxPayload);
+      }
+      return afterBody(host, req, res);
+    });
   };
   return middleware(function (req, res) {
     const limited = identifyAndLimit(this, options, req, res);

@@ -54,6 +54,9 @@ a{color:#1f5fbf}
 main{flex:1;min-width:0;padding:1rem 2rem}
 form.inline,form.sign-out{display:inline}
 label{display:block;margin:.5rem 0 .2rem;font-weight:600}
+label.inline{display:inline;font-weight:400}
+fieldset{border:1px solid #dde1e8;margin:1rem 0;max-width:50rem}
+button.danger{background:#a3161a;border-color:#a3161a}
 input[type=text],input[type=password],textarea{width:100%;max-width:48rem;padding:.4rem;font:inherit;border:1px solid #b8bfcc;border-radius:4px}
 textarea{min-height:20rem;font-family:ui-monospace,monospace}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}

@@ -40,6 +40,7 @@ export function orgPage(
     org.title ?? "Organization",
     viewer,
     html`<h1>${org.title ?? org.id}</h1>
+<p class="meta"><a href="/o/${o}/settings">Settings</a> (merge rules)</p>
 <section><h2>Spaces</h2>${list(lists.spaces, (s) => `/s/${encodeURIComponent(s.id)}`, "No space yet.")}</section>
 <section><h2>Collections</h2>${list(lists.collections, (c) => `/o/${o}/c/${encodeURIComponent(c.id)}`, "No collection yet.")}</section>
 <section><h2>Sites</h2>${list(lists.sites, (s) => `/o/${o}/sites/${encodeURIComponent(s.id)}`, "No site yet.")}</section>
@@ -161,7 +162,18 @@ ${
       })()
     : ""
 }
-</section>`,
+</section>
+${
+  admin
+    ? html`<section><h2>Rename the team</h2><form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="rename">
+<label for="team-name">Name</label><input type="text" id="team-name" name="title" required maxlength="64" value="${team.title ?? ""}">
+<p><button type="submit">Rename</button></p></form></section>
+<section><h2>Delete the team</h2><p>Its members stay in the organization; the team's access to spaces and collections goes with it.</p>
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="delete">
+<p><input type="checkbox" id="team-delete-confirm" name="confirm" value="yes" required> <label for="team-delete-confirm" class="inline">Yes, delete ${team.title ?? team.id}</label></p>
+<p><button type="submit" class="danger">Delete the team</button></p></form></section>`
+    : ""
+}`,
   );
 }
 
