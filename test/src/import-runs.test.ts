@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { strToU8, zipSync } from "fflate";
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, overrideEnv, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main>${body}</main></body></html>`;
@@ -27,7 +27,6 @@ const dataUrl = (type: string, name: string, bytes: Uint8Array | string) =>
   `data:${type};name=${encodeURIComponent(name)};base64,${Buffer.from(typeof bytes === "string" ? Buffer.from(bytes) : bytes).toString("base64")}`;
 const zipUrl = (files: Record<string, Uint8Array>, level: 0 | 9 = 9) => dataUrl("application/zip", "docs.zip", zipSync(files, { level }));
 
-const ENV_KEYS = ["CONTENT_IMPORT_ALLOW_PRIVATE", "CONTENT_IMPORT_UPLOAD_MAX_BYTES", "CONTENT_IMPORT_MAX_PAGES"] as const;
 
 describe.each(MODES)("import runs over %s", (mode) => {
   let sys: RunningSystem;
@@ -39,17 +38,14 @@ describe.each(MODES)("import runs over %s", (mode) => {
   let outsider: TestUser;
   let orgId: string;
   let otherOrgId: string;
-  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let restoreEnv: (() => void) | undefined;
   const importsPath = (org = orgId) => `/v1/org/${org}/imports`;
 
   beforeAll(async () => {
     site = createServer(serveSite);
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     port = (site.address() as AddressInfo).port;
-    for (const key of ENV_KEYS) saved[key] = process.env[key];
-    process.env.CONTENT_IMPORT_ALLOW_PRIVATE = `127.0.0.1:${port}`;
-    process.env.CONTENT_IMPORT_UPLOAD_MAX_BYTES = String(UPLOAD_MAX_BYTES);
-    process.env.CONTENT_IMPORT_MAX_PAGES = "100";
+    restoreEnv = overrideEnv({ CONTENT_IMPORT_ALLOW_PRIVATE: `127.0.0.1:${port}`, CONTENT_IMPORT_UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES), CONTENT_IMPORT_MAX_PAGES: "100" });
     sys = await start(mode);
     [owner, editor, reader, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
@@ -60,10 +56,7 @@ describe.each(MODES)("import runs over %s", (mode) => {
 
   afterAll(async () => {
     await sys?.stop();
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
+    restoreEnv?.();
     site.closeAllConnections();
     await new Promise((resolve) => site.close(resolve));
   });
