@@ -26,7 +26,9 @@
 // Env (all optional, bounded): BENCH_RUNS (3), BENCH_DURATION (5 s), BENCH_WARMUP (1 s), BENCH_CONNECTIONS (10),
 // BENCH_MODES (embedded,nats), NATS_URL (loopback only), BENCH_QUIET_WAIT (15 s), BENCH_CPU_PROF (a directory:
 // children run with --cpu-prof into it), BENCH_WRITE (0: do not write BENCHMARKS.md), BENCH_REVISION (label of the
-// code measured).
+// code measured), BENCH_MIX_EACH (1: also measure each request of the mix alone against the floor and print the
+// CPU µs per request of each; diagnosis, not written), BENCH_MIX_ONLY (a request's name, e.g. "search": the runs
+// send only that request, for a CPU profile of it; diagnosis, with BENCH_WRITE=0).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -39,6 +41,10 @@ import {
 } from "./systems";
 
 const RUNS = bounded("BENCH_RUNS", 3, 1, 20);
+/** BENCH_MIX_EACH=1: after the runs, each request of the mix alone against its floor (CPU µs per request), printed only. */
+const EACH = process.env.BENCH_MIX_EACH === "1";
+/** BENCH_MIX_ONLY=<request name>: the runs send only that request of the mix (for a profile of it); diagnosis, never written. */
+const ONLY = process.env.BENCH_MIX_ONLY;
 const MIX_FLOOR = join(__dirname, "mix-floor.js");
 const PAGE_SECTIONS = 5;
 const PAGES_PER_SECTION = 9;
@@ -329,9 +335,9 @@ async function startMixFloor(mode: Mode, captured: Captured[], headers: Record<s
  * `onResponse` runs just before autocannon's "response" event of the same answer, so it names the entry that
  * answer belongs to.
  */
-function mixLoad(captured: Captured[], headers: Record<string, string>): (system: System, durationS: number) => Promise<MixSample> {
+function mixLoad(captured: Captured[], headers: Record<string, string>, only?: number): (system: System, durationS: number) => Promise<MixSample> {
   let current = 0;
-  const requests: autocannon.Request[] = sequence().map((i) => {
+  const requests: autocannon.Request[] = sequence().filter((i) => only === undefined || i === only).map((i) => {
     const { entry, path } = captured[i];
     return {
       method: entry.method,
@@ -395,7 +401,9 @@ async function runMode(mode: Mode): Promise<MixModeResult> {
     process.stdout.write(`${mode}: seeded in ${Date.now() - seedStart} ms (page path ${seeded.pagePath}); answers ${captured.map((c) => `${c.entry.name} ${c.answer.status} ${c.answer.body.length} B`).join(", ")}\n`);
     floor = await startMixFloor(mode, captured, real.headers);
     live.add(floor);
-    const load = mixLoad(captured, real.headers);
+    const only = ONLY ? MIX.findIndex((e) => e.name === ONLY) : -1;
+    if (ONLY && only < 0) throw new Error(`BENCH_MIX_ONLY names no request of the mix: ${ONLY}`);
+    const load = mixLoad(captured, real.headers, only < 0 ? undefined : only);
     for (let run = 0; run < RUNS; run++) {
       // Alternate which goes first, so that neither always follows the other.
       const order: Array<["real" | "floor", System]> = run % 2 === 0 ? [["real", real], ["floor", floor]] : [["floor", floor], ["real", real]];
@@ -407,6 +415,17 @@ async function runMode(mode: Mode): Promise<MixModeResult> {
         );
         const failing = sample.routes.map((r, i) => (r.non2xx ? `${MIX[i].name}: ${r.non2xx}` : "")).filter(Boolean);
         if (failing.length) process.stderr.write(`  non-2xx by request: ${failing.join(", ")}\n`);
+      }
+    }
+    if (EACH) {
+      // Diagnosis only (BENCH_MIX_EACH=1): each request of the mix alone, real then floor, one run each.
+      for (let i = 0; i < MIX.length; i++) {
+        const alone = mixLoad(captured, real.headers, i);
+        const r = await measureWith(real, alone);
+        const f = await measureWith(floor, alone);
+        process.stdout.write(
+          `${mode} alone ${MIX[i].name.padEnd(22)} real ${r.rps.toFixed(0).padStart(6)} req/s ${String(r.cpuUsPerReq).padStart(5)} µs CPU/req  floor ${f.rps.toFixed(0).padStart(6)} req/s ${String(f.cpuUsPerReq).padStart(5)} µs CPU/req  extra ${String(r.cpuUsPerReq - f.cpuUsPerReq).padStart(5)} µs × ${MIX[i].weight}\n`,
+        );
       }
     }
     const [dataDir] = real.tempDirs;
@@ -580,7 +599,7 @@ async function main(): Promise<void> {
   for (const mode of MODES) results.push(await runMode(mode));
   const elapsedS = (Date.now() - started.getTime()) / 1000;
   process.stdout.write(`\n${resultsTable(results)}\n\n${routesTable(results)}\n\ntook ${Math.round(elapsedS)} s\n`);
-  if (WRITE) {
+  if (WRITE && !ONLY && !EACH) {
     const file = join(ROOT, "BENCHMARKS.md");
     writeSection(file, section(results, started, elapsedS));
     process.stdout.write(`wrote its section of ${file}\n`);

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { jsonAnswer, jsonStream, jsonTextAnswer, readJson, STREAM_OVER_BYTES, utf8Chunks } from "./json-stream";
+import { jsonAnswer, jsonStream, jsonTextAnswer, jsonTextFor, readJson, STREAM_OVER_BYTES, utf8Chunks } from "./json-stream";
 
 describe("JSON streams", () => {
   test("a value larger than one chunk comes back whole", async () => {
@@ -47,5 +47,37 @@ describe("JSON streams", () => {
     const parts: Buffer[] = [];
     for await (const chunk of answer as Readable) parts.push(chunk as Buffer);
     expect(Buffer.concat(parts).toString("utf8")).toBe(json);
+  });
+
+  describe("jsonTextFor", () => {
+    const value = { items: [{ id: "a", title: "Grüße" }] };
+    const text = JSON.stringify(value);
+
+    test("to the gateway: the text itself, typed as JSON, so moleculer-web sends it unchanged", () => {
+      const meta: Record<string, unknown> = {};
+      expect(jsonTextFor({ caller: "gateway", meta }, text, () => value)).toBe(text);
+      expect(meta.$responseType).toBe("application/json; charset=utf-8");
+      const fromBytes: Record<string, unknown> = {};
+      expect(jsonTextFor({ caller: "gateway", meta: fromBytes }, Buffer.from(text, "utf8"))).toBe(text);
+    });
+
+    test("to another service: the value (given, or parsed from the text), the meta untouched", () => {
+      const meta: Record<string, unknown> = {};
+      expect(jsonTextFor({ caller: "app", meta }, text, () => value)).toBe(value);
+      expect(jsonTextFor({ caller: null, meta }, text)).toEqual(value);
+      expect(jsonTextFor({ meta }, Buffer.from(text, "utf8"))).toEqual(value);
+      expect(meta.$responseType).toBeUndefined();
+    });
+
+    test("a long answer is a stream for every caller", async () => {
+      const long = JSON.stringify({ body: "x".repeat(STREAM_OVER_BYTES) });
+      for (const caller of ["gateway", "app"]) {
+        const meta: Record<string, unknown> = {};
+        const answer = jsonTextFor({ caller, meta }, long, () => JSON.parse(long));
+        expect(answer).toBeInstanceOf(Readable);
+        expect(meta.$responseType).toBe("application/json; charset=utf-8");
+        expect(await readJson(answer)).toEqual(JSON.parse(long));
+      }
+    });
   });
 });

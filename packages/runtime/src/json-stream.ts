@@ -42,6 +42,35 @@ export function jsonTextAnswer(meta: object, json: string): unknown {
   return json.length <= STREAM_OVER_BYTES ? JSON.parse(json) : jsonAnswer(meta, undefined, json);
 }
 
+/**
+ * The service whose calls come straight from HTTP requests (moleculer-web's `gateway.rest`): an answer to it
+ * may be JSON text, which moleculer-web sends as it is when `$responseType` says JSON.
+ */
+export const HTTP_GATEWAY = "gateway";
+
+/** Whether `ctx`'s answer goes out as an HTTP body as it is (the caller is the gateway), not to another service. */
+export function answersHttp(ctx: { caller?: string | null }): boolean {
+  return ctx.caller === HTTP_GATEWAY;
+}
+
+/**
+ * An action's answer of JSON whose text the action already has: to the gateway, the text itself (so the value
+ * is not stringified a second time for the HTTP body); to another service, the value (parsed from the text
+ * when only the text is at hand); either way a stream when it is long.
+ */
+export function jsonTextFor(ctx: { caller?: string | null; meta: object }, text: string | Buffer, value?: () => unknown): unknown {
+  const meta = ctx.meta as Record<string, unknown>;
+  if (text.length > STREAM_OVER_BYTES) {
+    meta.$responseType = "application/json; charset=utf-8";
+    return jsonStream(text);
+  }
+  if (answersHttp(ctx)) {
+    meta.$responseType = "application/json; charset=utf-8";
+    return typeof text === "string" ? text : text.toString("utf8");
+  }
+  return value ? value() : JSON.parse(typeof text === "string" ? text : text.toString("utf8"));
+}
+
 function isStream(value: unknown): value is AsyncIterable<string | Buffer> {
   return typeof value === "object" && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
 }

@@ -1,7 +1,7 @@
 // The content service: spaces and their revisions (pages, files, links, templates, search, imports).
 // This file holds its store, lifecycle, events and the methods its action files share; the actions
 // are in src/<resource>.actions.ts, each an object spread into `actions`.
-import { jsonStream, STREAM_OVER_BYTES } from "@docshelf/runtime";
+import { jsonTextFor, STREAM_OVER_BYTES } from "@docshelf/runtime";
 import type { Context, ServiceSchema } from "moleculer";
 import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as events from "@docshelf/contracts/events";
@@ -40,6 +40,10 @@ import type { CollectionInfo, ContentSchema } from "./service-types";
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
+/** Answers of immutable revisions kept as JSON text (a long one as bytes), least recently used out first. */
+const JSON_CACHE_ENTRIES = 16;
+/** Searches of a space answered again as they were while its indexed revision stands (popular queries repeat). */
+const SEARCH_ANSWERS = 64;
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
 function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo | undefined): RoleOrGuest {
@@ -322,17 +326,15 @@ export function contentSchema(): ContentSchema {
         return { spaceId, publicUrl: this.publicUrl(), metadata };
       },
 
-      respondJson(ctx: Context, key: string | null, build: () => unknown) {
-        let body = key ? this.jsonCache.get(key) : undefined;
-        if (body === undefined) {
-          const value = build();
-          const json = JSON.stringify(value);
-          if (json.length <= STREAM_OVER_BYTES) return value;
-          body = Buffer.from(json, "utf8");
-          if (key) rememberLru(this.jsonCache, key, body, 8);
-        }
-        (ctx.meta as Record<string, unknown>).$responseType = "application/json; charset=utf-8";
-        return jsonStream(body);
+      respondJson(ctx: Context, key: string | null, build: () => unknown, given?: Map<string, string | Buffer>) {
+        const cache = given ?? this.jsonCache;
+        // Keyed answers are of an immutable revision: their text is kept and sent again as it is.
+        const kept = key ? cache.get(key) : undefined;
+        if (kept !== undefined) return jsonTextFor(ctx, kept);
+        const value = build();
+        const json = JSON.stringify(value);
+        if (key) rememberLru(cache, key, json.length > STREAM_OVER_BYTES ? Buffer.from(json, "utf8") : json, cache === this.jsonCache ? JSON_CACHE_ENTRIES : SEARCH_ANSWERS);
+        return jsonTextFor(ctx, json, () => value);
       },
     },
 
@@ -343,6 +345,7 @@ export function contentSchema(): ContentSchema {
       this.publishedUrlDrops = 0;
       this.revisionCache = new Map();
       this.jsonCache = new Map();
+      this.searchAnswers = new Map();
       this.pageIndexes = new WeakMap();
       this.linkReports = new Map();
       // One search index per content node, built lazily per space on its first search.

@@ -63,10 +63,19 @@ export const searchActions: ContentActions = {
       const offset = offsetOf(query, page);
       const { space } = await this.loadSpace(ctx, ctx.params.spaceId);
       await ensureIndexed(this, [space]);
-      const found = withLookahead(limit, offset, (n, at) => this.searchIndex.search(query, { spaceIds: [space.id], limit: n, offset: at }));
+      // The answer follows from the indexed revision (immutable) and the query alone, whoever asks.
+      const key = `${space.id}:${this.searchIndex.revisionOf(space.id)}:${limit}:${offset}:${query}`;
       const publicUrl = this.publicUrl();
       // Up to 1000 pages with excerpts can pass what one transporter message holds: streamed then.
-      return this.respondJson(ctx, null, () => envelope(query, found, limit, offset, (hits) => hits.map((hit) => presentSearchPage(hit, publicUrl))));
+      return this.respondJson(
+        ctx,
+        key,
+        () => {
+          const found = withLookahead(limit, offset, (n, at) => this.searchIndex.search(query, { spaceIds: [space.id], limit: n, offset: at }));
+          return envelope(query, found, limit, offset, (hits) => hits.map((hit) => presentSearchPage(hit, publicUrl)));
+        },
+        this.searchAnswers,
+      );
     },
   },
 

@@ -38,8 +38,10 @@ export interface ContentVars {
   clockOffsetMs: number;
   purgeTimer?: NodeJS.Timeout;
   revisionCache: Map<string, RevisionDoc>;
-  /** Serialized answers over the streaming threshold, by revision and options. */
-  jsonCache: Map<string, Buffer>;
+  /** Serialized answers of immutable revisions, by revision and options: text, or bytes when over the streaming threshold. */
+  jsonCache: Map<string, string | Buffer>;
+  /** A space's search answers as JSON text, by space, indexed revision, query, limit and offset (search.actions.ts). */
+  searchAnswers: Map<string, string | Buffer>;
   pageIndexes: WeakMap<RevisionDoc, Map<string, PageNode>>;
   /** Link reports by revision (and page): revisions are immutable, so reports are too. */
   linkReports: Map<string, LinkReport>;
@@ -77,7 +79,7 @@ export interface ContentMethods {
   downloadURL(file: FileMeta): string;
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
   /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
-  respondJson(ctx: Context, key: string | null, build: () => unknown): unknown | Readable;
+  respondJson(ctx: Context, key: string | null, build: () => unknown, cache?: Map<string, string | Buffer>): unknown | Readable;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
 }
 
