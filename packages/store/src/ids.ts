@@ -13,13 +13,26 @@ function base62(value: number, width: number): string {
   return out;
 }
 
-function randomBase62(length: number): string {
-  const bytes = randomBytes(length * 2);
-  let out = "";
-  for (let i = 0; out.length < length && i < bytes.length; i++) {
-    if (bytes[i] < 248) out += ALPHABET[bytes[i] % 62]; // 248 = 4 * 62: no modulo bias
+/** Random bytes drawn from the system a block at a time: one draw serves many ids (as crypto.randomUUID's cache). */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+function randomByte(): number {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
   }
-  return out.length === length ? out : out + randomBase62(length - out.length);
+  return pool[poolAt++];
+}
+
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62]; // 248 = 4 * 62: no modulo bias
+  }
+  return out;
 }
 
 /**

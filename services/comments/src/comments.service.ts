@@ -126,6 +126,9 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       },
 
       async recordCommenter(thread: Thread, userId: string, at: string) {
+        // Most comments are by someone who commented on the thread before: one indexed read, rather than an
+        // insert refused by the unique index (a refused insert builds an error and undoes its index entries).
+        if (await this.commenters.findOne({ ...thread, userId })) return;
         try {
           await this.commenters.insert({ id: newId(), ...thread, userId, firstAt: at });
         } catch (err) {
