@@ -10,10 +10,9 @@ import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles } from "./membership-rules";
 import { memberId, type InviteDoc, type LinkInviteDoc } from "./models";
+import { linkInviteRef, optionalRoleRule as role, type LinkInviteRef } from "./params";
 import { presentLinkInvite } from "./present";
 import type { Ctx, OrgsActions, OrgsService } from "./service-types";
-
-const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
 
 interface InviteParams {
   organizationId: string;
@@ -126,8 +125,8 @@ export const inviteActions: OrgsActions = {
   },
 
   deleteLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
       this.requireAdmin(member);
       await this.linkInvites.deleteOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId });
@@ -144,8 +143,8 @@ export const inviteActions: OrgsActions = {
    * (and no one else): it becomes a membership with the invitation's role.
    */
   joinWithLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const caller = callerOf(ctx);
       const [org, invite] = await Promise.all([
         this.orgs.findOne({ id: ctx.params.organizationId }),
@@ -175,8 +174,8 @@ export const inviteActions: OrgsActions = {
 
   /** GET /orgs/:organizationId/link-invites/:inviteId — admins; 404 for a link of another organization. */
   getLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
       this.requireAdmin(member);
       const invite = await this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: org.id });
