@@ -80,6 +80,112 @@ describe.each(MODES)("administration over %s", (mode) => {
       expect(badPage.status).toBe(400);
       expect(badPage.body.error.message).toContain("page");
     });
+
+    test("admins change a link's role with `role` or `level` (null: guests); joins from then on get it, earlier joiners keep theirs", async () => {
+      const link = (await owner.api.post(`/v1/orgs/${orgId}/link-invites`, { role: "read" })).body;
+      const path = `/v1/orgs/${orgId}/link-invites/${link.id}`;
+      const joinAs = async (): Promise<TestUser> => {
+        const user = await createUser(sys.admin);
+        expect((await user.api.post(`/v1/orgs/${orgId}/invites/${link.id}`, {})).status).toBe(200);
+        return user;
+      };
+      const roleOf = async (user: TestUser) => (await owner.api.get(`/v1/orgs/${orgId}/members/${user.id}`)).body.role;
+      const early = await joinAs();
+
+      const changed = await owner.api.patch(path, { role: "edit" });
+      expect(changed.status).toBe(200);
+      expectSchema("updateOrganizationInviteById", 200, changed.body);
+      expect(changed.body).toEqual({ object: "invite", id: link.id, role: "edit", redundant: false });
+      expect((await owner.api.get(path)).body.role).toBe("edit");
+      expect((await owner.api.get(`/v1/orgs/${orgId}/link-invites`)).body.items.find((l: any) => l.id === link.id).role).toBe("edit");
+      expect(await roleOf(await joinAs())).toBe("edit");
+      expect(await roleOf(early)).toBe("read");
+      // The same role again is the same answer.
+      expect((await owner.api.patch(path, { role: "edit" })).body).toEqual(changed.body);
+
+      // `level`, GitBook's name for content links, sets the role of an organization link.
+      const leveled = await owner.api.patch(path, { level: "review" });
+      expect(leveled.status).toBe(200);
+      expectSchema("updateOrganizationInviteById", 200, leveled.body);
+      expect(leveled.body.role).toBe("review");
+      expect(await roleOf(await joinAs())).toBe("review");
+
+      // null (MemberRoleOrGuest) makes it a link for guests.
+      for (const body of [{ role: null }, { level: null }]) {
+        const guests = await owner.api.patch(path, body);
+        expect(guests.status).toBe(200);
+        expectSchema("updateOrganizationInviteById", 200, guests.body);
+        expect(guests.body).toEqual({ object: "invite", id: link.id, role: null, redundant: false });
+      }
+      expect(await roleOf(await joinAs())).toBeNull();
+
+      // An admin may give every role, admin included, as when creating a link.
+      expect((await owner.api.patch(path, { role: "admin" })).body.role).toBe("admin");
+      expect(await roleOf(await joinAs())).toBe("admin");
+
+      // With invite links off the link can still be changed (only creating one is refused), and stays unusable.
+      expect((await owner.api.patch(`/v1/orgs/${orgId}`, { inviteLinks: false })).status).toBe(200);
+      try {
+        const off = await owner.api.patch(path, { role: "comment" });
+        expect(off.status).toBe(200);
+        expect(off.body.role).toBe("comment");
+        const late = await createUser(sys.admin);
+        expect((await late.api.post(`/v1/orgs/${orgId}/invites/${link.id}`, {})).status).toBe(404);
+      } finally {
+        expect((await owner.api.patch(`/v1/orgs/${orgId}`, { inviteLinks: true })).status).toBe(200);
+      }
+      expect(await roleOf(await joinAs())).toBe("comment");
+
+      // A deleted link is gone for updates too.
+      expect((await owner.api.delete(path)).status).toBe(204);
+      const gone = await owner.api.patch(path, { role: "read" });
+      expect(gone.status).toBe(404);
+      expectErrorBody(404, gone.body);
+    });
+
+    test("changing a link: members below admin 403, other organizations 404, no or a bad token 401, bad input 400 naming the field, none of them changing it", async () => {
+      const link = (await owner.api.post(`/v1/orgs/${orgId}/link-invites`, { role: "read" })).body;
+      const path = `/v1/orgs/${orgId}/link-invites/${link.id}`;
+      for (const as of [member, guest]) {
+        const res = await as.api.patch(path, { role: "admin" });
+        expect(res.status).toBe(403);
+        expectErrorBody(403, res.body);
+      }
+      // An administrator of another organization does not see this one.
+      const other = await outsider.api.patch(path, { role: "admin" });
+      expect(other.status).toBe(404);
+      expectErrorBody(404, other.body);
+      for (const client of [sys.admin.as(undefined), sys.admin.as("not-a-token")]) {
+        const res = await client.patch(path, { role: "admin" });
+        expect(res.status).toBe(401);
+        expectErrorBody(401, res.body);
+      }
+      // Another organization's link, or none, is not found through this one; the foreign link keeps its role.
+      const foreign = (await outsider.api.post(`/v1/orgs/${otherOrg}/link-invites`, { role: "read" })).body;
+      for (const id of [foreign.id, "nolink0000000000"]) {
+        const res = await owner.api.patch(`/v1/orgs/${orgId}/link-invites/${id}`, { role: "admin" });
+        expect(res.status).toBe(404);
+        expectErrorBody(404, res.body);
+      }
+      expect((await outsider.api.get(`/v1/orgs/${otherOrg}/link-invites/${foreign.id}`)).body.role).toBe("read");
+
+      for (const [body, fields] of [
+        [{}, ["role"]],
+        [{ role: "boss" }, ["role"]],
+        [{ level: "boss" }, ["level"]],
+        [{ role: 5 }, ["role"]],
+        [{ role: { $gt: "" } }, ["role"]],
+        [{ role: "edit", level: "edit" }, ["role", "level"]],
+        [{ role: null, level: "edit" }, ["role", "level"]],
+      ] as Array<[Record<string, unknown>, string[]]>) {
+        const res = await owner.api.patch(path, body);
+        expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 400]);
+        expectErrorBody(400, res.body);
+        for (const field of fields) expect(res.body.error.message).toContain(`'${field}'`);
+      }
+      expect((await owner.api.get(path)).body.role).toBe("read");
+      await owner.api.delete(path);
+    });
   });
 
   describe("team members", () => {

@@ -83,6 +83,7 @@ export const EXPECTED: Record<string, Access> = {
   listOrganizationsForAuthenticatedUser: anyone,
   getOrganizationById: org("guest"),
   updateOrganizationById: org("admin"),
+  updateOrganizationInviteById: org("admin"),
   deleteOrganizationInviteById: org("admin"),
   // content README: members search the spaces they can read (guests: public and unlisted ones).
   searchOrganizationContent: org("guest"),

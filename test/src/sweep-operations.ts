@@ -1,5 +1,6 @@
-// Every operation of the interface (the 135 of GitBook's API it implements) with one valid request each,
-// against the sweep world; mutating operations also say how to make a fresh target for one caller.
+// Every operation of the interface (the 135 of GitBook's API it implements), and those the sweeps took in
+// since, with one valid request each, against the sweep world; mutating operations also say how to make
+// a fresh target for one caller.
 import { addMember, createSpace, createUser } from "@docshelf/testkit";
 import { adaptiveSchema, ok, openapiText, type Resources, type World } from "./sweep-world";
 
@@ -163,6 +164,7 @@ export const OPERATIONS: Operation[] = [
   { id: "listOrganizationsForAuthenticatedUser", method: "GET", template: "/v1/orgs", success: 200 },
   { id: "getOrganizationById", method: "GET", template: ORG, success: 200 },
   { id: "updateOrganizationById", method: "PATCH", template: ORG, success: 200, body: () => ({ title: "Organization A" }) },
+  { id: "updateOrganizationInviteById", method: "PATCH", template: `${ORG}/link-invites/{inviteId}`, success: 200, body: () => ({ role: "edit" }), fresh: invite },
   { id: "deleteOrganizationInviteById", method: "DELETE", template: `${ORG}/link-invites/{inviteId}`, success: 204, fresh: invite },
   { id: "searchOrganizationContent", method: "GET", template: `${ORG}/search`, success: 200, query: () => ({ query: "hello" }) },
   { id: "getOrganizationsForEmailDomain", method: "GET", template: "/v1/email-domains/{emailDomain}/orgs", success: 200 },

@@ -1,6 +1,6 @@
 // An organization's invitations: by email (invite, listInvites; accepted when the account exists or
-// is created) and by link (createLinkInvite, listLinkInvites, getLinkInvite, deleteLinkInvite,
-// joinWithLinkInvite, which also accepts an email invitation by its id).
+// is created) and by link (createLinkInvite, listLinkInvites, getLinkInvite, updateLinkInvite,
+// deleteLinkInvite, joinWithLinkInvite, which also accepts an email invitation by its id).
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import { ROLES, callerOf, type Caller, type RoleOrGuest } from "@docshelf/access";
@@ -8,18 +8,22 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles } from "./membership-rules";
+import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles, linkInviteRole } from "./membership-rules";
 import { memberId, type InviteDoc, type LinkInviteDoc } from "./models";
+import { linkInviteRef, optionalRoleRule as role, type LinkInviteRef } from "./params";
 import { presentLinkInvite } from "./present";
 import type { Ctx, OrgsActions, OrgsService } from "./service-types";
-
-const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
 
 interface InviteParams {
   organizationId: string;
   emails: Array<string | { email: string; role: RoleOrGuest }>;
   role?: RoleOrGuest;
   sso?: boolean;
+}
+
+interface UpdateLinkInviteParams extends LinkInviteRef {
+  role?: RoleOrGuest;
+  level?: RoleOrGuest;
 }
 
 interface LinkInviteParams {
@@ -126,8 +130,8 @@ export const inviteActions: OrgsActions = {
   },
 
   deleteLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const { member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
       this.requireAdmin(member);
       await this.linkInvites.deleteOne({ id: ctx.params.inviteId, organizationId: ctx.params.organizationId });
@@ -144,8 +148,8 @@ export const inviteActions: OrgsActions = {
    * (and no one else): it becomes a membership with the invitation's role.
    */
   joinWithLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const caller = callerOf(ctx);
       const [org, invite] = await Promise.all([
         this.orgs.findOne({ id: ctx.params.organizationId }),
@@ -175,11 +179,29 @@ export const inviteActions: OrgsActions = {
 
   /** GET /orgs/:organizationId/link-invites/:inviteId — admins; 404 for a link of another organization. */
   getLinkInvite: {
-    params: { organizationId: idRule, inviteId: idRule },
-    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+    params: linkInviteRef,
+    async handler(ctx: Ctx<LinkInviteRef>) {
       const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
       this.requireAdmin(member);
       const invite = await this.linkInvites.findOne({ id: ctx.params.inviteId, organizationId: org.id });
+      if (!invite) throw new NotFoundError(`Invite link ${ctx.params.inviteId} was not found.`);
+      return presentLinkInvite(invite);
+    },
+  },
+
+  /**
+   * PATCH /orgs/:organizationId/link-invites/:inviteId — GitBook's updateOrganizationInviteById: admins
+   * change the role a link gives, as `role` or as `level` (GitBook's name for content links), exactly one
+   * of them (linkInviteRole). Any role an admin may create a link with, null (guests) included. Members
+   * who already joined through the link keep their role. 404 for a link of another organization.
+   */
+  updateLinkInvite: {
+    params: { ...linkInviteRef, role, level: role },
+    async handler(ctx: Ctx<UpdateLinkInviteParams>) {
+      const next = linkInviteRole(ctx.params);
+      const { org, member } = await this.loadForMember(ctx.params.organizationId, callerOf(ctx));
+      this.requireAdmin(member);
+      const invite = await this.linkInvites.updateOne({ id: ctx.params.inviteId, organizationId: org.id }, { $set: { role: next } });
       if (!invite) throw new NotFoundError(`Invite link ${ctx.params.inviteId} was not found.`);
       return presentLinkInvite(invite);
     },

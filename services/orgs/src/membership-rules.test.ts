@@ -1,5 +1,5 @@
-import { ConflictError } from "@docshelf/errors";
-import { assertAdminRemains, assertBatchKeepsAdmin, demotedAdmins, inviteRoles, memberSearchText } from "./membership-rules";
+import { BadRequestError, ConflictError } from "@docshelf/errors";
+import { assertAdminRemains, assertBatchKeepsAdmin, demotedAdmins, inviteRoles, linkInviteRole, memberSearchText } from "./membership-rules";
 
 describe("assertAdminRemains", () => {
   test("demoting or removing the last admin is a conflict with a clear message", () => {
@@ -52,5 +52,20 @@ describe("demotedAdmins", () => {
     const next = new Map([["a", "admin"], ["b", "read"]] as const);
     expect(demotedAdmins([{ userId: "a" }, { userId: "b" }, { userId: "c" }], (id) => next.get(id as "a" | "b"))).toBe(2);
     expect(demotedAdmins([{ userId: "a" }], (id) => next.get(id as "a" | "b"))).toBe(0);
+  });
+});
+
+describe("linkInviteRole", () => {
+  test("takes the role, or the level under GitBook's other name; null is a guest", () => {
+    expect(linkInviteRole({ role: "edit" })).toBe("edit");
+    expect(linkInviteRole({ level: "admin" })).toBe("admin");
+    expect(linkInviteRole({ role: null })).toBeNull();
+    expect(linkInviteRole({ level: null })).toBeNull();
+  });
+  test("both, or neither, is a bad request naming the fields", () => {
+    expect(() => linkInviteRole({ role: "read", level: "read" })).toThrow(BadRequestError);
+    expect(() => linkInviteRole({ role: null, level: "edit" })).toThrow(/'role'.*'level'.*not both/);
+    expect(() => linkInviteRole({})).toThrow(BadRequestError);
+    expect(() => linkInviteRole({})).toThrow(/'role' field/);
   });
 });

@@ -1,7 +1,7 @@
 // Pure rules about memberships: an organization always keeps an administrator; an invitation gives
-// each email one role; SSO organizations admit whom.
+// each email one role; an invite link's update names one role; SSO organizations admit whom.
 import type { RoleOrGuest } from "@docshelf/access";
-import { ConflictError } from "@docshelf/errors";
+import { BadRequestError, ConflictError } from "@docshelf/errors";
 
 /**
  * Refuses a change that would leave the organization without an administrator: `current` is the
@@ -37,6 +37,21 @@ export function inviteRoles(entries: ReadonlyArray<string | { email: string; rol
     else roles.set(entry.email.toLowerCase(), entry.role);
   }
   return roles;
+}
+
+/**
+ * The role an update of an invite link gives it. GitBook's updateOrganizationInviteById takes `{role}`
+ * or `{level}` (its name for links to content; here every link is to the organization): exactly one of
+ * them, each a role or null for guests. Which roles an admin may give is not limited further: only
+ * admins manage links, and an admin may give any role, admin included, as when creating one.
+ */
+export function linkInviteRole(body: { role?: RoleOrGuest; level?: RoleOrGuest }): RoleOrGuest {
+  if (body.role !== undefined && body.level !== undefined) {
+    throw new BadRequestError("Invalid parameters: give the link's 'role' or its 'level', not both.");
+  }
+  if (body.role !== undefined) return body.role;
+  if (body.level !== undefined) return body.level;
+  throw new BadRequestError("Invalid parameters: The 'role' field (or 'level') is required.");
 }
 
 /**

@@ -49,7 +49,7 @@ export interface InviteDoc {
   createdAt: string;
 }
 
-/** An invite link: anyone holding its id may join with `role` (joining is not offered yet). */
+/** An invite link: anyone holding its id may join with `role`, which admins may change. */
 export interface LinkInviteDoc {
   id: string;
   organizationId: string;

@@ -2,7 +2,7 @@
 // merge rules change-requests asks for.
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
-import { ROLES, callerOf, type RoleOrGuest } from "@docshelf/access";
+import { callerOf, type RoleOrGuest } from "@docshelf/access";
 import { ConflictError, NotFoundError } from "@docshelf/errors";
 import { listParams, listPage } from "@docshelf/list";
 import { newId, op } from "@docshelf/store";
@@ -10,10 +10,10 @@ import { idRule, urlRule } from "@docshelf/validation";
 import { checkMergeRules, mergeRulesRule, type MergeRule, type MergeRules } from "./merge-rules";
 import { ssoAdmits } from "./membership-rules";
 import { memberId, type OrgDoc } from "./models";
+import { optionalRoleRule } from "./params";
 import { presentOrganization } from "./present";
 import type { Ctx, OrgsActions } from "./service-types";
 
-const role = { type: "enum", values: [...ROLES], nullable: true, optional: true } as const;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
@@ -90,7 +90,7 @@ export const organizationActions: OrgsActions = {
       organizationId: idRule,
       ...orgFields,
       hostname: { type: "string", min: 3, max: 32, pattern: HOSTNAME, optional: true, messages: { stringPattern: "The 'hostname' field may contain only lower-case letters, digits and inner hyphens." } },
-      defaultRole: role,
+      defaultRole: optionalRoleRule,
       defaultContent: {
         type: "object",
         optional: true,

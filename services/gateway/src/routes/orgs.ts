@@ -9,6 +9,7 @@ export const orgsRoutes: Record<string, string> = {
   "POST /orgs/:organizationId/link-invites": "orgs.createLinkInvite",
   "GET /orgs/:organizationId/link-invites": "orgs.listLinkInvites",
   "GET /orgs/:organizationId/link-invites/:inviteId": "orgs.getLinkInvite",
+  "PATCH /orgs/:organizationId/link-invites/:inviteId": "orgs.updateLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
   "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
   "GET /email-domains/:emailDomain/orgs": "orgs.listForEmailDomain",
