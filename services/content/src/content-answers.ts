@@ -3,8 +3,10 @@
 // (revisions-internal.actions.ts).
 import type { Context } from "moleculer";
 import { markdownToDocument } from "@docshelf/document";
+import { jsonTextFor } from "@docshelf/runtime";
 import { NotFoundError } from "@docshelf/errors";
 import type { RevisionDoc, SpaceDoc } from "./models";
+import { rememberLru } from "./lru";
 import { pageArray } from "./paging";
 import { presentFile, presentPage, presentRevision, type PageResource } from "./present";
 import { documentResolver, refIndex } from "./revisions/document-refs";
@@ -35,6 +37,18 @@ export async function servePage(service: ContentService, space: SpaceDoc, revisi
     resource.document = markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files), page.path));
   } else resource.markdown = markdown;
   return resource;
+}
+
+/**
+ * servePage for a page as stored (no computed view): the answer follows from the revision (immutable), the
+ * page and the read flags alone, so its JSON text is kept and answered again as it is.
+ */
+export async function servePageKept(service: ContentService, ctx: Context, space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery): Promise<unknown> {
+  const key = `${space.id}:${revision.id}:${page.id}:${query.format ?? "markdown"}:${query.evaluated ?? false}:${query.metadata ?? true}`;
+  const kept = service.pageAnswers.entries.get(key);
+  if (kept !== undefined) return jsonTextFor(ctx, rememberLru(service.pageAnswers.entries, key, kept, service.pageAnswers.max));
+  const resource = await servePage(service, space, revision, page, query);
+  return service.respondJson(ctx, key, () => resource, service.pageAnswers);
 }
 
 /** A page of the revision's files. */

@@ -36,7 +36,7 @@ import { presentSpace } from "./present";
 import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
 import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
-import type { CollectionInfo, ContentSchema } from "./service-types";
+import type { CollectionInfo, ContentSchema, KeptAnswers } from "./service-types";
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const CACHE_TTL_MS = 10_000;
@@ -44,6 +44,8 @@ const CACHE_TTL_MS = 10_000;
 const JSON_CACHE_ENTRIES = 16;
 /** Searches of a space answered again as they were while its indexed revision stands (popular queries repeat). */
 const SEARCH_ANSWERS = 64;
+/** Single pages of immutable revisions (a docs site's popular pages are read again and again). */
+const PAGE_ANSWERS = 256;
 
 /** The role `membership` gives on `space`, in the collection described by `info` (none: at the top). */
 function roleWith(space: SpaceDoc, membership: Membership, info: CollectionInfo | undefined): RoleOrGuest {
@@ -326,14 +328,14 @@ export function contentSchema(): ContentSchema {
         return { spaceId, publicUrl: this.publicUrl(), metadata };
       },
 
-      respondJson(ctx: Context, key: string | null, build: () => unknown, given?: Map<string, string | Buffer>) {
+      respondJson(ctx: Context, key: string | null, build: () => unknown, given?: KeptAnswers) {
         const cache = given ?? this.jsonCache;
         // Keyed answers are of an immutable revision: their text is kept and sent again as it is.
-        const kept = key ? cache.get(key) : undefined;
-        if (kept !== undefined) return jsonTextFor(ctx, kept);
+        const kept = key ? cache.entries.get(key) : undefined;
+        if (kept !== undefined) return jsonTextFor(ctx, rememberLru(cache.entries, key!, kept, cache.max));
         const value = build();
         const json = JSON.stringify(value);
-        if (key) rememberLru(cache, key, json.length > STREAM_OVER_BYTES ? Buffer.from(json, "utf8") : json, cache === this.jsonCache ? JSON_CACHE_ENTRIES : SEARCH_ANSWERS);
+        if (key) rememberLru(cache.entries, key, json.length > STREAM_OVER_BYTES ? Buffer.from(json, "utf8") : json, cache.max);
         return jsonTextFor(ctx, json, () => value);
       },
     },
@@ -344,8 +346,9 @@ export function contentSchema(): ContentSchema {
       this.publishedUrls = new Map();
       this.publishedUrlDrops = 0;
       this.revisionCache = new Map();
-      this.jsonCache = new Map();
-      this.searchAnswers = new Map();
+      this.jsonCache = { entries: new Map(), max: JSON_CACHE_ENTRIES };
+      this.searchAnswers = { entries: new Map(), max: SEARCH_ANSWERS };
+      this.pageAnswers = { entries: new Map(), max: PAGE_ANSWERS };
       this.pageIndexes = new WeakMap();
       this.linkReports = new Map();
       // One search index per content node, built lazily per space on its first search.

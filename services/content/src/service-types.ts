@@ -39,9 +39,11 @@ export interface ContentVars {
   purgeTimer?: NodeJS.Timeout;
   revisionCache: Map<string, RevisionDoc>;
   /** Serialized answers of immutable revisions, by revision and options: text, or bytes when over the streaming threshold. */
-  jsonCache: Map<string, string | Buffer>;
+  jsonCache: KeptAnswers;
   /** A space's search answers as JSON text, by space, indexed revision, query, limit and offset (search.actions.ts). */
-  searchAnswers: Map<string, string | Buffer>;
+  searchAnswers: KeptAnswers;
+  /** Single pages of a space's current revision as JSON text, by space, revision, page and read flags (space-content.actions.ts). */
+  pageAnswers: KeptAnswers;
   pageIndexes: WeakMap<RevisionDoc, Map<string, PageNode>>;
   /** Link reports by revision (and page): revisions are immutable, so reports are too. */
   linkReports: Map<string, LinkReport>;
@@ -79,7 +81,7 @@ export interface ContentMethods {
   downloadURL(file: FileMeta): string;
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
   /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
-  respondJson(ctx: Context, key: string | null, build: () => unknown, cache?: Map<string, string | Buffer>): unknown | Readable;
+  respondJson(ctx: Context, key: string | null, build: () => unknown, cache?: KeptAnswers): unknown | Readable;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
 }
 
@@ -96,4 +98,10 @@ export interface BacklinksQuery {
   fileId: string;
   page?: string;
   limit?: number;
+}
+
+/** Answers kept as JSON text (bytes when over the streaming threshold), least recently used out beyond `max`. */
+export interface KeptAnswers {
+  entries: Map<string, string | Buffer>;
+  max: number;
 }

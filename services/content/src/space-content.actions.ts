@@ -4,7 +4,7 @@ import { NotFoundError } from "@docshelf/errors";
 import { listParams } from "@docshelf/list";
 import { idRule, contentReadFlags as flags, pageReadFlags as pageFlags } from "@docshelf/validation";
 import { viewFor } from "./computed";
-import { serveFile, serveFiles, servePage, serveRevision } from "./content-answers";
+import { serveFile, serveFiles, servePage, servePageKept, serveRevision } from "./content-answers";
 import { verifyFileToken } from "./files";
 import { serveFileBacklinks } from "./link-reports";
 import { presentPage } from "./present";
@@ -63,7 +63,8 @@ export const spaceContentActions: ContentActions = {
       const view = await viewFor(this.broker, space, revision, ctx.params.computed);
       const page = (view?.index ?? this.pageIndex(revision)).get(ctx.params.pageId);
       if (!page) throw new NotFoundError(`Page ${ctx.params.pageId} was not found in the space.`);
-      return servePage(this, space, revision, page, ctx.params, view?.bodies.get(page.id));
+      if (view) return servePage(this, space, revision, page, ctx.params, view.bodies.get(page.id));
+      return servePageKept(this, ctx, space, revision, page, ctx.params);
     },
   },
 
@@ -75,7 +76,8 @@ export const spaceContentActions: ContentActions = {
       const view = await viewFor(this.broker, space, revision, ctx.params.computed);
       const page = findPageByPath((view?.revision ?? revision).pages, ctx.params.pagePath);
       if (!page) throw new NotFoundError(`No page has the path "${ctx.params.pagePath}" in the space.`);
-      return servePage(this, space, revision, page, ctx.params, view?.bodies.get(page.id));
+      if (view) return servePage(this, space, revision, page, ctx.params, view.bodies.get(page.id));
+      return servePageKept(this, ctx, space, revision, page, ctx.params);
     },
   },
 
