@@ -27,8 +27,8 @@
 // BENCH_MODES (embedded,nats), NATS_URL (loopback only), BENCH_QUIET_WAIT (15 s), BENCH_CPU_PROF (a directory:
 // children run with --cpu-prof into it), BENCH_WRITE (0: do not write BENCHMARKS.md), BENCH_REVISION (label of the
 // code measured), BENCH_MIX_EACH (1: also measure each request of the mix alone against the floor and print the
-// CPU µs per request of each; diagnosis, not written), BENCH_MIX_ONLY (a request's name, e.g. "search": the runs
-// send only that request, for a CPU profile of it; diagnosis, with BENCH_WRITE=0).
+// CPU µs per request of each; diagnosis, not written), BENCH_MIX_ONLY (requests' names, comma-separated, e.g. "search": the
+// runs send only those requests, for a CPU profile of them; diagnosis, never written).
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -43,7 +43,7 @@ import {
 const RUNS = bounded("BENCH_RUNS", 3, 1, 20);
 /** BENCH_MIX_EACH=1: after the runs, each request of the mix alone against its floor (CPU µs per request), printed only. */
 const EACH = process.env.BENCH_MIX_EACH === "1";
-/** BENCH_MIX_ONLY=<request name>: the runs send only that request of the mix (for a profile of it); diagnosis, never written. */
+/** BENCH_MIX_ONLY=<request name>[,<name>…]: the runs send only those requests of the mix (for a profile of them); diagnosis, never written. */
 const ONLY = process.env.BENCH_MIX_ONLY;
 const MIX_FLOOR = join(__dirname, "mix-floor.js");
 const PAGE_SECTIONS = 5;
@@ -335,9 +335,9 @@ async function startMixFloor(mode: Mode, captured: Captured[], headers: Record<s
  * `onResponse` runs just before autocannon's "response" event of the same answer, so it names the entry that
  * answer belongs to.
  */
-function mixLoad(captured: Captured[], headers: Record<string, string>, only?: number): (system: System, durationS: number) => Promise<MixSample> {
+function mixLoad(captured: Captured[], headers: Record<string, string>, only?: Set<number>): (system: System, durationS: number) => Promise<MixSample> {
   let current = 0;
-  const requests: autocannon.Request[] = sequence().filter((i) => only === undefined || i === only).map((i) => {
+  const requests: autocannon.Request[] = sequence().filter((i) => only === undefined || only.has(i)).map((i) => {
     const { entry, path } = captured[i];
     return {
       method: entry.method,
@@ -401,9 +401,9 @@ async function runMode(mode: Mode): Promise<MixModeResult> {
     process.stdout.write(`${mode}: seeded in ${Date.now() - seedStart} ms (page path ${seeded.pagePath}); answers ${captured.map((c) => `${c.entry.name} ${c.answer.status} ${c.answer.body.length} B`).join(", ")}\n`);
     floor = await startMixFloor(mode, captured, real.headers);
     live.add(floor);
-    const only = ONLY ? MIX.findIndex((e) => e.name === ONLY) : -1;
-    if (ONLY && only < 0) throw new Error(`BENCH_MIX_ONLY names no request of the mix: ${ONLY}`);
-    const load = mixLoad(captured, real.headers, only < 0 ? undefined : only);
+    const only = ONLY ? new Set(ONLY.split(",").map((name) => MIX.findIndex((e) => e.name === name.trim()))) : undefined;
+    if (only?.has(-1)) throw new Error(`BENCH_MIX_ONLY names a request that is not in the mix: ${ONLY}`);
+    const load = mixLoad(captured, real.headers, only);
     for (let run = 0; run < RUNS; run++) {
       // Alternate which goes first, so that neither always follows the other.
       const order: Array<["real" | "floor", System]> = run % 2 === 0 ? [["real", real], ["floor", floor]] : [["floor", floor], ["real", real]];
@@ -420,7 +420,7 @@ async function runMode(mode: Mode): Promise<MixModeResult> {
     if (EACH) {
       // Diagnosis only (BENCH_MIX_EACH=1): each request of the mix alone, real then floor, one run each.
       for (let i = 0; i < MIX.length; i++) {
-        const alone = mixLoad(captured, real.headers, i);
+        const alone = mixLoad(captured, real.headers, new Set([i]));
         const r = await measureWith(real, alone);
         const f = await measureWith(floor, alone);
         process.stdout.write(

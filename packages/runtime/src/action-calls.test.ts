@@ -101,7 +101,7 @@ describe("action calls: timeouts, fallbacks, failures", () => {
     } finally {
       await b.stop();
     }
-  });
+  }, 20_000);
 });
 
 describe("DeadlineWheel", () => {
