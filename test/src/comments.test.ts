@@ -1,5 +1,5 @@
 // Space comments through HTTP, in every process mode: post, read, list with filters, update, resolve, delete, counts, permissions.
-import { createSpace, expectErrorBody, expectSchema, walkPages, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createSpace, createUser, expectErrorBody, expectSchema, walkPages, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { startCommentsCast } from "./comments-fixtures";
 import { MODES } from "./modes";
 
@@ -361,5 +361,31 @@ describe.each(MODES)("space comments over %s", (mode) => {
     expect((await owner.api.get(`/v1/spaces/${b.id}/comments/${comment.id}`)).status).toBe(404);
     expect((await owner.api.delete(`/v1/spaces/${b.id}/comments/${comment.id}`)).status).toBe(204);
     expect((await owner.api.get(`/v1/spaces/${a.id}/comments/${comment.id}`)).status).toBe(200);
+  });
+
+  test("a new display name shows in the next answers that embed the user: comments and change requests (kept users are dropped on the change)", async () => {
+    const renamer = await createUser(sys.admin, { displayName: "Before Rename" });
+    await addMember(owner.api, orgId, renamer.email, "edit");
+    const space = await createSpace(owner.api, orgId);
+    await post(renamer.api, space.id, "Mine");
+    const created = await renamer.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Renamed later" });
+    expect(created.status).toBe(201);
+    const names = async () => ({
+      comments: (await owner.api.get(`/v1/spaces/${space.id}/comments`)).body.items.map((c: any) => c.postedBy.displayName),
+      changeRequests: (await owner.api.get(`/v1/spaces/${space.id}/change-requests?status=draft`)).body.items.map((cr: any) => cr.createdBy.displayName),
+    });
+    // Read once, so that the services keep the user.
+    expect(await names()).toEqual({ comments: ["Before Rename"], changeRequests: ["Before Rename"] });
+
+    expect((await renamer.api.patch(`/v1/users/${renamer.id}`, { displayName: "After Rename" })).status).toBe(200);
+    // The change crosses nodes as an event: well within the 10 s a user is otherwise kept.
+    const deadline = Date.now() + 5000;
+    let seen = await names();
+    while (Date.now() < deadline && JSON.stringify(seen) !== JSON.stringify({ comments: ["After Rename"], changeRequests: ["After Rename"] })) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await names();
+    }
+    expect(seen).toEqual({ comments: ["After Rename"], changeRequests: ["After Rename"] });
+    expect((await post(renamer.api, space.id, "Again")).postedBy.displayName).toBe("After Rename");
   });
 });

@@ -1,6 +1,6 @@
 // The identity service's internal actions other services call, and the answers they give.
 import type { Caller } from "@docshelf/access";
-import { action } from "./action";
+import { action, call, type ActionCaller } from "./action";
 
 /** GitBook's embedded User, as `identity.getMany` gives it (and as members, change requests and comments embed it). */
 export interface User {
@@ -14,6 +14,77 @@ export interface User {
 
 /** Users by id; unknown ids are left out. */
 export const getMany = action<{ ids: string[] }, Record<string, User>>("identity.getMany");
+/** How long a user read through `usersById` is used without asking identity again (a change drops it sooner). */
+export const USER_CACHE_TTL_MS = 10_000;
+const USER_CACHE_MAX = 10_000;
+
+/**
+ * A node's cache of `identity.getMany`: the authors and creators a list or a new comment embeds, without a
+ * call to identity for each of them every time. A user is kept `USER_CACHE_TTL_MS`; `identity.user.changed`
+ * drops one at once (`dropCachedUser`, from each service that reads through it). Unknown ids are never kept.
+ * Names and photos only: no access decision reads this.
+ */
+export class UserCache {
+  private readonly entries = new Map<string, { user: User; expires: number }>();
+  /** Counts drops, so that users fetched across a drop (they may predate the change) are not kept. */
+  private drops = 0;
+
+  constructor(
+    private readonly ttlMs = USER_CACHE_TTL_MS,
+    private readonly max = USER_CACHE_MAX,
+  ) {}
+
+  /** The users `ids` name (unknown ones left out): the kept ones, the others in one `identity.getMany`. */
+  async get(caller: ActionCaller, ids: Iterable<string>): Promise<Record<string, User>> {
+    const now = Date.now();
+    const found: Record<string, User> = {};
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const hit = this.entries.get(id);
+      if (hit && hit.expires > now) found[id] = hit.user;
+      else missing.push(id);
+    }
+    if (!missing.length) return found;
+    const drops = this.drops;
+    const fetched = await call(caller, getMany, { ids: missing });
+    const keep = this.drops === drops;
+    if (keep && this.entries.size + missing.length > this.max) this.entries.clear();
+    for (const id of missing) {
+      const user = fetched[id];
+      if (!user) continue;
+      // Shared by every answer that embeds it: frozen, so that no presenter changes it for the others.
+      Object.freeze(user.urls);
+      found[id] = Object.freeze(user);
+      if (keep) this.entries.set(id, { user, expires: Date.now() + this.ttlMs });
+    }
+    return found;
+  }
+
+  drop(id: string): void {
+    this.drops += 1;
+    this.entries.delete(id);
+  }
+}
+
+/** One cache per broker (every service of a process shares it). */
+const userCaches = new WeakMap<object, UserCache>();
+
+function userCacheOf(broker: object): UserCache {
+  let cache = userCaches.get(broker);
+  if (!cache) userCaches.set(broker, (cache = new UserCache()));
+  return cache;
+}
+
+/** The users `ids` name, as `identity.getMany` answers, through this node's UserCache. */
+export function usersById(ctx: ActionCaller & { broker: object }, ids: Iterable<string>): Promise<Record<string, User>> {
+  return userCacheOf(ctx.broker).get(ctx, ids);
+}
+
+/** For the `identity.user.changed` handler of each service that reads through `usersById`. */
+export function dropCachedUser(broker: object, id: string): void {
+  userCacheOf(broker).drop(id);
+}
+
 /** The users with these emails (an email with no user is left out). */
 export const findByEmails = action<{ emails: string[] }, Array<{ id: string; email: string }>>("identity.findByEmails");
 /** The caller an API token (by its hash) stands for; null for an unknown or expired token. */

@@ -43,6 +43,12 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     },
 
     events: {
+      // Users embedded in answers are read through contracts' usersById, kept for a few seconds: a change drops one at once.
+      "identity.user.changed": {
+        handler(ctx: Context<PayloadOf<typeof events.identityUserChanged>>) {
+          identity.dropCachedUser(this.broker, ctx.params.id);
+        },
+      },
       // A purged space takes its change requests with it (their revisions went with the space).
       "content.space.purged": {
         async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
@@ -106,7 +112,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
 
       creatorsOf(ctx: Context, docs: Array<{ createdBy: string }>) {
         const ids = [...new Set(docs.map((d) => d.createdBy))];
-        return ids.length ? call(ctx, identity.getMany, { ids }) : Promise.resolve({});
+        return ids.length ? identity.usersById(ctx, ids) : Promise.resolve({});
       },
 
       async moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string) {

@@ -65,7 +65,7 @@ async function siteSpaces(ctx: Ctx<unknown>, organizationId: string, siteId: str
 
 async function presentMany(service: ChangeRequestsService, ctx: Ctx<unknown>, docs: ChangeRequestDoc[], mains: Map<string, string>) {
   const ids = [...new Set(docs.map((d) => d.createdBy))];
-  const users = ids.length ? await call(ctx, identity.getMany, { ids }) : {};
+  const users = ids.length ? await identity.usersById(ctx, ids) : {};
   return docs.map((doc) => presentChangeRequest(doc, { publicUrl: service.publicUrl(), users, mainRevision: mains.get(doc.spaceId) ?? null }));
 }
 

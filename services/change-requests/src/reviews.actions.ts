@@ -53,7 +53,7 @@ function deletedUser(publicUrl: string, id: string): User {
 
 async function usersOf(ctx: Ctx<unknown>, ids: Array<string | undefined>): Promise<Record<string, User>> {
   const unique = [...new Set(ids.filter((id): id is string => !!id))];
-  return unique.length ? call(ctx, identity.getMany, { ids: unique }) : {};
+  return unique.length ? identity.usersById(ctx, unique) : {};
 }
 
 /** One page of an in-memory list (a change request has few reviews): `page` is the offset as a string. */

@@ -35,7 +35,7 @@ function commenterActionsIn(kind: ThreadKind): Record<"listCommenters", Comments
             userIds: docs.map((d) => d.userId),
           });
           const others = docs.filter((d) => !members[d.userId]).map((d) => d.userId);
-          const users = others.length ? await call(ctx, identity.getMany, { ids: others }) : {};
+          const users = others.length ? await identity.usersById(ctx, others) : {};
           const publicUrl = this.publicUrl();
           return docs.map(
             (d) =>

@@ -12,6 +12,7 @@ import { CountSync } from "@docshelf/count-sync";
 import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as content from "@docshelf/contracts/content";
+import * as identity from "@docshelf/contracts/identity";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";
@@ -38,6 +39,12 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
     },
 
     events: {
+      // Users embedded in answers are read through contracts' usersById, kept for a few seconds: a change drops one at once.
+      "identity.user.changed": {
+        handler(ctx: Context<PayloadOf<typeof events.identityUserChanged>>) {
+          identity.dropCachedUser(this.broker, ctx.params.id);
+        },
+      },
       // Deleted spaces hide their comments (content.spaceAccess says they do not exist) until restored;
       // purged ones take them along for good.
       "content.space.purged": {

@@ -7,7 +7,6 @@ import { pageTarget } from "./pages";
 import { groupReactions } from "./reactions";
 
 import type { Context } from "moleculer";
-import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 /** GitBook's embedded User, as `identity.getMany` gives it. */
 import type { User } from "@docshelf/contracts/identity";
@@ -69,7 +68,7 @@ export interface PresentContext {
 
 /** The users `ids` name, as GitBook embeds them. */
 export function usersOf(ctx: Context, ids: string[]): Promise<Record<string, User>> {
-  return call(ctx, identity.getMany, { ids });
+  return identity.usersById(ctx, ids);
 }
 
 /** Ids of every user a comment or reply shows (author, resolver, reactors): one `identity.getMany` per page. */

@@ -109,6 +109,8 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
     user = found;
     if (user.displayName !== facts.displayName) {
       user = (await service.users.updateOne({ id: user.id }, { $set: { displayName: facts.displayName, updatedAt: now } })) ?? user;
+      // As updateUser does: gateways drop cached callers, orgs refreshes the member search text, services drop cached users.
+      await broadcast(service.broker, events.identityUserChanged, { id: user.id, displayName: user.displayName, email: user.email });
     }
   }
   if (decision.kind === "create" || decision.link) {
