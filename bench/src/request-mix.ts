@@ -560,11 +560,15 @@ up to ${QUIET_WAIT_S} s wait before each run for the machine's other processes t
 2xx answers only; p50 / p99 are of those answers' own times; \`CPU µs/req\` is the CPU of all the system's
 processes (not nats-server) per 2xx answer. The whole bench took ${Math.round(elapsedS)} s. Env as for \`npm run bench\`
 (\`BENCH_RUNS\` here defaults to 3, \`BENCH_DURATION\`, \`BENCH_WARMUP\`, \`BENCH_CONNECTIONS\`, \`BENCH_MODES\`, \`NATS_URL\`,
-\`BENCH_QUIET_WAIT\`, \`BENCH_CPU_PROF\`, \`BENCH_REVISION\`); \`BENCH_WRITE=0\` leaves this file alone.
+\`BENCH_QUIET_WAIT\`, \`BENCH_CPU_PROF\`, \`BENCH_REVISION\`); \`BENCH_WRITE=0\` leaves this file alone. For diagnosis
+(printed, never written here): \`BENCH_MIX_EACH=1\` also measures each request of the mix alone against its floor and
+prints the CPU µs per request above the floor's; \`BENCH_MIX_ONLY=<names>\` (comma-separated, e.g. \`search\`) sends
+only those requests, for a CPU profile of them with \`BENCH_CPU_PROF\`.
 
 **Results (${started.toISOString().replace(/\.\d+Z$/, "Z")}, code at ${revision()}; ${cpus().length} CPUs, Node ${process.version}).** The machine
-is shared and was noisy: other sessions were building and testing at the same time (see \`other CPU %\`), so req/s
-moves a lot from run to run; \`CPU µs/req\` and its ratio are the steadier numbers. Medians over the runs:
+may be shared: \`other CPU %\` below says how busy everything else was during each run (over NATS it includes
+nats-server, which the system keeps busy); where it is high, req/s moves a lot from run to run and \`CPU µs/req\`
+and its ratio are the steadier numbers. Medians over the runs:
 
 ${resultsTable(results)}
 
