@@ -182,6 +182,27 @@ describe.each(MODES)("SAML single sign-on over %s", (mode) => {
       expect((await api.get("/v1/user")).status).toBe(401);
     });
 
+    test("a new display name from the IdP is the account's from the next sign-in, and everything that shows the user follows it", async () => {
+      const options = await optionsFor(provider);
+      const first = await post(provider, responseXml(idp, { ...options, displayName: "Sam Before" }));
+      expect(first.status).toBe(200);
+      const me = await sys.admin.as(first.token).get("/v1/user");
+      expect(me.body.displayName).toBe("Sam Before");
+      const again = await post(provider, responseXml(idp, { ...(await optionsFor(provider, options.email)), displayName: "Sam After" }));
+      expect(again.status).toBe(200);
+      expect((await sys.admin.as(again.token).get("/v1/user")).body.displayName).toBe("Sam After");
+      // The change is broadcast as identity.user.changed: orgs refreshes the member's search text (other nodes too).
+      const deadline = Date.now() + 5000;
+      let found: string[] = [];
+      while (Date.now() < deadline) {
+        const res = await owner.api.get(`/v1/orgs/${orgId}/members?search=${encodeURIComponent("Sam After")}`);
+        found = res.body.items.map((m: { user: { id: string } }) => m.user.id);
+        if (found.includes(me.body.id)) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(found).toContain(me.body.id);
+    });
+
     test("an IdP cannot sign in an existing account it merely names by email", async () => {
       await expectRefused(provider, responseXml(idp, await optionsFor(provider, owner.email)), /not linked/);
       await expectRefused(provider, responseXml(idp, await optionsFor(provider, "admin@localhost")), /not linked/);
