@@ -3,4 +3,4 @@
 // Nothing here imports a service.
 export { brokerOptions } from "./moleculer.config";
 export { readiness, startHealthServer, type Readiness } from "./health";
-export { answersHttp, HTTP_GATEWAY, jsonAnswer, jsonStream, jsonTextAnswer, jsonTextFor, readJson, utf8Chunks, STREAM_CHUNK_BYTES, STREAM_OVER_BYTES } from "./json-stream";
+export { jsonAnswer, jsonStream, jsonTextAnswer, jsonTextFor, readJson, utf8Chunks, STREAM_CHUNK_BYTES, STREAM_OVER_BYTES } from "./json-stream";

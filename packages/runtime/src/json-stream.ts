@@ -46,12 +46,7 @@ export function jsonTextAnswer(meta: object, json: string): unknown {
  * The service whose calls come straight from HTTP requests (moleculer-web's `gateway.rest`): an answer to it
  * may be JSON text, which moleculer-web sends as it is when `$responseType` says JSON.
  */
-export const HTTP_GATEWAY = "gateway";
-
-/** Whether `ctx`'s answer goes out as an HTTP body as it is (the caller is the gateway), not to another service. */
-export function answersHttp(ctx: { caller?: string | null }): boolean {
-  return ctx.caller === HTTP_GATEWAY;
-}
+const HTTP_GATEWAY = "gateway";
 
 /**
  * An action's answer of JSON whose text the action already has: to the gateway, the text itself (so the value
@@ -64,7 +59,7 @@ export function jsonTextFor(ctx: { caller?: string | null; meta: object }, text:
     meta.$responseType = "application/json; charset=utf-8";
     return jsonStream(text);
   }
-  if (answersHttp(ctx)) {
+  if (ctx.caller === HTTP_GATEWAY) {
     meta.$responseType = "application/json; charset=utf-8";
     return typeof text === "string" ? text : text.toString("utf8");
   }

@@ -3,10 +3,8 @@
 // (revisions-internal.actions.ts).
 import type { Context } from "moleculer";
 import { markdownToDocument } from "@docshelf/document";
-import { jsonTextFor } from "@docshelf/runtime";
 import { NotFoundError } from "@docshelf/errors";
 import type { RevisionDoc, SpaceDoc } from "./models";
-import { rememberLru } from "./lru";
 import { pageArray } from "./paging";
 import { presentFile, presentPage, presentRevision, type PageResource } from "./present";
 import { documentResolver, refIndex } from "./revisions/document-refs";
@@ -45,8 +43,8 @@ export async function servePage(service: ContentService, space: SpaceDoc, revisi
  */
 export async function servePageKept(service: ContentService, ctx: Context, space: SpaceDoc, revision: RevisionDoc, page: PageNode, query: PageQuery): Promise<unknown> {
   const key = `${space.id}:${revision.id}:${page.id}:${query.format ?? "markdown"}:${query.evaluated ?? false}:${query.metadata ?? true}`;
-  const kept = service.pageAnswers.entries.get(key);
-  if (kept !== undefined) return jsonTextFor(ctx, rememberLru(service.pageAnswers.entries, key, kept, service.pageAnswers.max));
+  const kept = service.keptAnswer(ctx, key, service.pageAnswers);
+  if (kept !== undefined) return kept;
   const resource = await servePage(service, space, revision, page, query);
   return service.respondJson(ctx, key, () => resource, service.pageAnswers);
 }

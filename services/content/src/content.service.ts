@@ -328,15 +328,21 @@ export function contentSchema(): ContentSchema {
         return { spaceId, publicUrl: this.publicUrl(), metadata };
       },
 
+      keptAnswer(ctx: Context, key: string, cache: KeptAnswers) {
+        const kept = cache.entries.get(key);
+        return kept === undefined ? undefined : jsonTextFor(ctx, rememberLru(cache.entries, key, kept, cache.max));
+      },
+
       respondJson(ctx: Context, key: string | null, build: () => unknown, given?: KeptAnswers) {
         const cache = given ?? this.jsonCache;
         // Keyed answers are of an immutable revision: their text is kept and sent again as it is.
-        const kept = key ? cache.entries.get(key) : undefined;
-        if (kept !== undefined) return jsonTextFor(ctx, rememberLru(cache.entries, key!, kept, cache.max));
+        const kept = key ? this.keptAnswer(ctx, key, cache) : undefined;
+        if (kept !== undefined) return kept;
         const value = build();
         const json = JSON.stringify(value);
-        if (key) rememberLru(cache.entries, key, json.length > STREAM_OVER_BYTES ? Buffer.from(json, "utf8") : json, cache.max);
-        return jsonTextFor(ctx, json, () => value);
+        const text = json.length > STREAM_OVER_BYTES ? Buffer.from(json, "utf8") : json;
+        if (key) rememberLru(cache.entries, key, text, cache.max);
+        return jsonTextFor(ctx, text, () => value);
       },
     },
 

@@ -81,6 +81,8 @@ export interface ContentMethods {
   downloadURL(file: FileMeta): string;
   presentOptions(spaceId: string, metadata?: boolean): PresentOptions;
   /** A JSON answer; over ~512 KB it is streamed so it fits through the transporter in chunks. */
+  /** The answer kept under `key` (JSON text to the gateway, the value to other services), or undefined. */
+  keptAnswer(ctx: Context, key: string, cache: KeptAnswers): unknown | Readable | undefined;
   respondJson(ctx: Context, key: string | null, build: () => unknown, cache?: KeptAnswers): unknown | Readable;
   presentSpaceFor(space: SpaceDoc, role: RoleOrGuest): SpaceResource;
 }
