@@ -155,6 +155,8 @@ describe.each(MODES)("space content over %s", (mode) => {
       const missing = await owner.api.get(`/v1/spaces/${spaceId}/content/page/nope`);
       expect(missing.status).toBe(404);
       expectErrorBody(404, missing.body);
+      // The page was answered (and kept) for readers above: someone outside the organization still gets 404.
+      expect((await owner.api.get(`/v1/spaces/${spaceId}/content/page/${welcome.id}`)).status).toBe(200);
       expect((await outsider.api.get(`/v1/spaces/${spaceId}/content/page/${welcome.id}`)).status).toBe(404);
       expect((await sys.admin.as(undefined).get(`/v1/spaces/${spaceId}/content/page/${welcome.id}`)).status).toBe(401);
     });

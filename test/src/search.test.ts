@@ -173,6 +173,8 @@ describe.each(MODES)("search over %s", (mode) => {
       const foreign = await reader.api.get(spaceSearch(otherOrgSpaceId, "zephyrquartz"));
       expect(foreign.status).toBe(404);
       expectErrorBody(404, foreign.body);
+      // The same search, answered and kept for a reader of the space, is still 404 for one who is not.
+      expect((await owner.api.get(spaceSearch(spaceId, "zephyrquartz"))).status).toBe(200);
       const asGuest = await guest.api.get(spaceSearch(spaceId, "zephyrquartz"));
       expect(asGuest.status).toBe(404);
       const missing = await owner.api.get(spaceSearch("nosuchspace", "welcome"));
