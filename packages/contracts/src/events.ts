@@ -28,4 +28,10 @@ export const contentSpaceRestored = event<{ spaceId: string; organizationId: str
 /** A space deleted for good (after the retention): other services drop what they keep about it. */
 export const contentSpacePurged = event<{ spaceId: string; organizationId: string }>("content.space.purged");
 export const contentSpaceTransferred = event<{ spaceId: string; fromOrganizationId: string; toOrganizationId: string }>("content.space.transferred");
+/**
+ * A write to a space changed (or may have changed) who sees it or what a read of its threads shows: anything but
+ * its title, emoji, counts, position and Git sync state. Broadcast by content's spaces collection itself before
+ * the write returns; nodes drop what they keep of the space's access (contracts' kept-access).
+ */
+export const contentSpaceAccessChanged = event<{ spaceId: string | null; organizationId: string | null }>("content.space.access.changed");
 export const contentRevisionChanged = event<{ spaceId: string; revisionId: string }>("content.revision.changed");

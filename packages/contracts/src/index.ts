@@ -9,4 +9,5 @@ export * as changeRequests from "./change-requests";
 export * as openapi from "./openapi";
 export * as gitSync from "./git-sync";
 export * as events from "./events";
+export * as keptAccess from "./kept-access";
 export * as app from "./app";

@@ -174,4 +174,23 @@ describe("change-requests service", () => {
       service.mergedChannel = undefined;
     }
   });
+  test("reads keep content's access answer on this node until content's announcement crosses over to it", async () => {
+    world.main = "r0";
+    world.revisions.set("r0", treeOf(pageOf("a", "A")));
+    const cr = await call<{ id: string }>("create", { spaceId: SPACE, subject: "Kept" });
+    await other.broadcast("content.space.access.changed", { spaceId: SPACE, organizationId: "org1" });
+    expect((await call<{ outdated: boolean }>("get", { spaceId: SPACE, changeRequestId: cr.id })).outdated).toBe(false);
+    // Main moved without an announcement (content never does this): the read still uses the kept answer.
+    world.main = "m2";
+    expect((await call<{ outdated: boolean }>("get", { spaceId: SPACE, changeRequestId: cr.id })).outdated).toBe(false);
+    // Content's announcement, sent from its node over the transporter, drops it here.
+    await other.broadcast("content.space.access.changed", { spaceId: SPACE, organizationId: "org1" });
+    expect((await call<{ outdated: boolean }>("get", { spaceId: SPACE, changeRequestId: cr.id })).outdated).toBe(true);
+    const listed = await call<{ items: Array<{ id: string; outdated: boolean }> }>("list", { spaceId: SPACE, status: "draft" });
+    expect(listed.items.find((item) => item.id === cr.id)?.outdated).toBe(true);
+    // A member change of the space's organization drops it too.
+    world.main = "r0";
+    await other.broadcast("orgs.members.changed", { organizationId: "org1" });
+    expect((await call<{ outdated: boolean }>("get", { spaceId: SPACE, changeRequestId: cr.id })).outdated).toBe(false);
+  });
 });

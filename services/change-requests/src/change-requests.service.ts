@@ -3,6 +3,7 @@ import * as events from "@docshelf/contracts/events";
 import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
+import * as keptAccess from "@docshelf/contracts/kept-access";
 import type { User } from "@docshelf/contracts/identity";
 import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
@@ -31,7 +32,8 @@ const ANNOUNCE_SWEEP_MS = 30_000;
 export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "change-requests",
-    mixins: [storeMixin(collections)],
+    // keptAccessMixin: the events that drop the node's kept access answers (the list and get of change requests use them).
+    mixins: [storeMixin(collections), keptAccess.keptAccessMixin()],
 
     actions: {
       ...lifecycleActions,
@@ -69,8 +71,9 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         return Date.now() + this.clockOffsetMs;
       },
 
-      async loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen> {
-        const access = await content.spaceAccessOf(ctx, spaceId);
+      /** `kept`: through the node's kept access answers (contracts' kept-access), for reads only; writes ask content. */
+      async loadSpace(ctx: Context, spaceId: string, opts?: { kept?: boolean }): Promise<SpaceSeen> {
+        const access = opts?.kept ? await keptAccess.keptSpaceAccessOf(ctx, spaceId) : await content.spaceAccessOf(ctx, spaceId);
         if (!access.exists || !access.role || !access.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
         return { ...access, spaceId, role: access.role, revision: access.revision };
       },

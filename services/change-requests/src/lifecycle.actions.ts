@@ -89,7 +89,7 @@ export const lifecycleActions: ChangeRequestsActions = {
       // only once the check has passed.
       const listed = listPage(this.changeRequests, filter, { page, limit, sort: [["number", -1]] }, (docs) => docs);
       const users = listed.then((found) => this.creatorsOf(ctx, found.items));
-      const [space, [found]] = await afterCheck(this.loadSpace(ctx, spaceId), Promise.all([listed, users]));
+      const [space, [found]] = await afterCheck(this.loadSpace(ctx, spaceId, { kept: true }), Promise.all([listed, users]));
       return { ...found, items: await this.present(ctx, found.items, space.revision, users) };
     },
   },
@@ -98,7 +98,7 @@ export const lifecycleActions: ChangeRequestsActions = {
   get: {
     params: { spaceId: idRule, changeRequestId: changeRequestRef },
     async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
-      const { space, cr } = await this.load(ctx, ctx.params.spaceId, ctx.params.changeRequestId);
+      const [space, cr] = await afterCheck(this.loadSpace(ctx, ctx.params.spaceId, { kept: true }), this.loadChangeRequest(ctx.params.spaceId, ctx.params.changeRequestId));
       return (await this.present(ctx, [cr], space.revision))[0];
     },
   },

@@ -1,5 +1,6 @@
 // The change-requests service's shape as its action modules see it: its collections and shared methods.
 import type { SpaceAccess } from "@docshelf/contracts/content";
+import type { KeptSpaceAccess } from "@docshelf/contracts/kept-access";
 import type { User } from "@docshelf/contracts/identity";
 import type { Context, Service } from "moleculer";
 import type { Caller, Role } from "@docshelf/access";
@@ -35,8 +36,8 @@ export interface Vars {
 /** What `content.spaceAccess` answers. */
 export type { SpaceAccess };
 
-/** A space the caller may see, with main's current revision. */
-export interface SpaceSeen extends SpaceAccess {
+/** A space the caller may see, with main's current revision (not its title: kept answers leave it out). */
+export interface SpaceSeen extends KeptSpaceAccess {
   spaceId: string;
   role: Role;
   revision: string;
@@ -47,7 +48,7 @@ export interface Methods {
   /** Milliseconds since the epoch, as this service sees them (tests can move the clock on). */
   now(): number;
   /** The space as the caller sees it: 404 when it is missing, deleted or hidden from them. */
-  loadSpace(ctx: Context, spaceId: string): Promise<SpaceSeen>;
+  loadSpace(ctx: Context, spaceId: string, opts?: { kept?: boolean }): Promise<SpaceSeen>;
   requireRole(space: SpaceSeen, min: Role, doing: string): void;
   /** A change request of the space by id or number, or 404. */
   loadChangeRequest(spaceId: string, ref: string): Promise<ChangeRequestDoc>;

@@ -11,7 +11,7 @@ import * as content from "@docshelf/contracts/content";
 import { commentPermissions } from "./permissions";
 import { authorList, emojiList, formatRule, listFilterParams, reactionsRule } from "./params";
 import type { CommentsActions, CommentsService, Ctx } from "./service-types";
-import { afterCheck, changeRequestThreads, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
+import { afterCheck, changeRequestThreads, openToRead, spaceThreads, type ThreadKind, type ThreadParams } from "./threads";
 import { userIdsOf, usersOf } from "./present";
 
 interface ListQuery extends ThreadParams {
@@ -57,7 +57,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
         };
         const known = kind.known?.(ctx.params);
         if (!known) {
-          const access = await kind.open(this, ctx);
+          const access = await openToRead(kind, this, ctx);
           const page = await list(access.thread);
           return { ...page, items: await this.presentComments(ctx, access, page.items, format) };
         }
@@ -65,7 +65,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
         // checked (one call to content), and presented only once the check has passed.
         const listed = list(known);
         const users = listed.then((page) => (page.items.length ? usersOf(ctx, userIdsOf(page.items)) : {}));
-        const [access, [page]] = await afterCheck(kind.open(this, ctx), Promise.all([listed, users]));
+        const [access, [page]] = await afterCheck(openToRead(kind, this, ctx), Promise.all([listed, users]));
         return { ...page, items: await this.presentComments(ctx, access, page.items, format, users) };
       },
     },
@@ -114,7 +114,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
     get: {
       params: { ...ref, format: formatRule },
       async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
-        const access = await kind.open(this, ctx);
+        const access = await openToRead(kind, this, ctx);
         const comment = await this.loadComment(access, ctx.params.commentId);
         const [resource] = await this.presentComments(ctx, access, [comment], ctx.params.format);
         return resource;
@@ -156,7 +156,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
     remove: {
       params: ref,
       async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
-        const access = await kind.open(this, ctx);
+        const access = await openToRead(kind, this, ctx);
         const comment = await this.comments.findOne({ id: ctx.params.commentId, ...access.thread });
         if (comment && !commentPermissions(access.role, access.caller.id, comment.postedBy).delete) {
           throw new ForbiddenError("Only the author of a comment or an admin of the space can delete it.");

@@ -137,17 +137,60 @@ describe("comments service", () => {
     expect(list.items[1].joinedAt).toBe(posted.postedAt);
   });
 
+  /** As content does: a change of access is announced before it takes effect for anyone (reads keep answers). */
+  async function setRole(role: RoleOrGuest) {
+    world.role = role;
+    await broker.broadcast("content.space.access.changed", { spaceId: SPACE, organizationId: "org1" });
+  }
+
   test("a reader may not post (403) and someone without a role sees nothing (404)", async () => {
-    world.role = "read";
+    await setRole("read");
     await expect(call("post", { spaceId: SPACE, body: { markdown: "x" } })).rejects.toMatchObject({ code: 403 });
-    world.role = null;
+    await setRole(null);
     await expect(call("list", { spaceId: SPACE })).rejects.toMatchObject({ code: 404 });
-    world.role = "comment";
+    await setRole("comment");
+  });
+
+  test("a read keeps the access answer until an event drops it; writes always ask content", async () => {
+    await setRole("admin");
+    const before = await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2");
+    expect(before.items[0].permissions.delete).toBe(true);
+    // Changed without an announcement (no real path does this): the read still uses the kept answer...
+    world.role = "read";
+    expect((await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2")).items[0].permissions.delete).toBe(true);
+    // ...but a write asks content.
+    await expect(call("post", { spaceId: SPACE, body: { markdown: "x" } }, "u2")).rejects.toMatchObject({ code: 403 });
+    // Each event that may change access drops it.
+    for (const [event, payload] of [
+      ["content.space.access.changed", { spaceId: SPACE, organizationId: "org1" }],
+      ["orgs.members.changed", { organizationId: "org1" }],
+      ["orgs.principal.removed", { organizationId: "org1", principal: "user", id: "u2" }],
+      ["orgs.collections.changed", { organizationId: "org9" }],
+      ["orgs.collection.deleted", { organizationId: "org9", collectionIds: ["c1"], deletedAt: "2026-01-01T00:00:00.000Z" }],
+      ["orgs.collection.transferred", { fromOrganizationId: "org9", toOrganizationId: "org8", collectionIds: ["c1"] }],
+    ] as const) {
+      world.role = "admin";
+      await broker.broadcast("content.space.access.changed", { spaceId: SPACE, organizationId: "org1" });
+      expect((await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2")).items[0].permissions.delete).toBe(true);
+      world.role = "read";
+      await broker.broadcast(event, payload);
+      expect([event, (await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2")).items[0].permissions.delete]).toEqual([event, false]);
+    }
+    // Another organization's member change leaves this one's answers kept.
+    world.role = "admin";
+    await broker.broadcast("orgs.members.changed", { organizationId: "org1" });
+    await call("list", { spaceId: SPACE, limit: 1 }, "u2");
+    world.role = "read";
+    await broker.broadcast("orgs.members.changed", { organizationId: "org2" });
+    expect((await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2")).items[0].permissions.delete).toBe(true);
+    await setRole("comment");
   });
 
   test("a purged space takes its comments, replies and commenters along", async () => {
     const posted = await call<{ id: string }>("post", { spaceId: SPACE, body: { markdown: "x" } });
     await call("postReply", { spaceId: SPACE, commentId: posted.id, body: { markdown: "r" } });
+    // Content removes the space (announced) before it says it purged it.
+    await broker.broadcast("content.space.access.changed", { spaceId: SPACE, organizationId: "org1" });
     await broker.broadcast("content.space.purged", { spaceId: SPACE, organizationId: "org1" });
     const deadline = Date.now() + 2000;
     let count = -1;

@@ -13,6 +13,7 @@ import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
+import * as keptAccess from "@docshelf/contracts/kept-access";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";
@@ -30,7 +31,8 @@ function threadKey(thread: Thread): string {
 export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "comments",
-    mixins: [storeMixin(collections)],
+    // keptAccessMixin: the events that drop the node's kept access answers (reads of a space's thread use them).
+    mixins: [storeMixin(collections), keptAccess.keptAccessMixin()],
 
     actions: {
       ...commentActions,
@@ -61,9 +63,9 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         return configFor(this.broker).publicUrl;
       },
 
-      async openSpaceThread(ctx: Ctx<unknown>, spaceId: string): Promise<ThreadAccess> {
+      async openSpaceThread(ctx: Ctx<unknown>, spaceId: string, opts?: { kept?: boolean }): Promise<ThreadAccess> {
         const caller = callerOf(ctx);
-        const space = await call(ctx, content.spaceAccess, { spaceId, userId: caller.id });
+        const space = opts?.kept ? await keptAccess.keptSpaceAccessOf(ctx, spaceId) : await call(ctx, content.spaceAccess, { spaceId, userId: caller.id });
         if (!space.exists || !space.role || !space.revision) throw new NotFoundError(`Space ${spaceId} was not found.`);
         const access: ThreadAccess = { thread: { spaceId, changeRequestId: null }, caller, role: space.role as RoleOrGuest, revision: space.revision };
         if (space.organizationId) access.organizationId = space.organizationId;

@@ -28,7 +28,8 @@ export interface ThreadAccess {
 export interface Methods {
   publicUrl(): string;
   /** The space's thread as the caller sees it: 404 when the space is missing, deleted or hidden from them. */
-  openSpaceThread(ctx: Ctx<unknown>, spaceId: string): Promise<ThreadAccess>;
+  /** `kept`: through the node's kept access answers, for reads only (writes always ask content). */
+  openSpaceThread(ctx: Ctx<unknown>, spaceId: string, opts?: { kept?: boolean }): Promise<ThreadAccess>;
   /** A change request's thread (by id or number) as the caller sees it: 404 when it or its space is missing or hidden from them. */
   openChangeRequestThread(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string): Promise<ThreadAccess>;
   /** 403 unless the caller's role is `comment` or better. */

@@ -16,6 +16,11 @@ export interface ThreadKind {
   params: Record<string, unknown>;
   open(service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess>;
   /**
+   * How a read (a list, a single comment) opens it, when that differs: a space's thread through the node's
+   * kept access answers (contracts' kept-access, dropped by events), so the read makes no call to content.
+   */
+  openToRead?(service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess>;
+  /**
    * The thread the parameters name, when that is known before opening it (a space's own thread), so that
    * reads of it can run beside the access check; their results are used only once the check has passed.
    */
@@ -25,6 +30,7 @@ export interface ThreadKind {
 export const spaceThreads: ThreadKind = {
   params: { spaceId: idRule },
   open: (service, ctx) => service.openSpaceThread(ctx, ctx.params.spaceId),
+  openToRead: (service, ctx) => service.openSpaceThread(ctx, ctx.params.spaceId, { kept: true }),
   known: (params) => ({ spaceId: params.spaceId, changeRequestId: null }),
 };
 
@@ -32,6 +38,11 @@ export const changeRequestThreads: ThreadKind = {
   params: { spaceId: idRule, changeRequestId: idRule },
   open: (service, ctx) => service.openChangeRequestThread(ctx, ctx.params.spaceId, ctx.params.changeRequestId ?? ""),
 };
+
+/** How a read opens the thread `kind` names (see ThreadKind.openToRead). */
+export function openToRead(kind: ThreadKind, service: CommentsService, ctx: Ctx<ThreadParams>): Promise<ThreadAccess> {
+  return kind.openToRead ? kind.openToRead(service, ctx) : kind.open(service, ctx);
+}
 
 /**
  * Both results once both settled; when the check failed, its error (and never the other one's), so that

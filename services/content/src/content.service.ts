@@ -32,6 +32,7 @@ import { spaceActions } from "./spaces.actions";
 import { signFileToken } from "./files";
 import { rememberLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
+import { announcedSpaces } from "./spaces-announced";
 import { presentSpace } from "./present";
 import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
@@ -368,6 +369,8 @@ export function contentSchema(): ContentSchema {
     },
 
     async started() {
+      // Opened by the store mixin (whose started runs first); every access-changing write is announced (spaces-announced.ts).
+      this.spaces = announcedSpaces(this.spaces, this.broker);
       this.files = this.store.blobs("files");
       // The key that signs download URLs is made once and kept, so URLs survive restarts and work on every replica.
       const key = await this.settings.findOne({ id: "file-signing-key" });
