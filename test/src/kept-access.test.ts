@@ -24,17 +24,9 @@ describe.each(MODES)("kept access answers over %s", (mode) => {
     user: TestUser;
   }
 
-  /** An organization with `role` for a new user (undefined: not added), a space (in `parent`), a comment and a draft change request by the owner. */
-  async function world(role: string | null | undefined, parent?: string): Promise<World> {
-    const orgId = (await createOrg(owner.api)).id;
-    const user = await createUser(sys.admin);
-    if (role !== undefined) await addMember(owner.api, orgId, user.email, role);
-    const space = await createSpace(owner.api, orgId, parent ? { parent } : {});
-    const comment = await owner.api.post(`/v1/spaces/${space.id}/comments`, { body: { markdown: "First." } });
-    expect(comment.status).toBe(200);
-    const cr = await owner.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Draft" });
-    expect(cr.status).toBe(201);
-    return { orgId, spaceId: space.id, commentId: comment.body.id, changeRequestId: cr.body.id, user };
+  /** A new organization with `role` for a new user, a space in it, a comment and a draft change request by the owner. */
+  async function world(role: string | null): Promise<World> {
+    return worldIn((await createOrg(owner.api)).id, role);
   }
 
   /** The four reads that use kept answers, as `user`: their statuses, and the bodies when 200. */
@@ -101,7 +93,7 @@ describe.each(MODES)("kept access answers over %s", (mode) => {
   test("a guest's grant on the enclosing collection taken away hides them at once (orgs.collections.changed)", async () => {
     const orgId = (await createOrg(owner.api)).id;
     const collection = (await owner.api.post(`/v1/orgs/${orgId}/collections`, { title: "Shelf" })).body;
-    const w = { ...(await worldIn(orgId, null, collection.id)) };
+    const w = await worldIn(orgId, null, collection.id);
     await hidden(w);
     expect((await owner.api.post(`/v1/collections/${collection.id}/permissions`, { role: "read", users: [w.user.id] })).status).toBe(204);
     await readable(w);
@@ -164,12 +156,15 @@ describe.each(MODES)("kept access answers over %s", (mode) => {
     await hidden(w, stranger);
   });
 
+  /** In `orgId`: `role` for a new user, a space (in collection `parent`), a comment and a draft change request by the owner. */
   async function worldIn(orgId: string, role: string | null, parent?: string): Promise<World> {
     const user = await createUser(sys.admin);
     await addMember(owner.api, orgId, user.email, role);
     const space = await createSpace(owner.api, orgId, parent ? { parent } : {});
     const comment = await owner.api.post(`/v1/spaces/${space.id}/comments`, { body: { markdown: "First." } });
+    expect(comment.status).toBe(200);
     const cr = await owner.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Draft" });
+    expect(cr.status).toBe(201);
     return { orgId, spaceId: space.id, commentId: comment.body.id, changeRequestId: cr.body.id, user };
   }
 });
