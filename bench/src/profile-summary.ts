@@ -1,6 +1,10 @@
 // Summarizes a V8 .cpuprofile (from BENCH_CPU_PROF=<dir> npm run bench): self time by package and by function.
 //
 //   node bench/dist/profile-summary.js <file.cpuprofile | dir> [top=25]
+//
+// PROFILE_SKIP_S=<s>: leave out each profile's first s seconds (a child's profile starts with the process, so
+// loading modules, seeding and warm-ups otherwise weigh on what a measured run did). PROFILE_BUSY=1: shares of
+// the busy time (idle left out) instead of the sampled time.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -21,6 +25,9 @@ interface Profile {
   startTime: number;
   endTime: number;
 }
+
+const SKIP_US = Math.max(0, Number(process.env.PROFILE_SKIP_S ?? 0) || 0) * 1e6;
+const BUSY = process.env.PROFILE_BUSY === "1";
 
 function files(target: string): string[] {
   if (!statSync(target).isDirectory()) return [target];
@@ -49,8 +56,13 @@ function summarize(file: string, top: number): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   let total = 0;
+  let elapsed = 0;
+  const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i] ?? 0;
+    elapsed += dt;
+    if (elapsed < SKIP_US) continue;
+    if (BUSY && idleIds.has(profile.samples[i])) continue;
     self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
     total += dt;
   }
@@ -67,7 +79,7 @@ function summarize(file: string, top: number): void {
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   }
   const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
-  process.stdout.write(`\n== ${file}  (${(total / 1e6).toFixed(1)} s sampled)\n-- self time by package\n`);
+  process.stdout.write(`\n== ${file}  (${(total / 1e6).toFixed(1)} s ${BUSY ? "busy" : "sampled"}${SKIP_US ? `, after the first ${SKIP_US / 1e6} s` : ""})\n-- self time by package\n`);
   for (const [k, v] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(v)}  ${k}\n`);
   process.stdout.write(`-- self time by function\n`);
   for (const [k, v] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(v)}  ${k}\n`);
