@@ -156,7 +156,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
     remove: {
       params: ref,
       async handler(this: CommentsService, ctx: Ctx<CommentRef>) {
-        const access = await openToRead(kind, this, ctx);
+        const access = await kind.open(this, ctx);
         const comment = await this.comments.findOne({ id: ctx.params.commentId, ...access.thread });
         if (comment && !commentPermissions(access.role, access.caller.id, comment.postedBy).delete) {
           throw new ForbiddenError("Only the author of a comment or an admin of the space can delete it.");

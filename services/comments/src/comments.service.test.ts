@@ -158,8 +158,11 @@ describe("comments service", () => {
     // Changed without an announcement (no real path does this): the read still uses the kept answer...
     world.role = "read";
     expect((await call<{ items: Array<{ permissions: { delete: boolean } }> }>("list", { spaceId: SPACE, limit: 1 }, "u2")).items[0].permissions.delete).toBe(true);
-    // ...but a write asks content.
+    // ...but a write asks content: posting needs the comment role, deleting someone else's comment needs admin.
     await expect(call("post", { spaceId: SPACE, body: { markdown: "x" } }, "u2")).rejects.toMatchObject({ code: 403 });
+    const others = await call<{ items: Array<{ id: string; postedBy: { id: string } }> }>("list", { spaceId: SPACE, limit: 1 });
+    expect(others.items[0].postedBy.id).not.toBe("u2");
+    await expect(call("remove", { spaceId: SPACE, commentId: others.items[0].id }, "u2")).rejects.toMatchObject({ code: 403 });
     // Each event that may change access drops it.
     for (const [event, payload] of [
       ["content.space.access.changed", { spaceId: SPACE, organizationId: "org1" }],
