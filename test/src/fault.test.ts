@@ -42,6 +42,23 @@ function killed(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * A test body that, when it fails, adds to its error what the processes logged while it ran (they log at
+ * warn and above here): a failure seen only in CI can then be read from CI's output.
+ */
+function logged(logs: () => string[], body: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    const from = logs().length;
+    try {
+      await body();
+    } catch (err) {
+      const during = logs().slice(from).join("").trim();
+      const tail = during.length > 12_000 ? `…${during.slice(-12_000)}` : during;
+      throw new Error(`${(err as Error).message}\n\nwhat the processes logged during this test:\n${tail || "(nothing)"}`, { cause: err });
+    }
+  };
+}
+
 /** Two gateways, then every other service in a process of its own. */
 const GROUPS: ServiceName[][] = [["gateway"], ["gateway"], ...ALL_SERVICES.filter((s) => s !== "gateway").map((s): ServiceName[] => [s])];
 const CONTENT = GROUPS.findIndex((g) => g[0] === "content");
@@ -72,16 +89,16 @@ describe("fault tolerance over a NATS server of our own", () => {
 
   const healthUrls = () => [...healthPorts.values()].map((port) => `http://127.0.0.1:${port}`);
 
-  test("each service process answers /health and /ready on its HEALTH_PORT once its store is open", async () => {
+  test("each service process answers /health and /ready on its HEALTH_PORT once its store is open", logged(() => system.logs, async () => {
     for (const url of healthUrls()) {
       expect(await status(`${url}/health`)).toBe(200);
       const ready = await fetch(`${url}/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: "ready", transporter: "connected", notReady: [] });
     }
-  });
+  }));
 
-  test("/ready answers 503 with the transporter disconnected while NATS is down, /health stays 200, and both recover", async () => {
+  test("/ready answers 503 with the transporter disconnected while NATS is down, /health stays 200, and both recover", logged(() => system.logs, async () => {
     await nats.stop();
     try {
       await within(5_000, "the gateway's /ready to say disconnected", async () => {
@@ -99,9 +116,20 @@ describe("fault tolerance over a NATS server of our own", () => {
     for (const url of [...system.urls, ...healthUrls()]) {
       await within(10_000, `${url}/ready to answer 200 again`, async () => (await status(`${url}/ready`)) === 200);
     }
-  });
+    // Ready is each process's own word. Requests that cross services (orgs asks identity for the owner,
+    // content asks orgs for the role) need the nodes to know each other again, which takes until each has
+    // heard the others announce themselves: within 10 s too.
+    const owner = await createUser(system.admin);
+    let orgId = "";
+    await within(10_000, "an organization to be created (orgs asks identity)", async () => {
+      const res = await send(system.url, owner.token, "POST", "/v1/orgs", { title: "after the outage" });
+      orgId = res.body?.id ?? "";
+      return res.status === 201;
+    });
+    await within(10_000, "a space to be created (content asks orgs)", async () => (await send(system.url, owner.token, "POST", `/v1/orgs/${orgId}/spaces`, { title: "after the outage" })).status === 201);
+  }));
 
-  test("with NATS restarted under load, requests succeed again within 10 s and no acknowledged write is lost", async () => {
+  test("with NATS restarted under load, requests succeed again within 10 s and no acknowledged write is lost", logged(() => system.logs, async () => {
     const owner = await createUser(system.admin);
     const org = await createOrg(owner.api);
     const space = await createSpace(owner.api, org.id);
@@ -142,9 +170,9 @@ describe("fault tolerance over a NATS server of our own", () => {
       const seen = await send(system.url, owner.token, "GET", `/v1/spaces/${id}`);
       expect({ id, status: seen.status }).toEqual({ id, status: 200 });
     }
-  }, 60_000);
+  }), 60_000);
 
-  test("after a NATS outage of 30 s, longer than nats.js's default reconnect budget, writes with an Idempotency-Key work again", async () => {
+  test("after a NATS outage of 30 s, longer than nats.js's default reconnect budget, writes with an Idempotency-Key work again", logged(() => system.logs, async () => {
     const owner = await createUser(system.admin);
     const org = await createOrg(owner.api);
     const keyed = (key: string) =>
@@ -159,9 +187,9 @@ describe("fault tolerance over a NATS server of our own", () => {
     await new Promise((r) => setTimeout(r, 30_000)); // the outage itself is what is tested
     await nats.start();
     await within(15_000, "an idempotent write to succeed after the long outage", async () => (await keyed(`after-${Date.now()}`)) === 201);
-  }, 90_000);
+  }), 90_000);
 
-  test("a killed and restarted content process serves its data again and still hears role changes made in orgs", async () => {
+  test("a killed and restarted content process serves its data again and still hears role changes made in orgs", logged(() => system.logs, async () => {
     const owner = await createUser(system.admin);
     const member = await createUser(system.admin);
     const org = await createOrg(owner.api);
@@ -176,9 +204,9 @@ describe("fault tolerance over a NATS server of our own", () => {
 
     await addMember(owner.api, org.id, member.email, "create");
     await within(2_000, "the role change to reach the restarted content process", async () => (await member.api.post(`/v1/orgs/${org.id}/spaces`, { title: "x" })).status === 201);
-  }, 60_000);
+  }), 60_000);
 
-  test("a restarted gateway still drops a token revoked through another gateway", async () => {
+  test("a restarted gateway still drops a token revoked through another gateway", logged(() => system.logs, async () => {
     const [first, second] = system.urls;
     const user = await createUser(system.admin);
     const extra = await system.admin.post(`/v1/users/${user.id}/tokens`, {});
@@ -192,5 +220,5 @@ describe("fault tolerance over a NATS server of our own", () => {
 
     expect((await new ApiClient(first, system.adminToken).delete(`/v1/users/${user.id}/tokens/${extra.body.id}`)).status).toBe(204);
     await within(2_000, "the revocation to reach the restarted gateway", async () => (await viaSecond.get("/v1/user")).status === 401);
-  }, 60_000);
+  }), 60_000);
 });

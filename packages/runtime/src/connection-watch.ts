@@ -14,8 +14,8 @@ interface WatchedTransit {
 
 /**
  * nats.js reconnects by itself and buffers while the server is away, so Moleculer keeps saying
- * "connected". Readiness needs the truth: a disconnect clears the flag at once, and a reconnect goes
- * through the transporter's own reconnect path (announce this node, discover the others, set the flag).
+ * "connected". Readiness needs the truth: a disconnect clears the flag at once, and a reconnect sets it
+ * and goes through the transporter's own reconnect path (announce this node, discover the others).
  */
 export function connectionWatch(): Middleware {
   const watched = new WeakSet<object>();
@@ -36,6 +36,10 @@ export function connectionWatch(): Middleware {
               logger.warn("transporter disconnected; readiness reports 503 until it is back");
             } else if (status.type === "reconnect") {
               logger.info("transporter reconnected");
+              // Connected again, so say so before announcing: the transit sends no INFO while `connected` is
+              // false, and the nodes that dropped this one during the outage (no heartbeat for heartbeatTimeout)
+              // would lack its services until its next heartbeat made them ask for it.
+              transit.connected = true;
               await transit.tx?.onConnected?.(true).catch((err: Error) => logger.error({ err }, "re-announcing this node failed"));
             }
           }
