@@ -86,6 +86,27 @@ describe("data directory lock", () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  test("a stale lock replaced by a live process's lock after it was judged stale is not removed", async () => {
+    const dir = join(root, "svc");
+    lockDirectory(dir, "x")(); // makes the directory
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: "gone", since: "2020-01-01T00:00:00.000Z" }));
+    const live = holder(join(root, "elsewhere"), 30_000); // a process that is alive, to name in the new lock
+    expect(await firstLine(live)).toBe("got");
+    const liveLock = JSON.stringify({ pid: live.pid, host: "here", since: new Date().toISOString() });
+    let refused: unknown;
+    try {
+      // Another process recovers the stale lock and takes the directory between this one's two steps.
+      lockDirectory(dir, "./my-data", { judgedStale: () => writeFileSync(join(dir, LOCK_FILE), liveLock) })();
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(DataDirLockedError);
+    expect((refused as DataDirLockedError).holder.pid).toBe(live.pid);
+    expect(readFileSync(join(dir, LOCK_FILE), "utf8")).toBe(liveLock);
+    live.kill("SIGKILL");
+    await exited(live);
+  }, 20_000);
+
   test("of many processes recovering one stale lock at once, exactly one gets it", async () => {
     const dir = join(root, "svc");
     const pid = deadPid();

@@ -34,11 +34,21 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/** Where a test may act between the steps of taking a lock (nothing else passes these). */
+export interface LockSeams {
+  /** After the holder named in the lock file was judged gone, before the stale lock is replaced. */
+  judgedStale?: () => void;
+}
+
 /** Held locks of this process by directory: the services of one process share them. */
 const held = new Map<string, { count: number; content: string; file: string }>();
 let exitHookInstalled = false;
 
-function readHolder(file: string): Holder | null | "unreadable" {
+/**
+ * The lock file's text and the holder it names (`unreadable`: being written right now, or damaged), or
+ * null when there is none. One read: whoever judges a lock stale must remove exactly the text it judged.
+ */
+function readLock(file: string): { text: string; holder: Holder | "unreadable" } | null {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -49,12 +59,12 @@ function readHolder(file: string): Holder | null | "unreadable" {
   try {
     const parsed = JSON.parse(text) as Partial<Holder>;
     if (typeof parsed.pid === "number" && Number.isInteger(parsed.pid) && parsed.pid > 0) {
-      return { pid: parsed.pid, host: String(parsed.host ?? "?"), since: String(parsed.since ?? "?") };
+      return { text, holder: { pid: parsed.pid, host: String(parsed.host ?? "?"), since: String(parsed.since ?? "?") } };
     }
   } catch {
-    // fall through: being written right now, or damaged
+    // fall through
   }
-  return "unreadable";
+  return { text, holder: "unreadable" };
 }
 
 /** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
@@ -149,7 +159,7 @@ function recover(dir: string, file: string, stale: string): void {
  * that holds it. `dataDir` is what the message calls the directory (the DATA_DIR the user set).
  * Returns the release function; the last release of a directory removes the lock file.
  */
-export function lockDirectory(dir: string, dataDir: string): () => void {
+export function lockDirectory(dir: string, dataDir: string, seams: LockSeams = {}): () => void {
   const key = resolve(dir);
   const mine = held.get(key);
   if (mine) {
@@ -163,8 +173,9 @@ export function lockDirectory(dir: string, dataDir: string): () => void {
   let unreadableSince: number | undefined;
   for (;;) {
     if (tryCreate(file, content)) break;
-    const holder = readHolder(file);
-    if (holder === null) continue; // removed meanwhile
+    const lock = readLock(file);
+    if (lock === null) continue; // removed meanwhile
+    const { holder } = lock;
     if (holder === "unreadable") {
       // Its writer may be between creating and writing it; a lock that stays unreadable is stale.
       unreadableSince ??= Date.now();
@@ -175,14 +186,11 @@ export function lockDirectory(dir: string, dataDir: string): () => void {
     } else if (alive(holder.pid)) {
       throw new DataDirLockedError(dataDir, holder, file);
     }
-    let stale: string;
-    try {
-      stale = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
+    // The text judged stale, not a second read: another process may have replaced the stale lock with its
+    // own live one in between, and removing that would let two processes hold the directory.
     if (Date.now() > deadline) throw new Error(`could not take the lock ${file}: it keeps changing`);
-    recover(key, file, stale);
+    seams.judgedStale?.();
+    recover(key, file, lock.text);
   }
   held.set(key, { count: 1, content, file });
   if (!exitHookInstalled) {
