@@ -2,6 +2,7 @@
 import type { BrokerOptions, Errors } from "moleculer";
 import { natsConnectionOptions, type Config } from "@docshelf/config";
 import { connectionWatch } from "./connection-watch";
+import { nodeLossCheck } from "./node-loss";
 import { actionCalls } from "./action-calls";
 import { nodeWentAway, safeRetries } from "./safe-retries";
 import { StreamingJsonSerializer } from "./serializer";
@@ -73,8 +74,9 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     registry: { strategy: "RoundRobin", preferLocal: true },
     // Let in-flight requests finish on shutdown.
     tracking: { enabled: true, shutdownTimeout: 10_000 },
-    // A node that stops sending heartbeats (killed) is dropped after heartbeatTimeout: its pending calls
-    // are rejected then, and those of GETs retried elsewhere (safe-retries.ts), well inside the 10 s timeout.
+    // A node that stops sending heartbeats (killed) is dropped 5–6 s after its last one (nodeLossCheck looks
+    // every second): its pending calls are rejected then, and those of GETs retried elsewhere (safe-retries.ts),
+    // inside the 10 s timeout.
     heartbeatInterval: 1,
     heartbeatTimeout: 4,
     // Prometheus text on METRICS_PORT/metrics (request counts, latencies, errors, transit, process); off at 0.
@@ -95,6 +97,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
     internalMiddlewares: false,
     middlewares: [
       connectionWatch(),
+      nodeLossCheck(),
       "ActionHook",
       "Validator",
       "Bulkhead",
