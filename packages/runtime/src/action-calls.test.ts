@@ -1,13 +1,6 @@
-import { Errors, ServiceBroker, type Context } from "moleculer";
-import { loadConfig } from "@docshelf/config";
-import { brokerOptions } from "./moleculer.config";
+import { Errors, type Context } from "moleculer";
+import { fakeBroker as broker } from "./__tests__/fake-broker";
 import { DeadlineWheel, DEADLINE_TICK_MS, type Pending } from "./deadline";
-
-/** A broker with the project's options on the Fake transporter (one namespace per test). */
-function broker(nodeID: string, namespace: string, extra: Record<string, string> = {}): ServiceBroker {
-  const cfg = loadConfig({ TRANSPORTER: "Fake", NAMESPACE: namespace, DATA_DIR: ":memory:", LOGLEVEL: "fatal", REQUEST_TIMEOUT_MS: "1000", ...extra });
-  return new ServiceBroker({ ...brokerOptions(cfg), nodeID, logger: false });
-}
 
 const slowService = {
   name: "slow",

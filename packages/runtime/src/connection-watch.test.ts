@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { ServiceBroker } from "moleculer";
-import { loadConfig } from "@docshelf/config";
-import { brokerOptions } from "./moleculer.config";
+import type { ServiceBroker } from "moleculer";
+import { fakeBroker } from "./__tests__/fake-broker";
 
 /** A NATS client's status stream as the watch reads it, fed by the test. */
 class StatusFeed implements AsyncIterable<{ type: string }> {
@@ -32,14 +31,8 @@ interface Transit {
   tx: { client?: unknown };
 }
 
-/**
- * Brokers with the project's options on the Fake transporter, without heartbeats: a node that drops another
- * gets it back only from an INFO packet, which is what this suite is about.
- */
-function broker(nodeID: string, namespace: string): ServiceBroker {
-  const cfg = loadConfig({ TRANSPORTER: "Fake", NAMESPACE: namespace, DATA_DIR: ":memory:", LOGLEVEL: "fatal", REQUEST_TIMEOUT_MS: "1000" });
-  return new ServiceBroker({ ...brokerOptions(cfg), nodeID, logger: false, heartbeatInterval: 0 });
-}
+/** Without heartbeats: a node that drops another gets it back only from an INFO packet, which is what this suite is about. */
+const broker = (nodeID: string, namespace: string): ServiceBroker => fakeBroker(nodeID, namespace, {}, { heartbeatInterval: 0 });
 
 const transitOf = (b: ServiceBroker) => b.transit as unknown as Transit;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,12 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { ServiceBroker } from "moleculer";
-import { loadConfig } from "@docshelf/config";
-import { brokerOptions } from "./moleculer.config";
+import type { ServiceBroker } from "moleculer";
+import { fakeBroker as broker } from "./__tests__/fake-broker";
 
-function broker(nodeID: string, namespace: string): ServiceBroker {
-  const cfg = loadConfig({ TRANSPORTER: "Fake", NAMESPACE: namespace, DATA_DIR: ":memory:", LOGLEVEL: "fatal", REQUEST_TIMEOUT_MS: "1000" });
-  return new ServiceBroker({ ...brokerOptions(cfg), nodeID, logger: false });
-}
 
 interface Discoverer {
   checkRemoteNodes(): void;

@@ -1,12 +1,8 @@
 // Checks every second, not every heartbeatTimeout, whether a peer's heartbeats stopped.
 import type { Middleware, ServiceBroker } from "moleculer";
 
-interface Discoverer {
-  checkRemoteNodes(): void;
-}
-
 /** How often peers' last heartbeats are checked. */
-export const NODE_CHECK_MS = 1_000;
+const NODE_CHECK_MS = 1_000;
 
 /**
  * Moleculer checks its peers' heartbeats every heartbeatTimeout (4 s here) and drops a peer whose last one is
@@ -19,8 +15,8 @@ export function nodeLossCheck(): Middleware {
   return {
     name: "NodeLossCheck",
     async started(broker: ServiceBroker) {
-      const discoverer = (broker.registry as unknown as { discoverer?: Partial<Discoverer> }).discoverer;
-      if (!broker.transit || typeof discoverer?.checkRemoteNodes !== "function") return;
+      const discoverer = (broker.registry as unknown as { discoverer?: { checkRemoteNodes?: () => void } }).discoverer;
+      if (!broker.transit || !discoverer?.checkRemoteNodes) return;
       timer = setInterval(() => discoverer.checkRemoteNodes?.(), NODE_CHECK_MS);
       timer.unref();
     },
