@@ -15,6 +15,9 @@ function portOf(server: Server): number {
   return address.port;
 }
 
+// Each test builds its broker, which loads the services' code (SERVICE_LOADERS) inside the test: seconds on a busy machine.
+jest.setTimeout(30_000);
+
 describe("the HEALTH_PORT server", () => {
   test("/health is 200 from the start; /ready is 503 until the broker and its stores are up, and again once stopping", async () => {
     const { cfg, broker } = setup("orgs,identity");

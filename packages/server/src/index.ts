@@ -1,37 +1,43 @@
 // The program: the list of services and a broker that runs those this process is configured for.
 // Only the entry point (main.ts), tests and benchmarks import this package; services never do.
+// Each service is loaded when a process runs it, not before: a process of one service (SERVICES=orgs)
+// never reads the code of the other nine, which halves its start-up time (packages/server/README.md).
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { bindConfig, type Config, type ServiceName } from "@docshelf/config";
 import { brokerOptions } from "@docshelf/runtime";
-import { gatewaySchema } from "@docshelf/gateway";
-import { identitySchema } from "@docshelf/identity";
-import { orgsSchema } from "@docshelf/orgs";
-import { contentSchema } from "@docshelf/content";
-import { openapiSchema } from "@docshelf/openapi";
-import { commentsSchema } from "@docshelf/comments";
-import { sitesSchema } from "@docshelf/sites";
-import { changeRequestsSchema } from "@docshelf/change-requests";
-import { gitSyncSchema } from "@docshelf/git-sync";
-import { appSchema } from "@docshelf/app";
 
-/** Every service by the name SERVICES uses for it. */
-export const SCHEMAS: Record<ServiceName, (cfg: Config) => ServiceSchema> = {
-  gateway: gatewaySchema as unknown as (cfg: Config) => ServiceSchema,
-  identity: identitySchema as unknown as (cfg: Config) => ServiceSchema,
-  orgs: orgsSchema as unknown as (cfg: Config) => ServiceSchema,
-  content: contentSchema as unknown as (cfg: Config) => ServiceSchema,
-  openapi: openapiSchema as unknown as (cfg: Config) => ServiceSchema,
-  comments: commentsSchema as unknown as (cfg: Config) => ServiceSchema,
-  sites: sitesSchema as unknown as (cfg: Config) => ServiceSchema,
-  "change-requests": changeRequestsSchema as unknown as (cfg: Config) => ServiceSchema,
-  "git-sync": gitSyncSchema as unknown as (cfg: Config) => ServiceSchema,
-  app: appSchema as unknown as (cfg: Config) => ServiceSchema,
+type SchemaFactory = (cfg: Config) => ServiceSchema;
+
+/**
+ * Every service by the name SERVICES uses for it: the module that holds it, loaded on first use.
+ * `require` with a literal name, so that bundlers and the image's dependency tracing still see each one.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- loading a service on first use is the point */
+export const SERVICE_LOADERS: Record<ServiceName, () => SchemaFactory> = {
+  gateway: () => require("@docshelf/gateway").gatewaySchema as SchemaFactory,
+  identity: () => require("@docshelf/identity").identitySchema as SchemaFactory,
+  orgs: () => require("@docshelf/orgs").orgsSchema as SchemaFactory,
+  content: () => require("@docshelf/content").contentSchema as SchemaFactory,
+  openapi: () => require("@docshelf/openapi").openapiSchema as SchemaFactory,
+  comments: () => require("@docshelf/comments").commentsSchema as SchemaFactory,
+  sites: () => require("@docshelf/sites").sitesSchema as SchemaFactory,
+  "change-requests": () => require("@docshelf/change-requests").changeRequestsSchema as SchemaFactory,
+  "git-sync": () => require("@docshelf/git-sync").gitSyncSchema as SchemaFactory,
+  app: () => require("@docshelf/app").appSchema as SchemaFactory,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The schema of service `name` for `cfg`; loads the service's package the first time. */
+export function serviceSchema(name: ServiceName, cfg: Config): ServiceSchema {
+  const factory = SERVICE_LOADERS[name]();
+  if (typeof factory !== "function") throw new Error(`service ${name} does not export its schema factory`);
+  return factory(cfg);
+}
 
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {
   const broker = new ServiceBroker({ ...brokerOptions(cfg), ...overrides });
   bindConfig(broker, cfg);
-  for (const name of cfg.services) broker.createService(SCHEMAS[name as ServiceName](cfg));
+  for (const name of cfg.services) broker.createService(serviceSchema(name, cfg));
   return broker;
 }
 
