@@ -26,13 +26,33 @@ const SPECS: Array<{ id: string; doc: OpenApiDoc }> = [
   { id: "gitbook-latest", doc: normalizeNullable(require("@gitbook/api-latest/spec/openapi.json")) as OpenApiDoc },
 ];
 
-const ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: true });
-addFormats(ajv);
-ajv.addFormat("emoji", true);
-for (const spec of SPECS) ajv.addSchema(spec.doc as object, spec.id);
+/**
+ * Two validators over the same documents: `fast` stops at the first mismatch (allErrors makes every
+ * validation of GitBook's large unions several times slower), `full` lists every mismatch and is only
+ * compiled and run to report a body that `fast` refused. Both give the same verdict.
+ */
+function validatorOver(allErrors: boolean): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors, logger: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat("emoji", true);
+  for (const spec of SPECS) ajv.addSchema(spec.doc as object, spec.id);
+  return ajv;
+}
+const fast = validatorOver(false);
+let full: Ajv | undefined;
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 const compiled = new Map<string, ValidateFunction>();
+/** Response validators by `operationId status [latest]`; null for a response without a JSON body. */
+const responses = new Map<string, { ref: string; validate: ValidateFunction } | null>();
+
+/** Every mismatch of `value` with `schema` (a `$ref` schema), from the all-errors validator: for a failure's message only. */
+function allProblems(schema: { $ref: string }, value: unknown): string[] {
+  full ??= validatorOver(true);
+  const validate = full.getSchema(schema.$ref) ?? full.compile(schema);
+  validate(value);
+  return (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+}
 
 function responseSchemaRef(operationId: string, status: number, specs = SPECS): string | null {
   for (const spec of specs) {
@@ -56,18 +76,18 @@ function responseSchemaRef(operationId: string, status: number, specs = SPECS): 
  */
 export function expectSchema(operationId: string, status: number, body: unknown, options: { latest?: boolean } = {}): void {
   const key = `${operationId} ${status}${options.latest ? " latest" : ""}`;
-  let validate = compiled.get(key);
-  if (!validate) {
+  let entry = responses.get(key);
+  if (entry === undefined) {
     const ref = responseSchemaRef(operationId, status, options.latest ? SPECS.filter((s) => s.id === "gitbook-latest") : SPECS);
-    if (ref === null) {
-      if (body !== undefined && body !== null && body !== "") throw new Error(`${key} has no body, got ${JSON.stringify(body)}`);
-      return;
-    }
-    validate = ajv.compile({ $ref: ref });
-    compiled.set(key, validate);
+    entry = ref === null ? null : { ref, validate: fast.compile({ $ref: ref }) };
+    responses.set(key, entry);
   }
-  if (!validate(body)) {
-    const problems = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  if (entry === null) {
+    if (body !== undefined && body !== null && body !== "") throw new Error(`${key} has no body, got ${JSON.stringify(body)}`);
+    return;
+  }
+  if (!entry.validate(body)) {
+    const problems = allProblems({ $ref: entry.ref }, body);
     throw new Error(`${key}: body does not match GitBook's schema:\n  ${problems.join("\n  ")}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
   }
 }
@@ -83,13 +103,14 @@ export function expectErrorBody(status: number, body: unknown): void {
 /** Throws, listing every mismatch, unless `value` is valid for the component schema `name` of GitBook's newest OpenAPI document (e.g. `JSONDocument`). */
 export function expectComponent(name: string, value: unknown): void {
   const key = `component ${name}`;
+  const schema = { $ref: `gitbook-latest#/${pointer("components", "schemas", name)}` };
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile({ $ref: `gitbook-latest#/${pointer("components", "schemas", name)}` });
+    validate = fast.compile(schema);
     compiled.set(key, validate);
   }
   if (!validate(value)) {
-    const problems = (validate.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    const problems = allProblems(schema, value);
     throw new Error(`${key}: value does not match GitBook's schema:\n  ${problems.join("\n  ")}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
   }
 }
