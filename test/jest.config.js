@@ -29,6 +29,7 @@ const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
 module.exports = {
   ...require("../jest.preset.js"),
   testTimeout: 120000,
-  globalSetup: "<rootDir>/nats-check.js",
+  globalSetup: "<rootDir>/global-setup.js",
+  globalTeardown: "<rootDir>/global-teardown.js",
   testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore([...EMBEDDED_ONLY, ...NOT_ON_MONGO]) : ignore(MONGO_ONLY))],
 };

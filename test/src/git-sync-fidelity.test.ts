@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
@@ -115,7 +115,7 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
   beforeAll(async () => {
     server = await startGitServer();
     restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { cloneRepo, commitFiles, commitRawEntry, createRepo, git, GIT_PASSWORD, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const ENV_KEYS = ["GIT_SYNC_ALLOW_PRIVATE", "GIT_SYNC_MAX_PAGES", "GIT_SYNC_MAX_FILE_BYTES", "GIT_SYNC_SWEEP_INTERVAL_MS"] as const;
 const MAX_PAGES = 40;
@@ -56,7 +56,7 @@ describe.each(MODES)("Git sync over %s", (mode) => {
     process.env.GIT_SYNC_MAX_PAGES = String(MAX_PAGES);
     process.env.GIT_SYNC_MAX_FILE_BYTES = String(MAX_FILE_BYTES);
     process.env.GIT_SYNC_SWEEP_INTERVAL_MS = "500";
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
     [owner, editor, reader, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");

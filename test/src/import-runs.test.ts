@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { strToU8, zipSync } from "fflate";
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, overrideEnv, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main>${body}</main></body></html>`;
 const SLOW_PAGES = 30;
@@ -46,7 +46,7 @@ describe.each(MODES)("import runs over %s", (mode) => {
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     port = (site.address() as AddressInfo).port;
     restoreEnv = overrideEnv({ CONTENT_IMPORT_ALLOW_PRIVATE: `127.0.0.1:${port}`, CONTENT_IMPORT_UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES), CONTENT_IMPORT_MAX_PAGES: "100" });
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
     [owner, editor, reader, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     otherOrgId = (await createOrg(outsider.api)).id;

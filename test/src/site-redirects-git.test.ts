@@ -3,7 +3,7 @@
 // served as 301 to the page, following later imports, never on another organization's site.
 import { createOrg, createSpace, expectSchema, overrideEnv, type RunningSystem } from "@docshelf/testkit";
 import { commitFiles, createRepo, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 import { newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { header, rawGet, unique } from "./sites-serve-fixtures";
 
@@ -27,7 +27,7 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
   beforeAll(async () => {
     server = await startGitServer();
     restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
     w = await sitesWorld(sys);
   });
 

@@ -280,3 +280,57 @@ export function overrideEnv(values: Record<string, string>): () => void {
     }
   };
 }
+
+/** The environment variable through which the test run's global setup hands a shared system to the suites. */
+export const SHARED_SYSTEM_ENV: Record<RunningSystem["mode"], string> = { embedded: "DOCSHELF_SHARED_EMBEDDED", nats: "DOCSHELF_SHARED_NATS" };
+
+/**
+ * Settings of the systems that suites share: the per-client budgets are raised, because every suite sends
+ * its anonymous and administrator requests from 127.0.0.1 and with one admin token. The suites about those
+ * budgets (hardening, sites-rate-limit, isolation-gateway) start systems of their own with the defaults.
+ */
+export const SHARED_SYSTEM_ENV_VALUES: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  RATE_LIMIT_ANON_PER_MINUTE: "1000000",
+  SITE_RATE_LIMIT_PER_MINUTE: "1000000",
+};
+
+interface SharedSystemInfo {
+  mode: RunningSystem["mode"];
+  url: string;
+  urls?: string[];
+  adminToken: string;
+  dataDir: string;
+  mongoUrl?: string;
+}
+
+/** What a suite needs to reach `system`, for SHARED_SYSTEM_ENV. */
+export function describeShared(system: RunningSystem): string {
+  const info: SharedSystemInfo = {
+    mode: system.mode,
+    url: system.url,
+    adminToken: system.adminToken,
+    dataDir: system.dataDir,
+    ...("urls" in system ? { urls: (system as NatsSystem).urls, mongoUrl: (system as NatsSystem).mongoUrl } : {}),
+  };
+  return JSON.stringify(info);
+}
+
+/**
+ * The system of `mode` that the test run's global setup started for every suite (test/global-setup.js).
+ * Its `stop()` does nothing: the run stops it once at the end. A suite on it keeps to organizations and
+ * users it creates itself; one that needs settings, a process's life or the store's files of its own
+ * starts a private system (startEmbedded, startNats) instead.
+ */
+export function sharedSystem(mode: RunningSystem["mode"]): RunningSystem & { mongoUrl?: string; urls?: string[] } {
+  const raw = process.env[SHARED_SYSTEM_ENV[mode]];
+  if (!raw) throw new Error(`no shared ${mode} system: ${SHARED_SYSTEM_ENV[mode]} is unset (the end-to-end suites' global setup, test/global-setup.js, starts it)`);
+  const info = JSON.parse(raw) as SharedSystemInfo;
+  return {
+    ...info,
+    admin: new ApiClient(info.url, info.adminToken),
+    async stop() {
+      /* the run's global teardown stops it */
+    },
+  };
+}
