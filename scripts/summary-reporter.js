@@ -1,17 +1,24 @@
-// A jest reporter that appends each package's pass/fail counts to $TEST_SUMMARY_FILE, for one closing line.
-const { appendFileSync } = require("node:fs");
+// A jest reporter that records each run's pass/fail counts and each suite's duration, for npm test's closing
+// lines (scripts/test.sh): appended to $TEST_SUMMARY_FILE, and with TEST_SUMMARY_LOCAL=1 also written to
+// test-summary.json in the package, which turbo keeps as the unit tests' output (a cached run restores it).
+const { appendFileSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
 
 class SummaryReporter {
   onRunComplete(_contexts, results) {
-    const file = process.env.TEST_SUMMARY_FILE;
-    if (!file) return;
     const line = {
       cwd: process.cwd(),
+      pass: process.env.TEST_PASS_NAME || path.basename(process.cwd()),
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
+      suites: results.testResults.map((suite) => ({
+        file: path.relative(process.cwd(), suite.testFilePath),
+        seconds: Math.round((suite.perfStats.end - suite.perfStats.start) / 100) / 10,
+      })),
     };
-    appendFileSync(file, JSON.stringify(line) + "\n");
+    if (process.env.TEST_SUMMARY_FILE) appendFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(line) + "\n");
+    if (process.env.TEST_SUMMARY_LOCAL === "1") writeFileSync(path.join(process.cwd(), "test-summary.json"), JSON.stringify(line) + "\n");
   }
 }
 module.exports = SummaryReporter;

@@ -1,23 +1,59 @@
 #!/usr/bin/env bash
-# `npm test`: every package's jest suites through turbo, then one closing line with the totals.
+# `npm test`: every workspace's unit suites (turbo, two workspaces at a time, each result kept by turbo's cache
+# under the workspace's inputs), then the end-to-end suites (test/: one system per process mode shared by the
+# suites, started by test/global-setup.js), then with E2E_MONGO_URL the end-to-end suites once more over NATS
+# with every collection on that MongoDB-wire server. Closes with the totals and the 15 slowest suites.
+#
+#   npm test                     everything
+#   npm run test:quick           the unit suites and the end-to-end suites in one process (no NATS, no MongoDB)
+#   npm test -- --filter=@docshelf/content    one workspace's unit suites only (turbo's options)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-export TEST_SUMMARY_FILE="$(mktemp)"
 export TURBO_TELEMETRY_DISABLED=1
-"$root/node_modules/.bin/turbo" run test --concurrency=1 "$@"
-status=$?
-# With E2E_MONGO_URL (which turbo does not pass on, so the run above is today's): the end-to-end suites
-# once more over NATS, one process per service, every collection in MongoDB (test/jest.config.js).
-if [ -n "${E2E_MONGO_URL:-}" ] && [ $# -eq 0 ]; then
+summary="$(mktemp)"
+started=$(date +%s)
+status=0
+
+# Unit suites. A workspace's reporter writes test-summary.json beside it (restored by turbo on a cache hit).
+find "$root/packages" "$root/services" "$root/bench" -maxdepth 2 -name test-summary.json -delete 2>/dev/null
+TEST_SUMMARY_LOCAL=1 "$root/node_modules/.bin/turbo" run test --filter='!@docshelf/e2e' --concurrency="${TEST_CONCURRENCY:-2}" "$@" || status=1
+cat "$root"/packages/*/test-summary.json "$root"/services/*/test-summary.json "$root"/bench/test-summary.json >>"$summary" 2>/dev/null
+units_done=$(date +%s)
+
+e2e() { # $1: the pass's name; the rest: environment for it
+  local name="$1"
+  shift
+  (cd "$root/test" && env TEST_SUMMARY_FILE="$summary" TEST_PASS_NAME="$name" "$@" "$root/node_modules/.bin/jest" ${E2E_JEST_ARGS:-}) || status=1
+}
+
+if [ $# -eq 0 ]; then
   echo
-  echo "end-to-end suites again: over NATS, every collection on the MongoDB server E2E_MONGO_URL names"
-  (cd "$root/test" && "$root/node_modules/.bin/jest" --runInBand) || status=1
+  if [ "${TEST_QUICK:-}" = "1" ]; then
+    echo "end-to-end suites in one process (test:quick: no NATS, no MongoDB)"
+    e2e e2e E2E_ONLY=embedded E2E_MONGO_URL=
+  else
+    echo "end-to-end suites: in one process and over NATS"
+    e2e e2e E2E_MONGO_URL=
+    # With E2E_MONGO_URL: over NATS only, one process per service, every collection in MongoDB (test/jest.config.js).
+    if [ -n "${E2E_MONGO_URL:-}" ]; then
+      echo
+      echo "end-to-end suites again: over NATS, every collection on the MongoDB server E2E_MONGO_URL names"
+      e2e e2e-mongo
+    fi
+  fi
 fi
+
 node -e '
 const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
 const sum = (k) => lines.reduce((n, l) => n + l[k], 0);
+const suites = lines.flatMap((l) => (l.suites ?? []).map((s) => ({ ...s, pass: l.pass }))).sort((a, b) => b.seconds - a.seconds);
+const [began, unitsDone] = process.argv.slice(2).map(Number);
+const minutes = (s) => `${Math.floor(s / 60)} min ${s % 60} s`;
+console.log(`\nthe 15 slowest suites (of ${suites.length}):`);
+for (const s of suites.slice(0, 15)) console.log(`  ${s.seconds.toFixed(1).padStart(7)} s  ${s.pass.padEnd(14)} ${s.file}`);
+console.log(`units ${minutes(unitsDone - began)}, end-to-end ${minutes(Math.round(Date.now() / 1000) - unitsDone)}`);
 console.log(`\ntest packages: ${lines.length}`);
 console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`);
-' "$TEST_SUMMARY_FILE"
-rm -f "$TEST_SUMMARY_FILE"
+' "$summary" "$started" "$units_done"
+rm -f "$summary"
 exit $status
