@@ -5,6 +5,12 @@ export interface ApiResponse<T = unknown> {
   headers: Headers;
 }
 
+/** Whether `err` is fetch's failure on a connection the server had reset before reading the request. */
+function staleConnection(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
+  return (err as Error | undefined)?.name === "TypeError" && (cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET");
+}
+
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
@@ -23,7 +29,16 @@ export class ApiClient {
       h["content-type"] = h["content-type"] ?? "application/json";
       init.body = typeof body === "string" ? body : JSON.stringify(body);
     }
-    const res = await fetch(this.baseUrl + path, init);
+    // Kept-alive connections the server closed while this process's event loop was busy (an in-process
+    // system, a test that computed for longer than the server's keep-alive timeout) fail before the request
+    // reaches the server: it goes again, on another connection (at most as many times as fetch keeps them).
+    let res: Response | undefined;
+    for (let attempt = 0; !res; attempt++) {
+      res = await fetch(this.baseUrl + path, init).catch((err: unknown) => {
+        if (attempt >= 4 || !staleConnection(err)) throw err;
+        return undefined;
+      });
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {
