@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 interface Host {
   server: Server;
@@ -75,7 +75,7 @@ describe.each(MODES)("website import over %s", (mode) => {
     process.env.CONTENT_IMPORT_ALLOW_PRIVATE = `127.0.0.1:${site.port}`;
     process.env.CONTENT_IMPORT_MAX_PAGES = String(MAX_PAGES);
     process.env.CONTENT_IMPORT_TIMEOUT_MS = String(TIMEOUT_MS);
-    sys = await start(mode);
+    sys = await startPrivate(mode) /* its own: it sets the environment */;
     [owner, editor, reader, guest, outsider] = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");

@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOrg, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 describe.each(MODES)("large OpenAPI specs over %s", (mode) => {
   let sys: RunningSystem;
@@ -25,7 +25,7 @@ describe.each(MODES)("large OpenAPI specs over %s", (mode) => {
     port = (server.address() as AddressInfo).port;
     saved = process.env.OPENAPI_FETCH_ALLOW_PRIVATE;
     process.env.OPENAPI_FETCH_ALLOW_PRIVATE = `127.0.0.1:${port}`;
-    sys = await start(mode);
+    sys = await startPrivate(mode) /* its own: it sets the environment */;
     owner = await createUser(sys.admin);
     prefix = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
   });

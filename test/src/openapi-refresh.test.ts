@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOrg, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const spec = (title: string) =>
   JSON.stringify({ openapi: "3.1.0", info: { title, version: "1.0.0" }, paths: { "/ping": { get: { responses: { "200": { description: "ok" } } } } } });
@@ -29,7 +29,7 @@ describe.each(MODES)("OpenAPI spec refresh over %s", (mode) => {
       saved[key] = process.env[key];
       process.env[key] = value;
     }
-    sys = await start(mode);
+    sys = await startPrivate(mode) /* its own: it sets the environment */;
     owner = await createUser(sys.admin);
     prefix = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
   });

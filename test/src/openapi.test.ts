@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { addMember, createOrg, createUser, expectErrorBody, expectSchema, walkPages, type ApiClient, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 // ---- spec fixtures -------------------------------------------------------------------------------
 
@@ -140,7 +140,7 @@ describe.each(MODES)("OpenAPI specs over %s", (mode) => {
     process.env.OPENAPI_FETCH_ALLOW_PRIVATE = `127.0.0.1:${docs.port}`;
     process.env.OPENAPI_FETCH_TIMEOUT_MS = "1000";
     process.env.OPENAPI_MAX_BYTES = String(MAX_BYTES);
-    sys = await start(mode);
+    sys = await startPrivate(mode) /* its own: it sets the environment */;
     owner = await createUser(sys.admin);
     orgId = (await createOrg(owner.api)).id;
     prefix = `/v1/orgs/${orgId}/openapi`;

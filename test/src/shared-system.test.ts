@@ -49,3 +49,16 @@ describe.each(MODES)("the shared %s system", (mode) => {
     expect(JSON.stringify(own.body.items)).toContain(`Page ${wordA}`);
   });
 });
+
+describe("a suite that sets a configuration variable", () => {
+  test("is refused the shared system, which lacks that setting, and told to start its own", async () => {
+    const saved = process.env.OPENAPI_FETCH_TIMEOUT_MS;
+    process.env.OPENAPI_FETCH_TIMEOUT_MS = "1234";
+    try {
+      await expect(start(MODES[0])).rejects.toThrow(/sets OPENAPI_FETCH_TIMEOUT_MS.*start a system of its own/);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAPI_FETCH_TIMEOUT_MS;
+      else process.env.OPENAPI_FETCH_TIMEOUT_MS = saved;
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { ALL_SERVICES, loadConfig, type ServiceName } from "@docshelf/config";
+import { ALL_SERVICES, VARIABLES, loadConfig, type ServiceName } from "@docshelf/config";
 import { brokerOptions } from "@docshelf/runtime";
 import { createBroker, listeningPort } from "@docshelf/server";
 import { Writable } from "node:stream";
@@ -296,6 +296,8 @@ export const SHARED_SYSTEM_ENV_VALUES: Record<string, string> = {
 };
 
 interface SharedSystemInfo {
+  /** The configuration variables of the run's environment when the system started (a suite that changes one needs a system of its own). */
+  settings: Record<string, string | null>;
   mode: RunningSystem["mode"];
   url: string;
   urls?: string[];
@@ -304,9 +306,15 @@ interface SharedSystemInfo {
   mongoUrl?: string;
 }
 
+/** The configuration variables (@docshelf/config's VARIABLES) this process's environment sets, null for unset. */
+function configSettings(): Record<string, string | null> {
+  return Object.fromEntries(VARIABLES.map(({ name }) => [name, process.env[name] ?? null]));
+}
+
 /** What a suite needs to reach `system`, for SHARED_SYSTEM_ENV. */
 export function describeShared(system: RunningSystem): string {
   const info: SharedSystemInfo = {
+    settings: configSettings(),
     mode: system.mode,
     url: system.url,
     adminToken: system.adminToken,
@@ -325,7 +333,11 @@ export function describeShared(system: RunningSystem): string {
 export function sharedSystem(mode: RunningSystem["mode"]): RunningSystem & { mongoUrl?: string; urls?: string[] } {
   const raw = process.env[SHARED_SYSTEM_ENV[mode]];
   if (!raw) throw new Error(`no shared ${mode} system: ${SHARED_SYSTEM_ENV[mode]} is unset (the end-to-end suites' global setup, test/global-setup.js, starts it)`);
-  const info = JSON.parse(raw) as SharedSystemInfo;
+  const { settings, ...info } = JSON.parse(raw) as SharedSystemInfo;
+  // A suite that set a configuration variable expects a system with that setting: the shared one has not got it.
+  const now = configSettings();
+  const changed = Object.keys(now).filter((name) => now[name] !== settings[name]);
+  if (changed.length > 0) throw new Error(`this suite sets ${changed.join(", ")}, which the shared ${mode} system did not start with: start a system of its own (startEmbedded, startNats)`);
   return {
     ...info,
     admin: new ApiClient(info.url, info.adminToken),
