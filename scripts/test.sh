@@ -20,25 +20,35 @@ TEST_SUMMARY_LOCAL=1 "$root/node_modules/.bin/turbo" run test --filter='!@docshe
 cat "$root"/packages/*/test-summary.json "$root"/services/*/test-summary.json "$root"/bench/test-summary.json >>"$summary" 2>/dev/null
 units_done=$(date +%s)
 
-e2e() { # $1: the pass's name; the rest: environment for it
+e2e() { # $1: the pass's name; $2: jest's options; the rest: environment for it
+  local name="$1" options="$2"
+  shift 2
+  # shellcheck disable=SC2086 # the options are words
+  (cd "$root/test" && env TEST_SUMMARY_FILE="$summary" TEST_PASS_NAME="$name" "$@" "$root/node_modules/.bin/jest" $options ${E2E_JEST_ARGS:-}) || status=1
+}
+
+# The suites on the shared systems two at a time (E2E_WORKERS), then those about a process's life, time or
+# rates one after another (test/jest.config.js lists them).
+e2e_pass() { # $1: the pass's name; the rest: environment for it
   local name="$1"
   shift
-  (cd "$root/test" && env TEST_SUMMARY_FILE="$summary" TEST_PASS_NAME="$name" "$@" "$root/node_modules/.bin/jest" ${E2E_JEST_ARGS:-}) || status=1
+  e2e "$name" "--maxWorkers=${E2E_WORKERS:-2}" E2E_GROUP=shared "$@"
+  e2e "$name-alone" --runInBand E2E_GROUP=alone "$@"
 }
 
 if [ $# -eq 0 ]; then
   echo
   if [ "${TEST_QUICK:-}" = "1" ]; then
-    echo "end-to-end suites in one process (test:quick: no NATS, no MongoDB)"
-    e2e e2e E2E_ONLY=embedded E2E_MONGO_URL=
+    echo "end-to-end suites in one process on the shared system (test:quick: no NATS, no MongoDB, not the suites run alone)"
+    e2e e2e "--maxWorkers=${E2E_WORKERS:-2}" E2E_GROUP=shared E2E_ONLY=embedded E2E_MONGO_URL=
   else
     echo "end-to-end suites: in one process and over NATS"
-    e2e e2e E2E_MONGO_URL=
+    e2e_pass e2e E2E_MONGO_URL=
     # With E2E_MONGO_URL: over NATS only, one process per service, every collection in MongoDB (test/jest.config.js).
     if [ -n "${E2E_MONGO_URL:-}" ]; then
       echo
       echo "end-to-end suites again: over NATS, every collection on the MongoDB server E2E_MONGO_URL names"
-      e2e e2e-mongo
+      e2e_pass e2e-mongo
     fi
   fi
 fi

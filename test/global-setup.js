@@ -7,6 +7,8 @@ module.exports = async function globalSetup() {
   // E2E_ONLY=embedded (`npm run test:quick`): the one-process mode alone, NATS not even looked for.
   if (process.env.E2E_ONLY === "embedded" && !process.env.E2E_MONGO_URL) process.env.E2E_NATS = "0";
   else await natsCheck();
+  // The suites run alone (E2E_GROUP=alone, jest.config.js) start systems of their own.
+  if (process.env.E2E_GROUP === "alone") return;
   const { startEmbedded, startNats, describeShared, SHARED_SYSTEM_ENV, SHARED_SYSTEM_ENV_VALUES } = require("@docshelf/testkit");
   const modes = process.env.E2E_MONGO_URL ? ["nats"] : process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
   const started = [];

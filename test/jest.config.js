@@ -24,12 +24,34 @@ const NOT_ON_MONGO = [
 const MONGO_ONLY = [
   "scale-kill", // two content replicas, one killed under load
 ];
+// Suites whose subject is a process's life, a time budget or a rate: they start private systems, stop and kill
+// processes or NATS servers, and count time. npm test runs them alone, one after another (E2E_GROUP=alone), after
+// the other suites have run two at a time on the shared systems (E2E_GROUP=shared).
+const ALONE = [
+  "fault",
+  "running",
+  "nats-cluster-events",
+  "nats-cluster-kill",
+  "nats-auth",
+  "purge-replay",
+  "scale-kill",
+  "git-sync-restart",
+  "git-sync-merge-durable",
+  "hardening",
+  "hardening-nats",
+  "sites-rate-limit",
+  "isolation-gateway",
+  "deploy-observability",
+];
+
 const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
+const only = (names) => [`/src/(?!(${names.join("|")})\\.test\\.ts$)[^/]+\\.test\\.ts$`];
+const group = process.env.E2E_GROUP === "alone" ? only(ALONE) : process.env.E2E_GROUP === "shared" ? ignore(ALONE) : [];
 
 module.exports = {
   ...require("../jest.preset.js"),
   testTimeout: 120000,
   globalSetup: "<rootDir>/global-setup.js",
   globalTeardown: "<rootDir>/global-teardown.js",
-  testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore([...EMBEDDED_ONLY, ...NOT_ON_MONGO]) : ignore(MONGO_ONLY))],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore([...EMBEDDED_ONLY, ...NOT_ON_MONGO]) : ignore(MONGO_ONLY)), ...group],
 };
