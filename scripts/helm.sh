@@ -6,7 +6,7 @@ set -euo pipefail
 version="v3.22.0"
 command -v go >/dev/null 2>&1 || { echo "Go is needed to build Helm (https://go.dev/dl/)" >&2; exit 1; }
 bin="$(go env GOPATH)/bin/helm"
-if [ ! -x "${bin}" ] || ! "${bin}" version --short 2>/dev/null | grep -q "^${version}+"; then
+if [ ! -x "${bin}" ] || ! go version -m "${bin}" 2>/dev/null | grep -Eq "^[[:space:]]+mod[[:space:]]+helm.sh/helm/v3[[:space:]]+${version}[[:space:]]"; then
   CGO_ENABLED=0 go install -trimpath "helm.sh/helm/v3/cmd/helm@${version}" >&2
 fi
 echo "${bin}"
