@@ -21,15 +21,6 @@ function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmpdir(), NODE_ENV: "production", LOGLEVEL: "warn", ...extra };
 }
 
-async function within(ms: number, what: string, check: () => Promise<boolean>, output: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`not within ${ms} ms: ${what}\n${output()}`);
-}
-
 describe("the release filesystem (deploy/image/assemble.sh), started from its own directory", () => {
   let work: string;
   let app: string;
@@ -62,18 +53,14 @@ describe("the release filesystem (deploy/image/assemble.sh), started from its ow
     server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     server.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     server.on("exit", (code) => (exited = code));
-    await within(
-      60_000,
-      "GET /ready to answer 200",
-      async () => {
-        if (exited !== undefined) throw new Error(`the server exited with ${exited}:\n${output}`);
-        return (await fetch(`${url}/ready`)).status === 200;
-      },
-      () => output,
-    ).catch((err: Error) => {
-      // A server that exited says why in its output; fail with it rather than with a timeout.
-      throw exited !== undefined ? new Error(`the server exited with ${exited}:\n${output}`) : err;
-    });
+    // Until /ready answers 200; a server that exits says why in its output, which the failure then shows.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (exited !== undefined) throw new Error(`the server exited with ${exited}:\n${output}`);
+      if ((await fetch(`${url}/ready`).catch(() => undefined))?.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`GET /ready did not answer 200 within 60 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }, 300_000);
 
   afterAll(async () => {
