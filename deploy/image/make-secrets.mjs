@@ -12,7 +12,9 @@ import { readFileSync } from "node:fs";
 
 const ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
 const env = process.env;
-const api = env.KUBERNETES_API || `https://${env.KUBERNETES_SERVICE_HOST}:${env.KUBERNETES_SERVICE_PORT}`;
+// The in-cluster address (an IPv6 one in brackets), as client-go builds it.
+const host = env.KUBERNETES_SERVICE_HOST?.includes(":") ? `[${env.KUBERNETES_SERVICE_HOST}]` : env.KUBERNETES_SERVICE_HOST;
+const api = env.KUBERNETES_API || `https://${host}:${env.KUBERNETES_SERVICE_PORT}`;
 const token = readFileSync(env.KUBERNETES_TOKEN_FILE || `${ACCOUNT}/token`, "utf8").trim();
 const namespace = env.POD_NAMESPACE || readFileSync(`${ACCOUNT}/namespace`, "utf8").trim();
 const mongoHosts = env.MONGO_HOSTS || "mongodb-0.mongodb:27017,mongodb-1.mongodb:27017,mongodb-2.mongodb:27017";
