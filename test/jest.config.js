@@ -4,6 +4,8 @@
 const EMBEDDED_ONLY = [
   "cross-node", // brokers inside the test process on the Fake/NATS transporter, no store of interest
   "deploy", // parses manifests
+  "deploy-helm", // renders the Helm chart
+  "image", // assembles the release filesystem and starts one embedded server from it
   "git-sync-restart", // one in-process broker restarted on the same DATA_DIR
   "sweep-authz", // compares the embedded store's files before and after each request
   "sweep-bad-input", // likewise

@@ -1,8 +1,8 @@
 // The Kubernetes manifests as `kustomize build deploy/k8s` renders them, and the compose file, parsed:
 // every service deployed the same way, with the env it needs, secrets made in the cluster, none in here.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { homedir } from "node:os";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAllDocuments, parse } from "yaml";
 import { ALL_SERVICES, VARIABLES } from "@docshelf/config";
@@ -18,6 +18,10 @@ const MADE_SECRETS: Record<string, string[]> = {
   "docshelf-nats": ["NATS_TOKEN"],
   "mongodb-auth": ["MONGO_ROOT_PASSWORD", "MONGO_APP_PASSWORD", "keyfile"],
 };
+/** Where secrets.yaml's Job finds its program in the docshelf image (deploy/image/assemble.sh puts it there). */
+const MAKE_SECRETS = join(DEPLOY, "image", "make-secrets.mjs");
+/** Private address ranges: TRUSTED_PROXIES' default behind the cluster's ingress controller. */
+const PRIVATE_RANGES = "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7";
 /** Services that scale with a HorizontalPodAutoscaler. */
 const AUTOSCALED = ["gateway", "content"];
 
@@ -36,8 +40,8 @@ function kustomize(): string {
   throw new Error("kustomize is not installed: go install sigs.k8s.io/kustomize/kustomize/v5@v5.7.1 (or set KUSTOMIZE)");
 }
 
-function manifests(): Manifest[] {
-  const rendered = execFileSync(kustomize(), ["build", K8S], { encoding: "utf8" });
+function manifests(dir = K8S): Manifest[] {
+  const rendered = execFileSync(kustomize(), ["build", dir], { encoding: "utf8" });
   return parseAllDocuments(rendered).map((doc) => {
     if (doc.errors.length) throw new Error(`kustomize output: ${doc.errors[0].message}`);
     return doc.toJS() as Manifest;
@@ -46,9 +50,16 @@ function manifests(): Manifest[] {
 
 const all = manifests();
 const ofKind = (kind: string) => all.filter((m) => m.kind === kind);
-const configMap = ofKind("ConfigMap").find((m) => m.metadata.name === "docshelf-config")!;
+const configMap = ofKind("ConfigMap").find((m) => m.metadata.name.startsWith("docshelf-config-"))!;
 const deploymentOf = (service: string) => ofKind("Deployment").find((d) => d.metadata.labels?.["app.kubernetes.io/component"] === service);
 const autoscalerOf = (service: string) => ofKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === deploymentOf(service)?.metadata.name);
+
+/** Bytes of a Kubernetes quantity (512Mi, 1Gi, 268435456). */
+function bytes(quantity: string | number): number {
+  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(String(quantity));
+  if (!match) throw new Error(`quantity ${quantity}`);
+  return Number(match[1]) * { "": 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 }[match[2] ?? ""]!;
+}
 
 /** A container's environment as name -> where it comes from (a literal, a ConfigMap key or a Secret key). */
 function environment(container: any): Map<string, { value?: string; configMap?: string; secret?: string; key?: string }> {
@@ -77,9 +88,12 @@ function containers(): Array<{ owner: string; container: any }> {
 
 describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
   test("kustomization lists every manifest in the folder, and the build puts every object in the docshelf namespace", () => {
-    const listed = parse(readFileSync(join(K8S, "kustomization.yaml"), "utf8")).resources as string[];
+    const kustomization = parse(readFileSync(join(K8S, "kustomization.yaml"), "utf8"));
+    const listed = kustomization.resources as string[];
     const files = readdirSync(K8S).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
     expect([...listed].sort()).toEqual(files.sort());
+    const generated = (kustomization.configMapGenerator as Array<{ envs?: string[]; files?: string[] }>).flatMap((g) => [...(g.envs ?? []), ...(g.files ?? [])]);
+    expect(generated.sort()).toEqual(readdirSync(K8S).filter((f) => !f.endsWith(".yaml")).sort());
     expect(all.length).toBeGreaterThanOrEqual(40);
     for (const m of all.filter((m) => m.kind !== "Namespace")) expect({ object: `${m.kind}/${m.metadata.name}`, ns: m.metadata.namespace }).toEqual({ object: `${m.kind}/${m.metadata.name}`, ns: "docshelf" });
   });
@@ -141,17 +155,23 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     }
   });
 
-  test("no Secret and no secret value is in the manifests: a Job makes each Secret in the cluster, randomly, only when it is missing", () => {
+  test("no Secret and no secret value is in the manifests: a Job of the docshelf image makes each Secret in the cluster, randomly, only when it is missing", () => {
     expect(ofKind("Secret")).toEqual([]);
     const text = JSON.stringify(all);
     expect(text).not.toMatch(/change-me|changeme|password123/i);
     const job = ofKind("Job").find((j) => j.metadata.name === "docshelf-secrets-init")!;
-    const script = job.spec.template.spec.containers[0].command.join("\n");
+    const [container] = job.spec.template.spec.containers;
+    // The docshelf image itself (the same as every service's), running the program assemble.sh puts in it.
+    expect(container.image).toBe(deploymentOf("gateway")!.spec.template.spec.containers[0].image);
+    expect(container.command).toEqual(["node", "deploy/make-secrets.mjs"]);
+    expect(readFileSync(join(DEPLOY, "image", "assemble.sh"), "utf8")).toContain('cp deploy/image/make-secrets.mjs "${target}/deploy/"');
+    const program = readFileSync(MAKE_SECRETS, "utf8");
     for (const [name, keys] of Object.entries(MADE_SECRETS)) {
-      expect(script).toContain(`missing ${name}`);
-      for (const key of keys) expect(script).toMatch(new RegExp(`--from-literal=${key}="\\$\\(random|--from-literal=${key}="(dsk_|mongodb://)`));
+      expect(program).toMatch(new RegExp(`await ensure\\("${name}", (async )?\\(\\) =>`));
+      for (const key of keys) expect(program).toMatch(new RegExp(`${key}: `));
     }
-    expect(script).toContain("/dev/urandom");
+    expect(program).toContain("randomBytes");
+    expect(environment(container).get("POD_NAMESPACE")).toEqual({ value: "field:metadata.namespace" });
     // It may create Secrets and read only its own.
     const role = ofKind("Role").find((r) => r.metadata.name === "docshelf-secrets-init")!;
     expect(role.rules).toEqual([
@@ -160,6 +180,56 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     ]);
     expect(ofKind("RoleBinding")[0].subjects).toEqual([{ kind: "ServiceAccount", name: "docshelf-secrets-init", namespace: "docshelf" }]);
     expect(job.spec.template.spec.serviceAccountName).toBe("docshelf-secrets-init");
+  });
+
+  test("every image is docshelf's own, NATS' or MongoDB's official one: no third-party helper image", () => {
+    const images = new Set(containers().map(({ container }) => container.image as string));
+    expect([...images].sort()).toEqual(["mongo:7.0", "nats:2.10-alpine", "registry.example.com/docshelf:0.1.0"]);
+  });
+
+  test("the configuration is generated: ConfigMap names carry a hash of their content, so an edit rolls out new pods", () => {
+    const generated = ofKind("ConfigMap").map((m) => m.metadata.name);
+    expect(generated).toEqual(expect.arrayContaining([expect.stringMatching(/^docshelf-config-[a-z0-9]{10}$/), expect.stringMatching(/^nats-config-[a-z0-9]{10}$/)]));
+    for (const deployment of ofKind("Deployment")) {
+      expect(deployment.spec.template.spec.containers[0].envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
+    }
+    const nats = ofKind("StatefulSet").find((s) => s.metadata.name === "nats")!;
+    expect(nats.spec.template.spec.volumes.find((v: any) => v.name === "config").configMap.name).toMatch(/^nats-config-[a-z0-9]{10}$/);
+  });
+
+  test("the storage class of NATS' and MongoDB's volumes is the cluster's default, and the patch kustomization.yaml documents sets it", () => {
+    for (const set of ofKind("StatefulSet")) expect(set.spec.volumeClaimTemplates[0].spec.storageClassName).toBeUndefined();
+    const text = readFileSync(join(K8S, "kustomization.yaml"), "utf8");
+    const block = /# storage-class:start\n([\s\S]*?)# storage-class:end/.exec(text)![1];
+    // Uncommented as deploy/README.md says, in a copy of the folder.
+    const copy = mkdtempSync(join(tmpdir(), "docshelf-k8s-"));
+    try {
+      cpSync(K8S, copy, { recursive: true });
+      const uncommented = block.replace(/^# ?/gm, "").replace("value: fast-ssd", "value: local-nvme");
+      writeFileSync(join(copy, "kustomization.yaml"), text.replace(block, uncommented));
+      const sets = manifests(copy).filter((m) => m.kind === "StatefulSet");
+      expect(sets.map((set) => [set.metadata.name, set.spec.volumeClaimTemplates[0].spec.storageClassName]).sort()).toEqual([
+        ["mongodb", "local-nvme"],
+        ["nats", "local-nvme"],
+      ]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  test("NATS servers and MongoDB members prefer nodes of their own", () => {
+    for (const name of ["nats", "mongodb"]) {
+      const set = ofKind("StatefulSet").find((s) => s.metadata.name === name)!;
+      const [term] = set.spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution;
+      expect(term.podAffinityTerm).toEqual({ topologyKey: "kubernetes.io/hostname", labelSelector: { matchLabels: set.spec.selector.matchLabels } });
+    }
+  });
+
+  test("git-sync's memory limit holds its fetch limit three times over, plus 256 MiB for the process", () => {
+    const [container] = deploymentOf("git-sync")!.spec.template.spec.containers;
+    const fetchLimit = Number(environment(container).get("GIT_SYNC_MAX_FETCH_BYTES")?.value);
+    expect(fetchLimit).toBeGreaterThan(0);
+    expect(bytes(container.resources.limits.memory)).toBeGreaterThanOrEqual(256 * 1024 ** 2 + 3 * fetchLimit);
   });
 
   test("every Secret a workload reads is one the Job makes, with a key it makes; only identity gets ADMIN_TOKEN", () => {
@@ -177,13 +247,13 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     }
   });
 
-  test("the gateway is reachable through a Service and an Ingress, and only from the ingress controller; TRUSTED_PROXIES guesses no range", () => {
+  test("the gateway is reachable through a Service and an Ingress, and only from the ingress controller, whose private range TRUSTED_PROXIES believes", () => {
     const gateway = deploymentOf("gateway")!;
     const service = ofKind("Service").find((s) => s.spec.selector?.["app.kubernetes.io/component"] === "gateway")!;
     expect(service.spec.selector).toEqual(gateway.spec.selector.matchLabels);
     const ingress = ofKind("Ingress")[0];
     expect(ingress.spec.rules[0].http.paths[0].backend.service.name).toBe(service.metadata.name);
-    expect(configMap.data.TRUSTED_PROXIES).toBe("");
+    expect(configMap.data.TRUSTED_PROXIES).toBe(PRIVATE_RANGES);
     const policy = ofKind("NetworkPolicy").find((p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === "gateway")!;
     expect(policy.spec.ingress).toEqual([
       { from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }], ports: [{ port: "http" }] },
@@ -211,7 +281,7 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
 
   test("NATS runs JetStream in a StatefulSet and requires the token every docshelf process has", () => {
     const nats = ofKind("StatefulSet").find((s) => s.metadata.name === "nats")!;
-    const natsConf = ofKind("ConfigMap").find((m) => m.metadata.name === "nats-config")!.data["nats.conf"];
+    const natsConf = ofKind("ConfigMap").find((m) => m.metadata.name.startsWith("nats-config-"))!.data["nats.conf"];
     expect(natsConf).toMatch(/jetstream\s*{/);
     expect(natsConf).toMatch(/authorization\s*{\s*token:\s*\$NATS_TOKEN\s*}/);
     expect(environment(nats.spec.template.spec.containers[0]).get("NATS_TOKEN")).toEqual({ secret: "docshelf-nats", key: "NATS_TOKEN" });
@@ -232,36 +302,87 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     expect(script).toContain("rs.initiate");
     expect(script).toContain('createUser({ user: "docshelf"');
     expect(script).toContain('role: "readWrite", db: "docshelf"');
-    const secrets = ofKind("Job").find((j) => j.metadata.name === "docshelf-secrets-init")!.spec.template.spec.containers[0].command.join(" ");
-    expect(secrets).toMatch(/MONGO_URL="mongodb:\/\/docshelf:\$\{app\}@\$\{hosts\}\/docshelf\?replicaSet=rs0&authSource=admin"/);
-    for (let i = 0; i < mongo.spec.replicas; i++) expect(secrets).toContain(`mongodb-${i}.mongodb:27017`);
+    // MONGO_URL, as the secrets Job writes it: the application user, every member, the replica set.
+    const secrets = environment(ofKind("Job").find((j) => j.metadata.name === "docshelf-secrets-init")!.spec.template.spec.containers[0]);
+    expect(readFileSync(MAKE_SECRETS, "utf8")).toContain("MONGO_URL: `mongodb://docshelf:${password}@${mongoHosts}/docshelf?replicaSet=${encodeURIComponent(replicaSet)}&authSource=admin`");
+    expect(secrets.get("MONGO_HOSTS")?.value).toBe(Array.from({ length: mongo.spec.replicas }, (_, i) => `mongodb-${i}.mongodb:27017`).join(","));
+    expect(secrets.get("MONGO_REPLICA_SET")?.value).toBe(container.args[container.args.indexOf("--replSet") + 1]);
   });
 });
 
 describe("compose file (deploy/compose.yaml)", () => {
   const compose = parse(readFileSync(join(DEPLOY, "compose.yaml"), "utf8"), { merge: true });
+  const scaled = Object.keys(compose.services).filter((name) => compose.services[name].profiles?.includes("scaled"));
+  const users = compose.services["mongodb-users"];
+  /** service -> uid, as mongodb-users makes each service's credentials file. */
+  const uids = new Map<string, string>((users.environment.DOCSHELF_SERVICES as string).split(" ").map((entry) => entry.split(":") as [string, string]));
 
-  test("has the same services as the Kubernetes manifests, plus NATS with JetStream and MongoDB as a replica set", () => {
-    expect(Object.keys(compose.services).sort()).toEqual([...ALL_SERVICES, "mongodb", "nats"].sort());
-    expect(compose.services.nats.command).toContain("-js");
+  test("by default one container runs every service on the embedded store, its data in one volume", () => {
+    const always = Object.keys(compose.services).filter((name) => !compose.services[name].profiles);
+    expect(always).toEqual(["docshelf"]);
+    const docshelf = compose.services.docshelf;
+    expect(docshelf.environment.SERVICES).toBe("all");
+    expect(docshelf.environment.TRANSPORTER).toBeUndefined();
+    expect(docshelf.environment.MONGO_URL).toBeUndefined();
+    expect(docshelf.volumes).toEqual(["docshelf-data:/data"]);
+    expect(docshelf.environment.DATA_DIR).toBe("/data");
+    expect(docshelf.ports).toEqual(["${DOCSHELF_PORT:-8080}:8080"]);
+    expect(docshelf.build).toEqual({ context: "..", dockerfile: "deploy/Dockerfile" });
+    // No default administrator token: compose refuses to start without one.
+    expect(docshelf.environment.ADMIN_TOKEN).toMatch(/^\$\{ADMIN_TOKEN:\?/);
+    expect(Object.keys(docshelf.environment).filter((name) => !KNOWN.has(name))).toEqual([]);
+    expect(docshelf.healthcheck.test.join(" ")).toContain("/ready");
+  });
+
+  test("the scaled profile has the Kubernetes manifests' services, NATS with JetStream, MongoDB as a replica set and the per-service users' maker", () => {
+    expect([...scaled].sort()).toEqual([...ALL_SERVICES, "mongodb", "mongodb-users", "nats"].sort());
+    expect(compose.services.nats.command.join(" ")).toContain("nats-server -js");
     expect(compose.services.mongodb.command.join(" ")).toContain("mongod --replSet rs0 --bind_ip_all --keyFile /tmp/keyfile");
-    // No secret has a default: compose refuses to start without each.
-    expect(compose.services.nats.command).toEqual(expect.arrayContaining(["--auth", "${NATS_TOKEN:?set NATS_TOKEN}"]));
-    expect(compose.services.mongodb.environment.MONGO_INITDB_ROOT_PASSWORD).toBe("${MONGO_PASSWORD:?set MONGO_PASSWORD}");
-    expect(compose.services.identity.environment.ADMIN_TOKEN).toBe("${ADMIN_TOKEN:?set ADMIN_TOKEN}");
+    // Compose reads every profile's variables even when they are not active, so the scaled profile's secrets
+    // have no :? (a plain `up` would ask for them); the containers refuse to start without them instead.
+    expect(compose.services.nats.environment.NATS_TOKEN).toBe("${NATS_TOKEN:-}");
+    expect(compose.services.nats.command.join(" ")).toMatch(/\[ -n "\$\$NATS_TOKEN" \] \|\| \{[^}]*exit 1; \}/);
+    expect(compose.services.nats.command.join(" ")).toContain('--auth "$$NATS_TOKEN"');
+    expect(compose.services.mongodb.environment.MONGO_INITDB_ROOT_PASSWORD).toBe("${MONGO_PASSWORD:-}");
+    expect(compose.services.mongodb.command.join(" ")).toMatch(/\[ -n "\$\$MONGO_INITDB_ROOT_PASSWORD" \] \|\| \{[^}]*exit 1; \}/);
+    expect(users.command.join(" ")).toMatch(/\[ -n "\$\$MONGO_ROOT_PASSWORD" \] \|\| \{[^}]*exit 1; \}/);
+    expect(compose.services.identity.environment.ADMIN_TOKEN).toMatch(/^\$\{ADMIN_TOKEN:\?/);
     expect(compose.volumes).not.toHaveProperty("content-files");
   });
 
-  test.each([...ALL_SERVICES])("%s runs the one image with SERVICES set to it and only known variables", (service) => {
+  test.each([...ALL_SERVICES])("scaled: %s runs the one image with SERVICES set to it and only known variables", (service) => {
     const definition = compose.services[service];
-    expect(definition.image).toBe(compose.services.gateway.image);
+    expect(definition.image).toBe(compose.services.docshelf.image);
     expect(definition.environment.SERVICES).toBe(service);
     expect(definition.environment.TRANSPORTER).toBe("nats://nats:4222");
-    expect(definition.environment.NATS_TOKEN).toBe("${NATS_TOKEN:?set NATS_TOKEN}");
-    if (service === "gateway") expect(definition.environment.MONGO_URL).toBeUndefined();
-    else expect(definition.environment.MONGO_URL).toBe("mongodb://root:${MONGO_PASSWORD:?set MONGO_PASSWORD}@mongodb:27017/docshelf?replicaSet=rs0&authSource=admin");
-    expect(definition.volumes).toBeUndefined();
+    expect(definition.environment.NATS_TOKEN).toBe("${NATS_TOKEN:-}");
+    expect(definition.environment.MONGO_URL).toBeUndefined();
+    expect(definition.depends_on.nats).toEqual({ condition: "service_healthy" });
     expect(Object.keys(definition.environment).filter((name) => !KNOWN.has(name))).toEqual([]);
     expect(definition.healthcheck.test.join(" ")).toContain("/ready");
+  });
+
+  test.each(ALL_SERVICES.filter((s) => s !== "gateway"))("scaled: %s reads its own MongoDB user's connection string, as a uid no other service has", (service) => {
+    const definition = compose.services[service];
+    expect(definition.command.join(" ")).toContain('MONGO_URL="$$(cat "/run/docshelf/$$SERVICES/mongo-url")"; export MONGO_URL; exec node packages/server/dist/main.js');
+    expect(definition.volumes).toEqual(["mongodb-users:/run/docshelf:ro"]);
+    expect(definition.depends_on["mongodb-users"]).toEqual({ condition: "service_completed_successfully" });
+    expect(definition.user).toBe(`${uids.get(service)}:${uids.get(service)}`);
+    const others = Object.keys(compose.services).filter((name) => name !== service && compose.services[name].user);
+    expect(others.map((name) => compose.services[name].user)).not.toContain(definition.user);
+  });
+
+  test("scaled: the gateway has no MongoDB user; mongodb-users makes one per other service, readWrite on its own database only, readable by its uid alone", () => {
+    expect(compose.services.gateway.volumes).toBeUndefined();
+    expect(compose.services.gateway.command).toBeUndefined();
+    expect([...uids.keys()].sort()).toEqual(ALL_SERVICES.filter((s) => s !== "gateway").sort());
+    const script = users.command.join("\n");
+    expect(script).toContain('const roles = [{ role: "readWrite", db: env.DB_NAME }];');
+    expect(script).toContain('USER_NAME="docshelf-$$service" DB_NAME="docshelf-$$service"');
+    expect(script).toContain('chown -R "$$uid:$$uid" "$$dir" && chmod 0500 "$$dir" && chmod 0400 "$$dir/mongo-url"');
+    expect(script).toContain("mongodb://docshelf-%s:%s@mongodb:27017/docshelf-%s?replicaSet=rs0&authSource=admin");
+    // Nothing but mongodb-users (and the server itself) knows the root password.
+    const withRoot = Object.keys(compose.services).filter((name) => JSON.stringify(compose.services[name]).includes("MONGO_PASSWORD"));
+    expect(withRoot.sort()).toEqual(["mongodb", "mongodb-users"]);
   });
 });

@@ -1,9 +1,8 @@
 // Process entry point: `npm start` (every service) or one or more services chosen by SERVICES.
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
-import { ConfigError, loadConfig, type Config } from "@docshelf/config";
-import { createBroker, listeningPort } from "./index";
-import { startHealthServer } from "@docshelf/runtime";
-import { adminTokenNotice, startFailure } from "./start-messages";
+import { join } from "node:path";
+import type { Config } from "@docshelf/config";
 
 /**
  * A message for the very end of the output: pino writes its buffered lines when the process exits,
@@ -15,7 +14,21 @@ function lastWords(message: string, code: number): never {
   process.exit(code);
 }
 
+/** This program's version: packages/server/package.json's, which every workspace and the root share (CHANGELOG.md). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--version")) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  // Loaded only now, so that --version needs none of them.
+  const { ConfigError, loadConfig } = await import("@docshelf/config");
+  const { startHealthServer } = await import("@docshelf/runtime");
+  const { createBroker, listeningPort } = await import("./index.js");
+  const { adminTokenNotice, startFailure } = await import("./start-messages.js");
   let cfg: Config;
   try {
     cfg = loadConfig();
