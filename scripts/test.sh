@@ -16,7 +16,7 @@ status=0
 
 # Unit suites. A workspace's reporter writes test-summary.json beside it (restored by turbo on a cache hit).
 find "$root/packages" "$root/services" "$root/bench" -maxdepth 2 -name test-summary.json -delete 2>/dev/null
-TEST_SUMMARY_LOCAL=1 "$root/node_modules/.bin/turbo" run test --filter='!@docshelf/e2e' --concurrency="${TEST_CONCURRENCY:-2}" "$@" || status=1
+TEST_SUMMARY_LOCAL=1 "$root/node_modules/.bin/turbo" run test --continue --filter='!@docshelf/e2e' --concurrency="${TEST_CONCURRENCY:-2}" "$@" || status=1
 cat "$root"/packages/*/test-summary.json "$root"/services/*/test-summary.json "$root"/bench/test-summary.json >>"$summary" 2>/dev/null
 units_done=$(date +%s)
 
