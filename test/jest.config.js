@@ -53,6 +53,7 @@ const group = process.env.E2E_GROUP === "alone" ? only(ALONE) : process.env.E2E_
 module.exports = {
   ...require("../jest.preset.js"),
   testTimeout: 120000,
+  setupFiles: ["<rootDir>/src/setup-fetch.ts"],
   globalSetup: "<rootDir>/global-setup.js",
   globalTeardown: "<rootDir>/global-teardown.js",
   testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore([...EMBEDDED_ONLY, ...NOT_ON_MONGO]) : ignore(MONGO_ONLY)), ...group],

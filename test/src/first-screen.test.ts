@@ -1,7 +1,7 @@
 // What a new user meets first: the page at `/`, 405 for a wrong method, template errors and templates whose links work.
 import { parse } from "node-html-parser";
 import { createOrg, createSpace, createUser, expectErrorBody, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 import { unique } from "./sites-serve-fixtures";
 
 describe.each(MODES)("first screen over %s", (mode) => {
@@ -22,7 +22,7 @@ describe.each(MODES)("first screen over %s", (mode) => {
   }
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: the front page lists every public site of the instance
     owner = await createUser(sys.admin);
     orgId = (await createOrg(owner.api)).id;
   });

@@ -1,6 +1,6 @@
 // The systems the suites share (global-setup.js): every suite gets the same running system of a mode, a suite's
 // stop() leaves it running for the others, and what one suite makes never shows in another suite's world.
-import { createOrg, createSpace, createUser, SHARED_SYSTEM_ENV, type RunningSystem } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, SHARED_SYSTEM_ENV, startEmbedded, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 
 /** One suite's world: a user of its own, their organization and a space with a page holding `word`. */
@@ -59,6 +59,25 @@ describe("a suite that sets a configuration variable", () => {
     } finally {
       if (saved === undefined) delete process.env.OPENAPI_FETCH_TIMEOUT_MS;
       else process.env.OPENAPI_FETCH_TIMEOUT_MS = saved;
+    }
+  });
+});
+
+describe("the suites' fetch (setup-fetch.ts)", () => {
+  test("a request written on a kept-alive connection the server closed meanwhile still arrives", async () => {
+    // An in-process system, and this process busy past the server's 5 s keep-alive: the pooled connection is
+    // closed by the time the next request is written on it.
+    const sys = await startEmbedded();
+    try {
+      expect((await fetch(`${sys.url}/health`)).status).toBe(200);
+      const until = Date.now() + 6_500;
+      while (Date.now() < until) {
+        /* busy, as a suite that computes */
+      }
+      expect((await fetch(`${sys.url}/health`)).status).toBe(200);
+      expect((await sys.admin.get("/v1/user")).status).toBe(200);
+    } finally {
+      await sys.stop();
     }
   });
 });

@@ -5,10 +5,32 @@ export interface ApiResponse<T = unknown> {
   headers: Headers;
 }
 
-/** Whether `err` is fetch's failure on a connection the server had reset before reading the request. */
+/** Whether `err` is fetch's failure on a connection the server had reset or closed before reading the request. */
 function staleConnection(err: unknown): boolean {
   const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
   return (err as Error | undefined)?.name === "TypeError" && (cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET");
+}
+
+/**
+ * fetch, sent again when it met a kept-alive connection the server had already closed: the server closes an
+ * idle connection after its keep-alive timeout (5 s), and a busy test process (an in-process system, a
+ * worker on a loaded machine) may write its next request on it before it sees the close. The request never
+ * reached the server, so it goes again on another connection, at most as many times as fetch keeps them.
+ * Only requests whose body can be sent twice (none, a string, bytes) are sent again. The end-to-end suites
+ * install it as their fetch (test/src/setup-fetch.ts).
+ */
+export function fetchFresh(fetchOnce: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const body = init?.body;
+    const repeatable = !(input instanceof Request) && (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetchOnce(input, init);
+      } catch (err) {
+        if (!repeatable || attempt >= 4 || !staleConnection(err)) throw err;
+      }
+    }
+  };
 }
 
 export class ApiClient {
@@ -29,16 +51,7 @@ export class ApiClient {
       h["content-type"] = h["content-type"] ?? "application/json";
       init.body = typeof body === "string" ? body : JSON.stringify(body);
     }
-    // Kept-alive connections the server closed while this process's event loop was busy (an in-process
-    // system, a test that computed for longer than the server's keep-alive timeout) fail before the request
-    // reaches the server: it goes again, on another connection (at most as many times as fetch keeps them).
-    let res: Response | undefined;
-    for (let attempt = 0; !res; attempt++) {
-      res = await fetch(this.baseUrl + path, init).catch((err: unknown) => {
-        if (attempt >= 4 || !staleConnection(err)) throw err;
-        return undefined;
-      });
-    }
+    const res = await fetch(this.baseUrl + path, init);
     const text = await res.text();
     let parsed: unknown = text;
     try {
