@@ -166,7 +166,7 @@ function apiServer(api: Api): McpServer {
       annotations: write,
     },
     async ({ spaceId, changeRequestId, title, markdown, description, parentPageId, position, idempotencyKey: key }) =>
-      fromApi(await changes(spaceId, changeRequestId, { type: "insert_page", title, description, document: { markdown }, into: parentPageId, at: position }, key)),
+      fromApi(await changes(spaceId, changeRequestId, { operation: "insert_page", title, description, document: { markdown }, into: parentPageId, at: position }, key)),
   );
   server.registerTool(
     "updatePage",
@@ -177,7 +177,7 @@ function apiServer(api: Api): McpServer {
     },
     async ({ spaceId, changeRequestId, pageId, markdown, title, description, idempotencyKey: key }) => {
       if (markdown === undefined && title === undefined && description === undefined) return { content: [{ type: "text", text: "Give markdown, title or description to change." }], isError: true };
-      return fromApi(await changes(spaceId, changeRequestId, { type: "update_page", page: pageId, title, description, ...(markdown !== undefined ? { document: { markdown } } : {}) }, key));
+      return fromApi(await changes(spaceId, changeRequestId, { operation: "update_page", page: pageId, title, description, ...(markdown !== undefined ? { document: { markdown } } : {}) }, key));
     },
   );
   server.registerTool(
@@ -188,12 +188,12 @@ function apiServer(api: Api): McpServer {
       annotations: write,
     },
     async ({ spaceId, changeRequestId, pageId, parentPageId, position, idempotencyKey: key }) =>
-      fromApi(await changes(spaceId, changeRequestId, { type: "update_page", page: pageId, into: parentPageId, at: position }, key)),
+      fromApi(await changes(spaceId, changeRequestId, { operation: "update_page", page: pageId, into: parentPageId, at: position }, key)),
   );
   server.registerTool(
     "deletePage",
     { description: "Deletes a page (and the pages under it) in a change request.", inputSchema: { spaceId: id, changeRequestId: id, pageId: id, idempotencyKey }, annotations: { ...write, destructiveHint: true } },
-    async ({ spaceId, changeRequestId, pageId, idempotencyKey: key }) => fromApi(await changes(spaceId, changeRequestId, { type: "delete_page", page: pageId }, key)),
+    async ({ spaceId, changeRequestId, pageId, idempotencyKey: key }) => fromApi(await changes(spaceId, changeRequestId, { operation: "delete_page", page: pageId }, key)),
   );
   server.registerTool(
     "getChangeRequestChanges",
@@ -219,9 +219,22 @@ function apiServer(api: Api): McpServer {
   );
   server.registerTool(
     "requestReview",
-    { description: "Asks members of the organization (by user id) to review a change request.", inputSchema: { spaceId: id, changeRequestId: id, userIds: z.array(id).min(1).max(50), idempotencyKey }, annotations: write },
-    async ({ spaceId, changeRequestId, userIds, idempotencyKey: key }) =>
-      fromApi(await api({ method: "POST", path: `/v1/spaces/${enc(spaceId)}/change-requests/${enc(changeRequestId)}/requested-reviewers`, body: { users: userIds }, idempotencyKey: key })),
+    {
+      description: "Asks members of the organization (by user id) to review a change request, and marks a draft change request open (ready for review), as the app's \"Request review\" does.",
+      inputSchema: { spaceId: id, changeRequestId: id, userIds: z.array(id).min(1).max(50), idempotencyKey },
+      annotations: write,
+    },
+    async ({ spaceId, changeRequestId, userIds, idempotencyKey: key }) => {
+      const path = `/v1/spaces/${enc(spaceId)}/change-requests/${enc(changeRequestId)}`;
+      const requested = await api({ method: "POST", path: `${path}/requested-reviewers`, body: { users: userIds }, idempotencyKey: key });
+      if (requested.status >= 400) return fromApi(requested);
+      const current = await api({ method: "GET", path });
+      if ((current.body as { status?: unknown } | undefined)?.status === "draft") {
+        const opened = await api({ method: "PATCH", path, body: { status: "open" } });
+        if (opened.status >= 400) return fromApi(opened);
+      }
+      return fromApi(requested);
+    },
   );
   return server;
 }
