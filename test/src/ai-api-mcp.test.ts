@@ -205,6 +205,12 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
           expect(result.text).not.toMatch(/answered 5\d\d/);
         }
       }
+      // A path cannot climb out of the page reads to another path of the instance.
+      for (const path of ["../../../../health", "a/../../../../../metrics", "./x"]) {
+        const escaped = await callTool(client, "readPage", { spaceId, path });
+        expect(escaped.isError).toBe(true);
+        expect(escaped.text).not.toContain("status");
+      }
     } finally {
       await client.close();
     }

@@ -134,8 +134,11 @@ function apiServer(api: Api): McpServer {
     },
     async ({ spaceId, pageId, path, changeRequestId, format }) => {
       if (!pageId === !path) return { content: [{ type: "text", text: "Give exactly one of pageId and path." }], isError: true };
+      const segments = path?.split("/").filter(Boolean) ?? [];
+      // Each segment is encoded, and dot segments refused: a URL would resolve them to another path of this instance.
+      if (segments.some((segment) => segment === "." || segment === "..")) return { content: [{ type: "text", text: "A page path has no . or .. segments." }], isError: true };
       const root = changeRequestId ? `/v1/spaces/${enc(spaceId)}/change-requests/${enc(changeRequestId)}/content` : `/v1/spaces/${enc(spaceId)}/content`;
-      const where = pageId ? `page/${enc(pageId)}` : `path/${path!.split("/").filter(Boolean).map(enc).join("/")}`;
+      const where = pageId ? `page/${enc(pageId)}` : `path/${segments.map(enc).join("/")}`;
       const answer = await api({ method: "GET", path: `${root}/${where}`, query: { format: format ?? "markdown" } });
       return fromApi(answer, (body) => {
         const page = body as { title?: unknown; markdown?: unknown; path?: unknown; id?: unknown };
@@ -246,6 +249,8 @@ function apiClient(gateway: ApiMcpGateway, req: IncomingMessage): Api {
   const requestId = req.headers["x-request-id"];
   return async ({ method, path, query, body, idempotencyKey }) => {
     const url = new URL(path, origin);
+    // Only this instance's /v1, whatever a tool built (ids are checked by their schemas, paths encoded).
+    if (url.origin !== new URL(origin).origin || !url.pathname.startsWith("/v1/")) throw new Error("not an API path");
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { authorization, accept: "application/json" };
     if (typeof requestId === "string") headers["x-request-id"] = requestId;

@@ -67,6 +67,18 @@ export function siteSegments(ai: SiteAi, where: string): string[] | null {
   return markdownPath(segments) ?? segments;
 }
 
+/** A tool's handler whose unexpected failures answer a plain error result (logged; no internal message reaches the agent). */
+function guarded<A>(ai: SiteAi, handler: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (err) {
+      ai.service.logger.warn({ err, siteId: ai.request.site.id }, "a site MCP tool failed");
+      return toolError("The documentation could not be read just now; try again in a moment.");
+    }
+  };
+}
+
 function siteServer(ai: SiteAi): McpServer {
   const { site } = ai.request;
   const server = new McpServer(
@@ -83,7 +95,7 @@ function siteServer(ai: SiteAi): McpServer {
       inputSchema: { query: z.string().trim().min(1).max(512).describe("What to look for, in words.") },
       annotations: readOnly,
     },
-    async ({ query }) => {
+    guarded(ai, async ({ query }: { query: string }) => {
       const ranked = await rankSiteSearch(ai.service.publishedContent, ai.request.map.all, query, MCP_SEARCH_RESULTS);
       if (!ranked.length) return text(`No page of this site matches "${query}".`);
       const parts = ranked.map(({ view, tree, page, hit }) => {
@@ -96,7 +108,7 @@ function siteServer(ai: SiteAi): McpServer {
         return lines.join("\n");
       });
       return text(`# Results for "${query}"\n\n${parts.join("\n\n")}\n`);
-    },
+    }),
   );
 
   server.registerTool(
@@ -107,14 +119,14 @@ function siteServer(ai: SiteAi): McpServer {
       inputSchema: { url: z.string().min(1).max(2048).describe("The page's URL, or its path in the site (e.g. guides/install).") },
       annotations: readOnly,
     },
-    async ({ url }) => {
+    guarded(ai, async ({ url }: { url: string }) => {
       const segments = siteSegments(ai, url);
       if (!segments) return toolError(`"${url.slice(0, 200)}" is not a page address of this site.`);
       const found = await ai.pageAt(segments);
       if (!found) return toolError(`There is no page at "${url.slice(0, 200)}" on this site.`);
       const pointer = `> URL: ${ai.htmlUrl(found.view, found.tree, found.page)}`;
       return text(await ai.pageDocument(found.view, found.tree, found.page, pointer));
-    },
+    }),
   );
   return server;
 }
