@@ -63,3 +63,21 @@ test("a .md path is the page path without .md", () => {
   expect(markdownPath([".md"])).toBeNull();
   expect(markdownPath([])).toBeNull();
 });
+
+test("llms.txt stops before its bound with a note", () => {
+  const entries = Array.from({ length: 100 }, (_, i) => ({ title: `Page ${i}`, url: `https://x/p${i}.md`, description: "d".repeat(50) }));
+  const text = llmsTxt({ title: "Site", groups: [{ title: "A", entries }, { title: "B", entries }] }, 3000);
+  expect(Buffer.byteLength(text)).toBeLessThanOrEqual(3000);
+  expect(text).toContain("- [Page 0](https://x/p0.md)");
+  expect(text).not.toContain("## B");
+  expect(text.trimEnd().endsWith("or its search page.")).toBe(true);
+});
+
+test("llms-full.txt closed early (the page cap) ends with the same note", () => {
+  const writer = new LlmsFullWriter({ title: "Site", groups: [] }, "https://x/llms.txt");
+  writer.add({ title: "One", body: "b" }, "https://x/one.md");
+  expect(writer.close()).toBe(false);
+  expect(writer.text()).toContain("# One");
+  expect(writer.text()).toContain("This document stops here");
+  expect(writer.add({ title: "Two", body: "b" }, "u")).toBe(false);
+});

@@ -109,13 +109,33 @@ export interface LlmsIndex {
   groups: LlmsGroup[];
 }
 
-/** `/llms.txt` (llmstxt.org): an H1, a blockquote, an H2 per section or site space, a list of pages. */
-export function llmsTxt(index: LlmsIndex): string {
+/** The most `/llms.txt` answers (UTF-8 bytes), for the same reason as LLMS_FULL_MAX_BYTES: about 4,000 pages with descriptions. */
+export const LLMS_TXT_MAX_BYTES = 512 * 1024;
+
+/**
+ * `/llms.txt` (llmstxt.org): an H1, a blockquote, an H2 per section or site space, a list of pages. Past
+ * `maxBytes` the list stops with a note (a site that large is read through its MCP server's search).
+ */
+export function llmsTxt(index: LlmsIndex, maxBytes = LLMS_TXT_MAX_BYTES): string {
   const parts: string[] = [`# ${oneLine(index.title || "Documentation")}`];
   if (index.description) parts.push(`> ${oneLine(index.description)}`);
+  const note = "\n\n> This index stops here: the site has more pages than fit in one file. Search them with the site's MCP server (`~gitbook/mcp`) or its search page.\n";
+  let bytes = Buffer.byteLength(parts.join("\n\n")) + Buffer.byteLength(note);
   for (const group of index.groups) {
-    const lines = group.entries.map((entry) => `- [${linkText(entry.title || "Untitled")}](${entry.url})${entry.description ? `: ${oneLine(entry.description)}` : ""}`);
-    parts.push(`## ${oneLine(group.title || "Pages")}${lines.length ? `\n\n${lines.join("\n")}` : ""}`);
+    const heading = `## ${oneLine(group.title || "Pages")}`;
+    bytes += Buffer.byteLength(heading) + 2;
+    if (bytes > maxBytes) return `${parts.join("\n\n")}${note}`;
+    const lines: string[] = [];
+    for (const entry of group.entries) {
+      const line = `- [${linkText(entry.title || "Untitled")}](${entry.url})${entry.description ? `: ${oneLine(entry.description)}` : ""}`;
+      bytes += Buffer.byteLength(line) + 1;
+      if (bytes > maxBytes) {
+        parts.push(`${heading}${lines.length ? `\n\n${lines.join("\n")}` : ""}`);
+        return `${parts.join("\n\n")}${note}`;
+      }
+      lines.push(line);
+    }
+    parts.push(`${heading}${lines.length ? `\n\n${lines.join("\n")}` : ""}`);
   }
   return `${parts.join("\n\n")}\n`;
 }
@@ -126,6 +146,8 @@ export function llmsTxt(index: LlmsIndex): string {
  * ends with a note that points at /llms.txt and the `.md` pages.
  */
 export const LLMS_FULL_MAX_BYTES = 512 * 1024;
+/** The most pages `/llms-full.txt` reads (each is one read of content), whatever their size. */
+export const LLMS_FULL_MAX_PAGES = 2000;
 
 /** Builds llms-full.txt page by page, and stops before the bound. */
 export class LlmsFullWriter {
@@ -153,17 +175,22 @@ export class LlmsFullWriter {
     if (this.truncated) return false;
     const text = `\n---\n\n${pageMarkdown({ ...page, body: `Source: ${url}\n\n${page.body}` })}`;
     const note = this.noteText();
-    if (this.bytes + Buffer.byteLength(text, "utf8") + Buffer.byteLength(note, "utf8") > this.maxBytes) {
-      this.truncated = true;
-      this.push(note);
-      return false;
-    }
+    if (this.bytes + Buffer.byteLength(text, "utf8") + Buffer.byteLength(note, "utf8") > this.maxBytes) return this.close();
     this.push(text);
     return true;
   }
 
+  /** Ends the document with the note (more pages than it reads); false, like a page that did not fit. */
+  close(): boolean {
+    if (!this.truncated) {
+      this.truncated = true;
+      this.push(this.noteText());
+    }
+    return false;
+  }
+
   private noteText(): string {
-    return `\n---\n\n> This document stops here: the site's content is larger than ${Math.round(this.maxBytes / 1024)} KB. Every page is listed in [llms.txt](${this.llmsTxtUrl}) and can be read as Markdown at its \`.md\` URL.\n`;
+    return `\n---\n\n> This document stops here: the site's content is larger than ${Math.round(this.maxBytes / 1024)} KB or ${LLMS_FULL_MAX_PAGES} pages. Every page is listed in [llms.txt](${this.llmsTxtUrl}) and can be read as Markdown at its \`.md\` URL.\n`;
   }
 
   text(): string {

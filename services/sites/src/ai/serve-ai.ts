@@ -13,7 +13,7 @@ import type { TreeIndex, TreePage } from "../serve/content";
 import { resolveFileLink, resolvePageLink } from "../serve/content";
 import { Lru } from "../serve/lru";
 import { routeOf, type SiteMap, type SiteSpaceView } from "../serve/site-map";
-import { indexPointer, LlmsFullWriter, llmsTxt, pageMarkdown, rewriteLinks, substituteMarkdownVariables, type LlmsGroup, type LlmsIndex } from "./markdown";
+import { indexPointer, LLMS_FULL_MAX_PAGES, LlmsFullWriter, llmsTxt, pageMarkdown, rewriteLinks, substituteMarkdownVariables, type LlmsGroup, type LlmsIndex } from "./markdown";
 import { serveSiteMcp } from "./mcp";
 
 export const MARKDOWN = "text/markdown; charset=utf-8";
@@ -38,6 +38,9 @@ export interface AiRequest {
   params: ServeParams;
   respond: Respond;
 }
+
+/** Pages llms-full.txt reads at once. */
+const LLMS_FULL_BATCH = 16;
 
 /** Bodies of pages as Markdown, by revision, page and the URLs their links point at (revisions never change). */
 const bodies = new Lru<string, Promise<string>>(2000, 32 * 1024 * 1024);
@@ -162,9 +165,15 @@ export async function serveAi(service: SitesService, request: AiRequest): Promis
   if (rest.length === 1 && rest[0] === "llms-full.txt") {
     const { index, pages } = await ai.index();
     const writer = new LlmsFullWriter(index, ai.llmsTxtUrl());
-    for (const { view, tree, page } of pages) {
-      const body = await ai.body(view, tree, page);
-      if (!writer.add({ title: page.title, description: page.description, body }, ai.markdownUrl(view, page))) break;
+    // Read a few pages at a time, in order, until the bound (bytes, or LLMS_FULL_MAX_PAGES pages).
+    const listed = pages.slice(0, LLMS_FULL_MAX_PAGES + 1);
+    for (let at = 0; at < listed.length && !writer.truncated; at += LLMS_FULL_BATCH) {
+      const batch = listed.slice(at, at + LLMS_FULL_BATCH);
+      const bodies = await Promise.all(batch.map(({ view, tree, page }) => ai.body(view, tree, page)));
+      for (const [i, { view, page }] of batch.entries()) {
+        const added = at + i < LLMS_FULL_MAX_PAGES ? writer.add({ title: page.title, description: page.description, body: bodies[i] }, ai.markdownUrl(view, page)) : writer.close();
+        if (!added) break;
+      }
     }
     return respond(200, MARKDOWN_TEXT, writer.text());
   }
