@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
-import { newSite, sitesWorld, type SitesWorld } from "./sites-fixtures";
-import { addPages, header, publishedSite, rawGet, type PublishedSite } from "./sites-serve-fixtures";
+import { newSection, newSite, sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { addPages, header, publishedSite, rawGet, signToken, unique, type PublishedSite } from "./sites-serve-fixtures";
 import { badArguments, callTool, INITIALIZE, mcpClient, rawPost } from "./ai-fixtures";
 
 const EXPECTED_LLMS_TXT = readFileSync(join(__dirname, "../fixtures/ai/llms.txt"), "utf8");
@@ -225,13 +225,53 @@ describe.each(MODES)("published sites for AI tools over %s", (mode) => {
       expect((await rawPost(sys.url, `${unpublishedBase}/~gitbook/mcp`, INITIALIZE)).status).toBe(404);
     });
 
-    test("a visitor-auth site's MCP without a token is the same 401 as its pages", async () => {
-      const site = await publishedSite(sys, w, { visibility: "visitor-auth", title: "Members docs" });
-      const html = await rawGet(sys.url, `${site.base}/guide`);
+    test("a visitor-auth site with adaptive content: 401 without a token as its pages; with one, only the sections its claims show", async () => {
+      const created = await newSite(w, { visibility: "visitor-auth", title: "Members docs" });
+      const handbook = await newSection(w, created.id, "Handbook");
+      await addPages(sys, handbook.siteSpaces[0].space.id, [{ title: "Welcome", markdown: "For every member." }]);
+      const beta = await newSection(w, created.id, "Beta features");
+      await addPages(sys, beta.siteSpaces[0].space.id, [{ title: "Beta home", markdown: "Only for beta testers." }]);
+      expect((await w.owner.api.patch(`${w.sites}/${created.id}/sections/${beta.id}`, { condition: "visitor.claims.beta === true" })).status).toBe(200);
+      const basename = unique("members");
+      await w.owner.api.patch(`${w.sites}/${created.id}`, { basename });
+      await w.owner.api.post(`${w.sites}/${created.id}/publish`);
+      const base = `/sites/${basename}`;
+      const key = (await w.owner.api.get(`${w.sites}/${created.id}/publishing/auth`)).body.privateKey;
+      const exp = Math.floor(Date.now() / 1000) + 600;
+
+      const html = await rawGet(sys.url, `${base}/welcome`);
       expect(html.status).toBe(401);
-      expect((await rawGet(sys.url, `${site.base}/guide.md`)).status).toBe(401);
-      expect((await rawGet(sys.url, `${site.base}/llms.txt`)).status).toBe(401);
-      expect((await rawPost(sys.url, `${site.base}/~gitbook/mcp`, INITIALIZE)).status).toBe(401);
+      for (const path of [`${base}/welcome.md`, `${base}/llms.txt`, `${base}/llms-full.txt`]) expect((await rawGet(sys.url, path)).status).toBe(401);
+      expect((await rawPost(sys.url, `${base}/~gitbook/mcp`, INITIALIZE)).status).toBe(401);
+      const bad = signToken("not-the-key", { aud: created.id, exp });
+      expect((await rawPost(sys.url, `${base}/~gitbook/mcp?jwt_token=${bad}`, INITIALIZE)).status).toBe(401);
+
+      const member = signToken(key, { aud: created.id, exp });
+      const tester = signToken(key, { aud: created.id, exp, beta: true });
+      const memberIndex = await rawGet(sys.url, `${base}/llms.txt?jwt_token=${member}`);
+      expect(memberIndex.status).toBe(200);
+      expect(header(memberIndex, "cache-control")).toBe("private, no-store");
+      expect(memberIndex.text).toContain("## Handbook");
+      expect(memberIndex.text).not.toContain("Beta");
+      expect(memberIndex.text).not.toContain(member);
+      expect((await rawGet(sys.url, `${base}/beta-features/beta-home.md?jwt_token=${member}`)).status).toBe(404);
+      const testerIndex = await rawGet(sys.url, `${base}/llms.txt?jwt_token=${tester}`);
+      expect(testerIndex.text).toContain("## Beta features");
+      const page = await rawGet(sys.url, `${base}/beta-features/beta-home.md?jwt_token=${tester}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("Only for beta testers.");
+
+      const memberMcp = await mcpClient(`${sys.url}${base}/~gitbook/mcp?jwt_token=${member}`);
+      const testerMcp = await mcpClient(`${sys.url}${base}/~gitbook/mcp?jwt_token=${tester}`);
+      try {
+        expect((await callTool(memberMcp, "getPage", { url: "beta-features/beta-home" })).isError).toBe(true);
+        expect((await callTool(memberMcp, "searchDocumentation", { query: "testers" })).text).not.toContain("Beta home");
+        expect((await callTool(testerMcp, "getPage", { url: "beta-features/beta-home" })).text).toContain("Only for beta testers.");
+        expect((await callTool(testerMcp, "searchDocumentation", { query: "testers" })).text).toContain("Beta home");
+      } finally {
+        await memberMcp.close();
+        await testerMcp.close();
+      }
     });
   });
 
