@@ -219,5 +219,5 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
       expect(res.status).toBeLessThan(500);
     }
     expect((await rawPost(sys.url, "/mcp", INITIALIZE, { authorization: `Bearer ${w.owner.token}`, "content-type": "text/plain" })).status).toBe(415);
-  });
+  }, 300_000);
 });

@@ -48,7 +48,9 @@ export function badArguments(schema: { properties?: Record<string, { type?: stri
   const props = schema.properties ?? {};
   const valid: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(props)) valid[name] = sample(prop.type);
-  const wrong: unknown[] = [42, -1, true, null, {}, [], "", "x".repeat(3000), { $gt: "" }, ["a"], 1.5];
+  // One of each kind a schema must refuse: a number, a negative and a fraction, a boolean, null, an object
+  // (a query operator too), arrays, an empty and an overlong string.
+  const wrong: unknown[] = [-1, 1.5, true, null, { $gt: "" }, ["a"], "", "x".repeat(3000)];
   for (const name of Object.keys(props)) {
     if (schema.required?.includes(name)) {
       const missing = { ...valid };

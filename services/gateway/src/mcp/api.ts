@@ -16,10 +16,14 @@ export const API_MCP_PATH = "/mcp";
 export const API_MCP_TEXT_MAX_CHARS = 200_000;
 
 export interface ApiMcpGateway {
-  /** Whether the request's bearer token is a valid one (the gateway's token cache and identity). */
-  tokenValid(req: IncomingMessage): Promise<boolean>;
-  /** Counts a request without a valid token against its address; false when over the limit (answered 429 here). */
-  admitAnonymous(req: IncomingMessage): { allowed: true } | { allowed: false; retryAfter: number };
+  /** The id of the user whose valid bearer token the request carries, or null (the gateway's token cache and identity). */
+  callerId(req: IncomingMessage): Promise<string | null>;
+  /**
+   * Counts the MCP request itself: without a valid token against its address (as an anonymous /v1
+   * request), with one in a per-user count of its own (SITE_RATE_LIMIT_PER_MINUTE), so requests that make
+   * no API call (tools/list, initialize, invalid arguments) are bounded too.
+   */
+  admit(req: IncomingMessage, userId: string | null): { allowed: true } | { allowed: false; retryAfter: number };
   /** `http://127.0.0.1:{port}` (or the address the gateway listens on): where the tools send their /v1 requests. */
   loopbackOrigin(): string;
   bodyLimitBytes: number;
@@ -284,11 +288,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | n
 /** Answers one request of `/mcp`. */
 export async function serveApiMcp(gateway: ApiMcpGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== "POST") return send(res, 405, rpcError("This MCP server takes POST requests (Streamable HTTP, stateless)."), { Allow: "POST" });
-  if (!(await gateway.tokenValid(req))) {
-    const admitted = gateway.admitAnonymous(req);
-    if (!admitted.allowed) return send(res, 429, rpcError("Too many requests."), { "Retry-After": String(admitted.retryAfter) });
-    return send(res, 401, rpcError("An API token is required: Authorization: Bearer <token>."), { "WWW-Authenticate": 'Bearer realm="docshelf"' });
-  }
+  const userId = await gateway.callerId(req);
+  const admitted = gateway.admit(req, userId);
+  if (!admitted.allowed) return send(res, 429, rpcError("Too many requests."), { "Retry-After": String(admitted.retryAfter) });
+  if (!userId) return send(res, 401, rpcError("An API token is required: Authorization: Bearer <token>."), { "WWW-Authenticate": 'Bearer realm="docshelf"' });
   const type = req.headers["content-type"];
   if (typeof type !== "string" || !/^application\/json\b/i.test(type.trim())) return send(res, 415, rpcError("An MCP request is JSON (Content-Type: application/json)."));
   const body = await readBody(req, gateway.bodyLimitBytes);

@@ -32,17 +32,19 @@ export function apiMcpGateway(service: unknown, cfg: Config, trusted: TrustedPro
   return {
     bodyLimitBytes: cfg.jsonBodyLimitBytes,
     timeoutMs: cfg.requestTimeoutMs,
-    async tokenValid(req: IncomingMessage) {
-      if (typeof req.headers.authorization !== "string") return false;
+    async callerId(req: IncomingMessage) {
+      if (typeof req.headers.authorization !== "string") return null;
       // The same check as /v1's: the token cache, then identity.authenticate (the broker calls it).
       const identity = await gateway.identify(gateway.broker as Context, req as GatewayRequest);
-      return identity.caller !== null;
+      return identity.caller?.id ?? null;
     },
-    admitAnonymous(req: IncomingMessage) {
+    admit(req: IncomingMessage, userId: string | null) {
       const limiter = gateway.openedGuards?.limiter;
       if (!limiter) return { allowed: true };
       try {
-        const decision = limiter.hit({ kind: "address", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted) });
+        const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+        // A user's MCP requests share the reader kind's per-minute budget under a key of their own (never an address).
+        const decision = limiter.hit(userId ? { kind: "reader", address: `mcp-user:${userId}` } : { kind: "address", address });
         return !decision || decision.allowed ? { allowed: true } : { allowed: false, retryAfter: decision.retryAfter };
       } catch (err) {
         gateway.logger.warn({ err }, "rate limit counter unavailable; MCP request not counted");
