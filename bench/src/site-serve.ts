@@ -43,6 +43,11 @@ async function main(): Promise<void> {
     const chosen = Array.from({ length: DISTINCT }, () => all[Math.floor(rnd() * all.length)]);
     const urls = chosen.map((path) => `${base}/sites/large/${path}`);
     const warm = await timeGets(urls, RUNS, 200);
+    // The same pages as Markdown for AI tools (issue 37): `{path}.md`, after its own warm-up pass.
+    const mdUrls = chosen.map((path) => `${base}/sites/large/${path}.md`);
+    const md = await http("GET", mdUrls[0]);
+    if (md.status !== 200 || !String(md.headers["content-type"]).startsWith("text/markdown")) throw new Error(`the .md page answered ${md.status}`);
+    const warmMd = await timeGets(mdUrls, RUNS, 200);
     const sizes = await Promise.all(urls.slice(0, 20).map(async (url) => (await http("GET", url)).body.length));
     const avgBytes = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
     const withEtag = await (async () => {
@@ -65,6 +70,7 @@ async function main(): Promise<void> {
     const rows: Array<[string, string, string]> = [
       [`warm \`GET /sites/{basename}/{path}\` p50 (${RUNS} sequential requests over ${DISTINCT} random pages, ~${Math.round(avgBytes / 1024)} KB of HTML each, after one warm-up pass)`, `${f1(p50)} ms`, `≤ 20 ms: ${p50 <= 20 ? "met" : "**not met**"}`],
       ["warm p95 / p99 of the same", `${f1(pct(warm, 95))} / ${f1(pct(warm, 99))} ms`, "–"],
+      [`warm \`GET /sites/{basename}/{path}.md\` p50 / p95 (the same pages as Markdown, issue 37)`, `${f1(pct(warmMd, 50))} / ${f1(pct(warmMd, 95))} ms`, `≤ the HTML page's p50: ${pct(warmMd, 50) <= p50 ? "met" : "**not met**"}`],
       [`\`If-None-Match\` → 304 p50 (${Math.min(RUNS, 500)} requests)`, `${f1(pct(withEtag, 50))} ms`, "–"],
       ["first page after publishing (reads the 10,000-page tree, renders the page)", `${Math.round(coldMs)} ms`, "–"],
       ["second page (tree cached, page rendered)", `${f1(secondMs)} ms`, "–"],

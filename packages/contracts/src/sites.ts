@@ -40,6 +40,18 @@ export interface ServeParams {
   query?: Record<string, unknown>;
   cookie?: string;
   ifNoneMatch?: string;
+  /** The request's Accept asks for Markdown (`text/markdown`): a page answers as its `.md` does. */
+  markdown?: boolean;
+  /** A POST to the site's MCP server (`{site}/~gitbook/mcp`), forwarded as it came. */
+  mcp?: SiteMcpRequest;
+}
+
+/** A POST to a site's MCP server: its JSON-RPC body and the headers Streamable HTTP reads. */
+export interface SiteMcpRequest {
+  body: string;
+  contentType?: string;
+  accept?: string;
+  protocolVersion?: string;
 }
 
 /** The HTTP answer the gateway sends as is. */

@@ -30,6 +30,7 @@ import { appPages } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
 import { allowedMethods } from "./alias-index";
+import { apiMcpGateway, isApiMcp, serveApiMcp } from "./mcp";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Moleculer's timeout middleware reads an action's own `timeout` (0: none), which its typings do not list. */
@@ -338,6 +339,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
       /** A published site's page (under /sites/, or on a site's own hostname) is served here; anything else goes to moleculer-web. */
       httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
+        if (isApiMcp(req)) return serveApiMcp(apiMcpGateway(this, cfg, guardOptions.trusted), req, res).catch((err: unknown) => this.renderError(req, res, err));
         const params = this.published.target(req);
         if (!params && app.matches(req)) return this.admitReader(req, res) ? app.serve(this.broker, req, res, settleRequestId(req, res)).catch((err: unknown) => this.renderError(req, res, err)) : undefined;
         if (!params) return apiHandler.call(this, req, res, next);

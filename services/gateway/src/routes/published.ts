@@ -7,6 +7,7 @@ import * as sites from "@docshelf/contracts/sites";
 import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
+import { acceptsMarkdown, isSiteMcpPost, mcpRefusal, readSiteMcp } from "../mcp/site";
 
 /**
  * Paths that are the instance's own whatever the Host: the API, SSO, probes and metrics. A site's
@@ -61,11 +62,11 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
   };
   return {
     target(req) {
-      if (req.method !== "GET" && req.method !== "HEAD") return null;
       // The path as sent: a URL parser would resolve "..", and sites.serve refuses such paths instead.
       const raw = req.url ?? "/";
       const at = raw.indexOf("?");
       const path = at < 0 ? raw : raw.slice(0, at);
+      if (req.method !== "GET" && req.method !== "HEAD" && !isSiteMcpPost(req, path)) return null;
       const { host, foreign: foreignHost } = hostOf(req.headers.host ?? "");
       const underSites = path === "/sites" || path.startsWith("/sites/");
       if (!underSites && (!foreignHost || INSTANCE_PATH.test(path))) return null;
@@ -74,6 +75,7 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       if (typeof req.headers.cookie === "string") params.cookie = req.headers.cookie.slice(0, 16384);
       const inm = req.headers["if-none-match"];
       if (typeof inm === "string") params.ifNoneMatch = inm.slice(0, 1024);
+      if (acceptsMarkdown(req.headers.accept)) params.markdown = true;
       return params;
     },
 
@@ -87,9 +89,16 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
     },
 
     async serve(broker, req, res, params, requestID) {
-      let answer: ServeAnswer | null;
+      let answer: ServeAnswer | null = null;
       try {
-        answer = await call(broker, sites.serve, params, { timeout: timeoutMs, requestID });
+        if (req.method === "POST") {
+          const mcp = await readSiteMcp(req);
+          if ("refuse" in mcp) answer = mcpRefusal(mcp.refuse, mcp.refuse === 413 ? "The request body is too large." : "An MCP request is JSON (Content-Type: application/json).");
+          else params.mcp = mcp;
+        }
+        answer ??= await call(broker, sites.serve, params, { timeout: timeoutMs, requestID });
+        // A POST to a path that is no site's is the API's (404 there).
+        if (!answer && req.method === "POST") answer = mcpRefusal(404, "There is no site here.");
       } catch (err) {
         const code = (err as { code?: number }).code;
         // A request whose path, host or query the action refuses (too long, malformed) is the client's mistake.

@@ -17,6 +17,7 @@ import { messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type Search
 import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
+import { serveAi, withAiLinks } from "../ai/serve-ai";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -132,6 +133,8 @@ export const serveActions: SitesActions = {
       query: { type: "object", optional: true },
       cookie: { type: "string", max: 16384, optional: true },
       ifNoneMatch: { type: "string", max: 1024, optional: true },
+      markdown: { type: "boolean", optional: true },
+      mcp: { type: "object", optional: true, props: { body: { type: "string", max: 1_048_576 }, contentType: { type: "string", max: 256, optional: true }, accept: { type: "string", max: 1024, optional: true }, protocolVersion: { type: "string", max: 64, optional: true } } },
     },
     async handler(this: SitesService, ctx: Ctx<ServeParams>): Promise<ServeAnswer | null> {
       const { publicUrl } = configFor(this.broker);
@@ -210,7 +213,7 @@ export const serveActions: SitesActions = {
         });
       }
       const respond = (status: number, contentType: string, body: string, noindex = false) =>
-        answer({ status, contentType, body, visibility: site.visibility, personal: access.personal, noindex, setCookies: access.setCookies, ifNoneMatch: ctx.params.ifNoneMatch });
+        withAiLinks(answer({ status, contentType, body, visibility: site.visibility, personal: access.personal, noindex, setCookies: access.setCookies, ifNoneMatch: ctx.params.ifNoneMatch }), base);
 
       const [sections, groups, siteSpaces] = await Promise.all([
         this.sections.find({ siteId: site.id }),
@@ -221,6 +224,8 @@ export const serveActions: SitesActions = {
         (await this.publishedContent.heads([...new Set(siteSpaces.map((s) => s.spaceId))])).map((h) => [h.spaceId, h]),
       );
       const map = buildSiteMap({ site, sections, groups, siteSpaces }, heads, access.claims, base);
+      const ai = await serveAi(this, { site, base, origin: served.origin, rest, query, map, params: ctx.params, respond });
+      if (ai) return ai;
 
       const sitemapFile = rest.length === 1 ? /^sitemap(?:-([1-9]\d{0,4}))?\.xml$/.exec(rest[0]) : null;
       if (sitemapFile) {
