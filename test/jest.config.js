@@ -44,6 +44,7 @@ const ALONE = [
   "sites-rate-limit",
   "isolation-gateway",
   "deploy-observability",
+  "ai-rate-limit",
 ];
 
 const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
