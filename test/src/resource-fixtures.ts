@@ -1,5 +1,6 @@
 // Fixtures of the resource-exhaustion suites (issue 36): another organization's member keeps reading its
 // own space while an attack runs, and the suite checks how long those reads waited.
+import { constants, deflateRawSync } from "node:zlib";
 import type { ApiClient } from "@docshelf/testkit";
 
 export interface Latencies {
@@ -46,4 +47,49 @@ export async function until<T>(what: string, ms: number, check: () => Promise<T 
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * `mib` MiB of zeros as one raw deflate stream (about 1,000 to 1) without holding them: one MiB deflated
+ * with a full flush (which resets the compressor, so every MiB gives the same bytes), repeated, then an
+ * empty final block.
+ */
+export function deflatedZeros(mib: number): Buffer {
+  const oneMib = deflateRawSync(Buffer.alloc(1024 * 1024), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  return Buffer.concat([...Array<Buffer>(mib).fill(oneMib), Buffer.from([0x03, 0x00])]);
+}
+
+/**
+ * A ZIP written byte by byte, as an attacker would: one local record holding `data` (deflated), and a
+ * directory entry per name, every one pointing at that record and declaring `declared` bytes.
+ */
+export function zipSharingData(data: Buffer, names: string[], declared: number): Buffer {
+  const recordName = Buffer.from(names[0]);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(recordName.length, 26);
+  const directory = names.map((name) => {
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(8, 10);
+    header.writeUInt32LE(data.length, 20);
+    header.writeUInt32LE(declared, 24);
+    header.writeUInt16LE(Buffer.byteLength(name), 28);
+    return Buffer.concat([header, Buffer.from(name)]);
+  });
+  const start = local.length + recordName.length + data.length;
+  const size = directory.reduce((sum, entry) => sum + entry.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(names.length, 8);
+  end.writeUInt16LE(names.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(start, 16);
+  return Buffer.concat([local, recordName, data, ...directory, end]);
 }
