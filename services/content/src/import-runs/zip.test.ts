@@ -93,6 +93,16 @@ describe("readZip", () => {
     await expect(readZip(zip, "f", LIMITS)).rejects.toThrow(/'f': the ZIP entry "bad\.md" is damaged/);
   });
 
+  test("reads ZIP64 archives (sizes and offsets in the ZIP64 extra field and end record)", async () => {
+    // Written by Info-ZIP's `zip -fz` (ZIP64 forced): a stored and a deflated entry.
+    const zip64 = Buffer.from("UEsDBC0AAAAAAOOBfF0Abi2u//////////8EABQAYS5tZAEAEAANAAAAAAAAAA0AAAAAAAAAIyBTaXh0eS1mb3VyClBLAwQtAAAACADjgXxd0tn8dP//////////BgAUAGcvYi5tZAEAEAAdAAAAAAAAABMAAAAAAAAAU1ZwSU0t4OIKSa0oUShBIfS4AFBLAQIeAy0AAAAAAOOBfF0Abi2uDQAAAP////8EAAwAAAAAAAEAAACkgQAAAABhLm1kAQAIAA0AAAAAAAAAUEsBAh4DLQAAAAgA44F8XdLZ/HQTAAAA/////wYADAAAAAAAAQAAAKSBQwAAAGcvYi5tZAEACAAdAAAAAAAAAFBLBgYsAAAAAAAAAB4DLQAAAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAB+AAAAAAAAAI4AAAAAAAAAUEsGBwAAAAAMAQAAAAAAAAEAAABQSwUGAAAAAAIAAgB+AAAA/////wAA", "base64");
+    const entries = await readZip(zip64, "f", LIMITS);
+    expect(entries.map((e) => [e.path, e.bytes.toString()])).toEqual([
+      ["a.md", "# Sixty-four\n"],
+      ["g/b.md", "# Deep\n\nText text text text.\n"],
+    ]);
+  });
+
   test("something that is not a ZIP is a 400", () => {
     expect(() => listZip(Buffer.from("PK not really a zip"), "source.files[0]", LIMITS)).toThrow(/'source\.files\[0\]': not a ZIP/);
     expect(() => listZip(Buffer.alloc(0), "source.files[0]", LIMITS)).toThrow(/'source\.files\[0\]': not a ZIP/);
