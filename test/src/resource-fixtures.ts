@@ -1,6 +1,6 @@
 // Fixtures of the resource-exhaustion suites (issue 36): another organization's member keeps reading its
 // own space while an attack runs, and the suite checks how long those reads waited.
-import { constants, deflateRawSync } from "node:zlib";
+import { createDeflateRaw } from "node:zlib";
 import type { ApiClient } from "@docshelf/testkit";
 
 export interface Latencies {
@@ -50,13 +50,19 @@ export async function until<T>(what: string, ms: number, check: () => Promise<T 
 }
 
 /**
- * `mib` MiB of zeros as one raw deflate stream (about 1,000 to 1) without holding them: one MiB deflated
- * with a full flush (which resets the compressor, so every MiB gives the same bytes), repeated, then an
- * empty final block.
+ * `mib` MiB of zeros as one raw deflate stream (about 1,000 to 1, one run of blocks with no flush in it, as
+ * a zip tool writes), deflated a MiB at a time so the zeros never sit in memory at once.
  */
-export function deflatedZeros(mib: number): Buffer {
-  const oneMib = deflateRawSync(Buffer.alloc(1024 * 1024), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
-  return Buffer.concat([...Array<Buffer>(mib).fill(oneMib), Buffer.from([0x03, 0x00])]);
+export async function deflatedZeros(mib: number): Promise<Buffer> {
+  const deflate = createDeflateRaw({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve, reject) => deflate.on("end", resolve).on("error", reject));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < mib; i++) if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once("drain", resolve));
+  deflate.end();
+  await ended;
+  return Buffer.concat(chunks);
 }
 
 /**
