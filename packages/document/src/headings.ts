@@ -2,7 +2,7 @@
 // (render-html.ts: the `id` of each rendered heading) and the search sections (sections.ts: each
 // section's anchor), so a search result's `#anchor` always names a heading of the rendered page.
 import MarkdownIt from "markdown-it";
-import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
+import { slugifyHeading, UniqueAnchors } from "@docshelf/slugs";
 
 export type Token = MarkdownIt.Token;
 
@@ -28,12 +28,12 @@ export interface HeadingAnchor {
 
 /** Every heading of parsed tokens, ATX and setext alike, in document order, with its anchor. */
 export function headingAnchors(tokens: Token[]): HeadingAnchor[] {
-  const used = new Set<string>();
+  const anchors = new UniqueAnchors();
   const headings: HeadingAnchor[] = [];
   tokens.forEach((token, index) => {
     if (token.type !== "heading_open") return;
     const title = headingText(tokens[index + 1]).trim();
-    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: uniqueAnchor(slugifyHeading(title), used) });
+    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: anchors.take(slugifyHeading(title)) });
   });
   return headings;
 }

@@ -7,7 +7,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyR
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op, type Filter } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import { ACTIVE_STATUSES, executeRun, failAbandoned, parseUpload, presentImportRun, readZip, type Upload } from "./import-runs";
+import { ACTIVE_STATUSES, executeRun, failAbandoned, listZip, parseUpload, presentImportRun, type Upload } from "./import-runs";
 import type { ImportRunDoc, ImportRunStatus, SpaceDoc } from "./models";
 import type { ContentActions, ContentService, Ctx } from "./service-types";
 
@@ -93,9 +93,9 @@ function checkSource(service: ContentService, source: StartParams["source"], run
   const uploads = files.map((file, index) => parseUpload(file, index));
   const total = uploads.reduce((sum, upload) => sum + upload.bytes.length, 0);
   if (total > settings.uploadMaxBytes) throw new BadRequestError(`Invalid parameters: 'source.files' are ${total} bytes, over the ${settings.uploadMaxBytes} bytes an import takes.`);
-  // A ZIP's directory is checked now (entries, sizes, ratio, names), so a bad archive is a 400, not a failed run.
+  // A ZIP's directory is checked now (entries, sizes, ratio, names, shared data), so a bad archive is a 400, not a failed run.
   const limits = { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio };
-  uploads.forEach((upload, index) => upload.kind === "zip" && readZip(upload.bytes, `source.files[${index}]`, limits, true));
+  uploads.forEach((upload, index) => upload.kind === "zip" && listZip(upload.bytes, `source.files[${index}]`, limits));
   return { stored: { type: "file", files: uploads.map((upload, index) => `uploads/${runId}/${index + 1}-${upload.name}`) }, uploads };
 }
 

@@ -11,7 +11,7 @@ describe("file pages", () => {
     expect(pagePathOf("api/v1/index.html")).toBe("api/v1");
   });
 
-  test("a ZIP's Markdown and HTML entries become pages with titles from headings, in path order", () => {
+  test("a ZIP's Markdown and HTML entries become pages with titles from headings, in path order", async () => {
     const zip = Buffer.from(
       zipSync({
         "README.md": strToU8("# Welcome\n\nHello."),
@@ -21,7 +21,7 @@ describe("file pages", () => {
         "notes_on-things.md": strToU8("No heading."),
       }),
     );
-    const files = sourceFiles([{ name: "docs.zip", kind: "zip", bytes: zip }], LIMITS);
+    const files = await sourceFiles([{ name: "docs.zip", kind: "zip", bytes: zip }], LIMITS);
     const { pages, totalResources } = filePages(files, 10);
     expect(totalResources).toBe(4);
     expect(pages.map((p) => [p.path, p.title])).toEqual([
@@ -33,8 +33,8 @@ describe("file pages", () => {
     expect(pages[3].markdown).toBe("Some **bold** text.");
   });
 
-  test("the page limit keeps the first pages and counts the rest; repeated paths get -2", () => {
-    const files = sourceFiles(
+  test("the page limit keeps the first pages and counts the rest; repeated paths get -2", async () => {
+    const files = await sourceFiles(
       [
         { name: "a.md", kind: "markdown", bytes: Buffer.from("# A") },
         { name: "a.html", kind: "html", bytes: Buffer.from("<h1>A again</h1>") },

@@ -61,18 +61,18 @@ export function fileToPage(file: SourceFile, path: string): ImportedPage {
 }
 
 /** The Markdown and HTML files of the uploads, ZIPs opened (within `limits`), in path order. */
-export function sourceFiles(uploads: Upload[], limits: ZipLimits): SourceFile[] {
+export async function sourceFiles(uploads: Upload[], limits: ZipLimits): Promise<SourceFile[]> {
   const files: SourceFile[] = [];
-  uploads.forEach((upload, index) => {
+  for (const [index, upload] of uploads.entries()) {
     if (upload.kind !== "zip") {
       files.push({ path: upload.name, kind: upload.kind, bytes: upload.bytes });
-      return;
+      continue;
     }
-    for (const entry of readZip(upload.bytes, `source.files[${index}]`, limits)) {
+    for (const entry of await readZip(upload.bytes, `source.files[${index}]`, limits)) {
       const kind = kindOf(entry.path);
       if (kind) files.push({ path: entry.path, kind, bytes: entry.bytes });
     }
-  });
+  }
   // Shallow paths first, so a folder's README claims the folder's path before a same-named file could.
   return files.sort((a, b) => a.path.split("/").length - b.path.split("/").length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

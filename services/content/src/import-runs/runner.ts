@@ -88,7 +88,7 @@ async function gather(service: ContentService, run: ImportRunDoc, uploads: Uploa
   const settings = service.importSettings;
   if (run.source.type === "file") {
     const { pages, totalResources } = filePages(
-      sourceFiles(uploads, { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio }),
+      await sourceFiles(uploads, { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio }),
       settings.maxPages,
     );
     progress(totalResources);

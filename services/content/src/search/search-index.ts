@@ -55,7 +55,27 @@ const FIELD_BOOSTS = [3, 1]; // in FIELDS order: title, text
 const PREFIX_WEIGHT = 0.4;
 const FUZZY_WEIGHT = 0.25;
 const usesPrefix = (term: string) => term.length >= 3;
-const typosAllowed = (term: string) => (term.length >= 5 && /^\p{L}+$/u.test(term) ? Math.min(2, Math.round(term.length * 0.2)) : 0);
+const typosAllowed = (term: string) => (term.length >= 5 && term.length <= FUZZY_MAX_LENGTH && /^\p{L}+$/u.test(term) ? Math.min(2, Math.round(term.length * 0.2)) : 0);
+
+// Work per query is capped (issue 36: 512-character queries of 56 random words against a page of 90,000
+// distinct words took 100-800 ms each, all of it on the event loop, so a few clients within the rate limit
+// slowed every tenant). Typo lookups walk the whole term dictionary's tree and are the costly part.
+/** Distinct query terms used (stop words left out); later ones are ignored. */
+export const MAX_QUERY_TERMS = 32;
+/** Query terms that get typo matching: the first ones that qualify (letters only, 5 to FUZZY_MAX_LENGTH long). */
+export const MAX_FUZZY_TERMS = 4;
+/**
+ * A typo lookup's cost grows with the dictionary it walks: the terms that get one are fewer when the spaces
+ * searched hold many distinct words together, so that terms × words stays within this (at least one term
+ * always gets one; a space of 50,000 distinct words keeps all four).
+ */
+export const FUZZY_WORDS_BUDGET = 200_000;
+/** Longer terms are matched exactly and by prefix only. */
+export const FUZZY_MAX_LENGTH = 24;
+/** Index words examined for one term's prefix matches, per space. */
+export const MAX_PREFIX_CANDIDATES = 1000;
+/** Prefix and typo variants kept per query term (the best weighted), besides the term itself. */
+export const MAX_VARIANTS_PER_TERM = 64;
 
 /** A word of the index that matches a query term (the term itself, a longer word it starts, or a near miss). */
 interface Variant {
@@ -147,7 +167,7 @@ export class SearchIndex {
    */
   private match(query: string, spaceIds: readonly string[]): { plan: Plan; scored: ScoredSpace[]; minMatched: number } | undefined {
     const spaces = [...new Set(spaceIds)].flatMap((id) => this.spaces.get(id) ?? []);
-    const terms = queryTerms(query);
+    const terms = queryTerms(query).slice(0, MAX_QUERY_TERMS);
     if (spaces.length === 0 || terms.length === 0) return undefined;
     const plan = planQuery(terms, spaces);
     const scored = spaces.map((space, order) => scoreSpace(plan, space, order));
@@ -159,12 +179,18 @@ export class SearchIndex {
 function planQuery(terms: string[], spaces: SpaceIndex[]): Plan {
   const sectionCount = spaces.reduce((sum, space) => sum + space.sectionCount, 0);
   const averageFieldLengths = FIELDS.map((_, f) => spaces.reduce((sum, space) => sum + space.totalFieldLengths[f], 0) / sectionCount || 1);
+  const words = spaces.reduce((sum, space) => sum + space.termCount, 0);
+  const fuzzyMax = Math.max(1, Math.min(MAX_FUZZY_TERMS, Math.floor(FUZZY_WORDS_BUDGET / Math.max(words, 1))));
+  let fuzzyTerms = 0;
   const variants = terms.map((term) => {
     const weights = new Map<string, number>([[term, 1]]);
-    const typos = typosAllowed(term);
+    const typos = fuzzyTerms < fuzzyMax ? typosAllowed(term) : 0;
+    if (typos > 0) fuzzyTerms++;
     for (const space of spaces) {
       if (usesPrefix(term)) {
+        let examined = 0;
         for (const [word] of space.terms.atPrefix(term)) {
+          if (++examined > MAX_PREFIX_CANDIDATES) break;
           if (word !== term) weights.set(word, (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length)));
         }
       }
@@ -175,7 +201,9 @@ function planQuery(terms: string[], spaces: SpaceIndex[]): Plan {
         }
       }
     }
-    return [...weights].map(([word, weight]): Variant => {
+    // The term itself, then its best variants (ties in word order, so the cut never depends on the tree's).
+    const kept = [...weights].sort(([a, wa], [b, wb]) => (a === term ? -1 : b === term ? 1 : wb - wa || (a < b ? -1 : a > b ? 1 : 0))).slice(0, MAX_VARIANTS_PER_TERM + 1);
+    return kept.map(([word, weight]): Variant => {
       const ids = spaces.map((space) => space.terms.get(word));
       const holders = FIELDS.map((_, f) =>
         spaces.reduce((sum, space, i) => {

@@ -54,6 +54,11 @@ export class SpaceIndex {
     return this.sectionPage.length;
   }
 
+  /** Distinct words of the space (the size of its term dictionary). */
+  get termCount(): number {
+    return this.postings[0].start.length - 1;
+  }
+
   /** Indexes the pages of a revision; a page id seen twice keeps its first page. */
   static build(spaceId: string, revisionId: string, input: readonly PageInput[]): SpaceIndex {
     const seen = new Set<string>();

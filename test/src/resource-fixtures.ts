@@ -1,0 +1,101 @@
+// Fixtures of the resource-exhaustion suites (issue 36): another organization's member keeps reading its
+// own space while an attack runs, and the suite checks how long those reads waited.
+import { createDeflateRaw } from "node:zlib";
+import type { ApiClient } from "@docshelf/testkit";
+
+export interface Latencies {
+  count: number;
+  max: number;
+  p99: number;
+  /** Requests that did not answer 200. */
+  failures: number;
+}
+
+/**
+ * Polls `GET path` as `api` back to back (a short pause between) until `stop()` is called; `stop()` waits
+ * for the request in flight and answers the latencies seen.
+ */
+export function probe(api: ApiClient, path: string): { stop(): Promise<Latencies> } {
+  const times: number[] = [];
+  let failures = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await api.get(path).catch(() => undefined);
+      times.push(performance.now() - started);
+      if (res?.status !== 200) failures++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...times].sort((a, b) => a - b);
+      return { count: sorted.length, max: sorted.at(-1) ?? 0, p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, failures };
+    },
+  };
+}
+
+/** Polls `check` every 50 ms until it answers something other than undefined, or fails after `ms`. */
+export async function until<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * `mib` MiB of zeros as one raw deflate stream (about 1,000 to 1, one run of blocks with no flush in it, as
+ * a zip tool writes), deflated a MiB at a time so the zeros never sit in memory at once.
+ */
+export async function deflatedZeros(mib: number): Promise<Buffer> {
+  const deflate = createDeflateRaw({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve, reject) => deflate.on("end", resolve).on("error", reject));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < mib; i++) if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once("drain", resolve));
+  deflate.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A ZIP written byte by byte, as an attacker would: one local record holding `data` (deflated), and a
+ * directory entry per name, every one pointing at that record and declaring `declared` bytes.
+ */
+export function zipSharingData(data: Buffer, names: string[], declared: number): Buffer {
+  const recordName = Buffer.from(names[0]);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(recordName.length, 26);
+  const directory = names.map((name) => {
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(8, 10);
+    header.writeUInt32LE(data.length, 20);
+    header.writeUInt32LE(declared, 24);
+    header.writeUInt16LE(Buffer.byteLength(name), 28);
+    return Buffer.concat([header, Buffer.from(name)]);
+  });
+  const start = local.length + recordName.length + data.length;
+  const size = directory.reduce((sum, entry) => sum + entry.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(names.length, 8);
+  end.writeUInt16LE(names.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(start, 16);
+  return Buffer.concat([local, recordName, data, ...directory, end]);
+}

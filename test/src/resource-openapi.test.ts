@@ -1,0 +1,65 @@
+// Issue 36, finding 2: an OpenAPI spec's `$ref`s can fan out exponentially — 2.7 KB whose schema s_i has
+// two properties both `$ref: s_{i+1}`, 21 deep, held the process 41.5 s in validation and ended `complete`.
+// Now the spec ends with a PARSE_ERROR saying why, at once, and another organization's reads never wait.
+import { createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { probe, until } from "./resource-fixtures";
+import { MODES, start } from "./modes";
+
+function fanOut(depth: number): string {
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) schemas[`s${i}`] = { type: "object", properties: { a: { $ref: `#/components/schemas/s${i + 1}` }, b: { $ref: `#/components/schemas/s${i + 1}` } } };
+  schemas[`s${depth}`] = { type: "string" };
+  const ok = { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/s0" } } } } };
+  return JSON.stringify({ openapi: "3.0.3", info: { title: "Fan-out", version: "1" }, paths: { "/x": { get: { responses: ok } } }, components: { schemas } });
+}
+
+describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
+  let sys: RunningSystem;
+  let owner: TestUser;
+  let other: TestUser;
+  let prefix: string;
+  let otherSpaceId: string;
+
+  beforeAll(async () => {
+    sys = await start(mode);
+    [owner, other] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
+    prefix = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
+    const otherOrg = await createOrg(other.api);
+    otherSpaceId = (await createSpace(other.api, otherOrg.id, { title: "Other tenant" })).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sys?.stop();
+  });
+
+  const settled = (slug: string) =>
+    until(`spec ${slug} processed`, 20_000, async () => {
+      const res = await owner.api.get(`${prefix}/${slug}`);
+      expect(res.status).toBe(200);
+      return res.body.processingState === "complete" ? res.body : undefined;
+    });
+
+  test("the issue's depth-21 spec ends with a PARSE_ERROR naming the limit, quickly, and another organization's reads never wait", async () => {
+    const reads = probe(other.api, `/v1/spaces/${otherSpaceId}`);
+    const started = Date.now();
+    const created = await owner.api.post(prefix, { slug: "fan-out", source: { text: fanOut(21) } });
+    expect(created.status).toBe(201);
+    const spec = await settled("fan-out");
+    const took = Date.now() - started;
+    const latencies = await reads.stop();
+    expectSchema("getOpenAPISpecBySlug", 200, spec);
+    expect(spec.lastProcessErrorCode).toBe("PARSE_ERROR");
+    expect(spec.lastProcessedErrors[0].message).toMatch(/^The specification holds more than 500000 values once its \$refs are followed/);
+    expect(spec.lastVersion).toBeUndefined();
+    expect(took).toBeLessThan(10_000);
+    expect(latencies.failures).toBe(0);
+    expect(latencies.max).toBeLessThan(2000);
+  });
+
+  test("a spec whose $refs fan out a little still gets a version", async () => {
+    expect((await owner.api.post(prefix, { slug: "fan-out-small", source: { text: fanOut(6) } })).status).toBe(201);
+    const spec = await settled("fan-out-small");
+    expect(spec.lastProcessErrorCode).toBeUndefined();
+    expect(spec.lastVersion).toEqual(expect.any(String));
+  });
+});
