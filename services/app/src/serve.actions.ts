@@ -244,8 +244,23 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   const [root, id, ...rest] = segments;
 
   if (root === "app" && id === undefined && !post) {
-    const mine = await as(orgs.list, { limit: 100 });
-    return page(200, orgsPage(viewer, mine.items));
+    const [mine, invites] = await Promise.all([as(orgs.list, { limit: 100 }), as(orgs.listMyInvites, { limit: 100 })]);
+    return page(200, orgsPage(viewer, mine.items, invites.items));
+  }
+  if (root === "app" && id === undefined && post) {
+    // The viewer's own invitations: accept (joinOrganizationWithInvite) or decline; anyone else's is the actions' 404.
+    const form = req.form ?? {};
+    const ref = { organizationId: form.organization ?? "", inviteId: form.invite ?? "" };
+    if (!ref.organizationId || !ref.inviteId) throw notFound();
+    if (form.intent === "accept-invite") {
+      await as(orgs.acceptInvite, ref);
+      return redirect(`/o/${encodeURIComponent(ref.organizationId)}`);
+    }
+    if (form.intent === "decline-invite") {
+      await as(orgs.deleteInvite, ref);
+      return redirect("/app");
+    }
+    throw notFound();
   }
   if (root === "o" && id && post) return orgPost(as, req, id, rest);
   // Over a transporter a file travels base64 in one message: the largest that fits (NATS's max_payload).

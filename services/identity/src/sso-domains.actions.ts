@@ -112,6 +112,19 @@ export async function domainVerifiedFor(service: IdentityService, organizationId
 }
 
 export const ssoDomainActions: IdentityActions = {
+  /**
+   * Internal: the organization that holds `domain` verified (at most one does), or null. Orgs lists an
+   * organization under an email domain only when it is that one.
+   */
+  verifiedDomainOwner: {
+    visibility: "public",
+    params: { domain: { type: "string", max: 253 } },
+    async handler(this: IdentityService, ctx: Ctx<{ domain: string }>): Promise<string | null> {
+      const held = await this.ssoDomains.findOne({ verified: ctx.params.domain.toLowerCase() });
+      return held?.organizationId ?? null;
+    },
+  },
+
   /** GET /v1/orgs/{organizationId}/domains: the organization's claimed domains. */
   listSsoDomains: {
     params: { organizationId: idRule, ...listParams },
