@@ -1,7 +1,9 @@
 // Issue 36, findings 8 and 9, through HTTP in every process mode. The app (/app, /o, /s, sign-in) and
 // SSO answer only on the instance's own host: on a site's hostname (a name its organization controls)
 // they are the site's paths (its page or its 404), on any other foreign name 404, never the sign-in form
-// or a redirect to it. API answers carry Cache-Control: no-store.
+// or a redirect to it. API answers carry Cache-Control: no-store. A site's redirect to another website,
+// served on the instance's own host, shows where it goes instead of redirecting, until the organization
+// verifies a domain.
 import { request } from "node:http";
 import { createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
@@ -29,6 +31,7 @@ describe.each(MODES)("tenant-controlled hostnames and API caching over %s", (mod
   let orgId: string;
   let hostname: string;
   let session: Browser;
+  let siteId: string;
 
   beforeAll(async () => {
     sys = await start(mode);
@@ -39,6 +42,7 @@ describe.each(MODES)("tenant-controlled hostnames and API caching over %s", (mod
     const site = await owner.api.post(`/v1/orgs/${orgId}/sites`, { title: "B docs", spaces: [spaceId] });
     expect(site.status).toBe(201);
     expect((await owner.api.post(`/v1/orgs/${orgId}/sites/${site.body.id}/publish`)).status).toBe(200);
+    siteId = site.body.id;
     hostname = `${unique("docs")}.evil-b.example`;
     expect((await owner.api.patch(`/v1/orgs/${orgId}/sites/${site.body.id}`, { hostname })).status).toBe(200);
     session = new Browser(sys.url);
@@ -98,5 +102,31 @@ describe.each(MODES)("tenant-controlled hostnames and API caching over %s", (mod
     ];
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404, 400, 401]);
     for (const a of answers) expect(a.headers.get("cache-control")).toBe("no-store");
+  });
+
+  test("a site's external redirect on the instance's host is a page naming the destination until the organization verifies a domain", async () => {
+    const destination = "https://login.evil-b.example/account?next=%2F";
+    const made = await owner.api.post(`/v1/orgs/${orgId}/sites/${siteId}/redirects`, { source: "/go/*", destination: { kind: "external", url: destination }, captureWildcard: false });
+    expect(made.status).toBe(201);
+    const internal = await owner.api.post(`/v1/orgs/${orgId}/sites/${siteId}/redirects`, { source: "/home", destination: { kind: "external", url: `${sys.url}/sites/${siteId}` } });
+    expect(internal.status).toBe(201);
+    const leaving = await raw(sys.url, "GET", `/sites/${siteId}/go/now`);
+    expect(leaving.status).toBe(200);
+    expect(leaving.headers.location).toBeUndefined();
+    expect(leaving.text).toContain("This link leaves B docs");
+    expect(leaving.text).toContain(`<a class="external-destination" href="https://login.evil-b.example/account?next=%2F" rel="noopener noreferrer nofollow">`);
+    expect(leaving.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    // A destination on the instance's own host is no open redirect: followed as before.
+    const home = await raw(sys.url, "GET", `/sites/${siteId}/home`);
+    expect([307, 308]).toContain(home.status);
+    // On the site's own hostname the redirect is the organization's domain's business: followed.
+    const onHost = await raw(sys.url, "GET", "/go/now", { Host: hostname });
+    expect([307, 308]).toContain(onHost.status);
+    expect(onHost.headers.location).toBe(destination);
+    // Once the organization holds a verified domain, the instance's host follows it too.
+    expect((await sys.admin.post(`/v1/orgs/${orgId}/domains/${unique("b")}.example.com/approve`, {})).status).toBe(200);
+    const followed = await raw(sys.url, "GET", `/sites/${siteId}/go/now`);
+    expect([307, 308]).toContain(followed.status);
+    expect(followed.headers.location).toBe(destination);
   });
 });
