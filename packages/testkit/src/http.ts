@@ -23,7 +23,17 @@ export class ApiClient {
       h["content-type"] = h["content-type"] ?? "application/json";
       init.body = typeof body === "string" ? body : JSON.stringify(body);
     }
-    const res = await fetch(this.baseUrl + path, init);
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, init);
+    } catch (err) {
+      // A kept-alive socket the server closed as idle while this process was busy (an embedded system
+      // shares the test's event loop: a long synchronous step, such as signing a test IdP's certificate
+      // on a loaded machine, outlasts the server's keep-alive timeout): the request never reached a
+      // handler, so it is sent once more, on a fresh connection. Any other failure is thrown.
+      if ((err as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw err;
+      res = await fetch(this.baseUrl + path, init);
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {
