@@ -399,10 +399,14 @@ describe.each(MODES)("the app over %s", (mode) => {
       await signIn(browser, w.alice.token);
       const invited = await browser.submit(pathOf(w.urls.org), pathOf(w.urls.org), { intent: "invite", email: dave.email, role: "edit" });
       expect(invited.status).toBe(303);
-      const members = await w.alice.api.get(`/v1/orgs/${w.orgId}/members`);
-      expect(members.body.items.find((m: { user: { id: string } }) => m.user.id === dave.id)?.role).toBe("edit");
+      // Dave joins when he accepts, from his own home page (tenancy-invites.test.ts: declining, others' invitations).
       const daves = new Browser(sys.url);
       await signIn(daves, dave.token);
+      expect((await daves.get(pathOf(w.urls.org))).status).toBe(404);
+      const accepted = await daves.submit("/app", "/app", { intent: "accept-invite", organization: w.orgId, invite: (await dave.api.get("/v1/user/invites")).body.items[0].id });
+      expect(accepted.status).toBe(303);
+      const members = await w.alice.api.get(`/v1/orgs/${w.orgId}/members`);
+      expect(members.body.items.find((m: { user: { id: string } }) => m.user.id === dave.id)?.role).toBe("edit");
       expect((await daves.get(pathOf(w.urls.org))).status).toBe(200);
       // Dave (edit) is no administrator: no member list, no invite form, and an invite posted anyway is refused.
       const page = await daves.get(pathOf(w.urls.org));

@@ -29,6 +29,10 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
     restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
     sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
     w = await sitesWorld(sys);
+    // An organization with a verified domain: its site redirects straight to external URLs (without one,
+    // a page says where the link goes; tenancy-hosts.test.ts).
+    const approved = await sys.admin.post(`/v1/orgs/${w.orgId}/domains/${w.orgId.toLowerCase()}.example.com/approve`, {});
+    if (approved.status !== 200) throw new Error(`approve domain: ${approved.status}`);
   });
 
   afterAll(async () => {

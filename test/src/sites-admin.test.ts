@@ -70,6 +70,9 @@ describe.each(MODES)("site administration over %s", (mode) => {
     let guideId: string;
     const path = () => `${w.sites}/${site.site.id}/redirects`;
     beforeAll(async () => {
+      // An organization with a verified domain: its site redirects straight to external URLs (without one,
+      // a page says where the link goes; tenancy-hosts.test.ts).
+      expect((await sys.admin.post(`/v1/orgs/${w.orgId}/domains/${w.orgId.toLowerCase()}.example.com/approve`, {})).status).toBe(200);
       site = await publishedSite(sys, w);
       siteSpaceId = (await w.owner.api.get(`${w.sites}/${site.site.id}/site-spaces`)).body.items[0].id;
       const pages = (await w.owner.api.get(`/v1/spaces/${site.spaceId}/content/pages`)).body.pages;

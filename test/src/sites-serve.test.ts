@@ -188,7 +188,7 @@ describe.each(MODES)("published sites over %s", (mode) => {
       expect(doc.querySelector('a[rel="next"]')?.getAttribute("href")).toBe("/guide");
       expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`https://${hostname}/`);
       expect(html(await get("/guide/advanced", { Host: `${hostname}:443` })).querySelector("article h1")?.text).toBe("Advanced");
-      // Except the instance's own paths: /v1 (and /sso, /health, /ready, /metrics) stay the API's on any Host.
+      // Except the instance's own paths: /v1 (and /health, /ready, /metrics) stay the API's on any Host.
       const own = await get("/v1/user", { Host: hostname });
       expect(own.status).toBe(401);
       expectErrorBody(401, JSON.parse(own.text));

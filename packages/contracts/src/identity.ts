@@ -89,6 +89,10 @@ export function dropCachedUser(broker: object, id: string): void {
 export const findByEmails = action<{ emails: string[] }, Array<{ id: string; email: string }>>("identity.findByEmails");
 /** The caller an API token (by its hash) stands for; null for an unknown or expired token. */
 export const authenticate = action<{ tokenHash: string }, Caller | null>("identity.authenticate");
+/** Whether the organization holds any email domain verified. */
+export const hasVerifiedDomain = action<{ organizationId: string }, boolean>("identity.hasVerifiedDomain");
+/** The organization that holds this email domain verified (DNS or an instance administrator), or null. */
+export const verifiedDomainOwner = action<{ domain: string }, string | null>("identity.verifiedDomainOwner");
 /** Whether the user signed in through the organization's SSO (a SAML provider links them). */
 export const ssoLinkedTo = action<{ organizationId: string; userId: string }, boolean>("identity.ssoLinkedTo");
 

@@ -116,6 +116,20 @@ export const list = action<ListParams, Listed<OrganizationResource>>("orgs.list"
 /** Creates an organization with the caller as its administrator. */
 export const create = action<{ title: string; [field: string]: unknown }, OrganizationResource>("orgs.create");
 export const invite = action<{ organizationId: string; emails: string[]; role: RoleOrGuest }, unknown>("orgs.invite");
+/** A pending email invitation to the signed-in user's own email (not in GitBook's API: `GET /v1/user/invites`). */
+export interface MyInvite {
+  object: "invite";
+  id: string;
+  organization: { id: string; title: string };
+  role: RoleOrGuest;
+  sso: boolean;
+  createdAt: string;
+}
+export const listMyInvites = action<ListParams, Listed<MyInvite>>("orgs.listMyInvites");
+/** GitBook's joinOrganizationWithInvite: accepts the signed-in user's email invitation (or joins by an invite link). */
+export const acceptInvite = action<{ organizationId: string; inviteId: string }, Record<string, never>>("orgs.joinWithLinkInvite");
+/** Declines the signed-in user's email invitation, or an admin revokes one. */
+export const deleteInvite = action<{ organizationId: string; inviteId: string }, null>("orgs.deleteInvite");
 export const updateMember = action<{ organizationId: string; userId: string; role: RoleOrGuest }, unknown>("orgs.updateMember");
 export const createTeam = action<{ organizationId: string; title: string }, Team>("orgs.createTeam");
 export const listMembers = action<{ organizationId: string } & ListParams, Listed<Member>>("orgs.listMembers");

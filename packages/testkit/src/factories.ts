@@ -23,8 +23,14 @@ export async function createUser(admin: ApiClient, fields: { email?: string; dis
   expectStatus(created, 201, "create user");
   const token = await admin.post(`/v1/users/${created.body.id}/tokens`, { label: "tests" });
   expectStatus(token, 201, "create token");
-  return { id: created.body.id, email, token: token.body.token, api: admin.as(token.body.token) };
+  const user = { id: created.body.id, email, token: token.body.token, api: admin.as(token.body.token) };
+  madeUsers.set(userKey(admin.baseUrl, email), user);
+  return user;
 }
+
+/** The users createUser made in this process, by instance and email: addMember accepts invitations as them. */
+const madeUsers = new Map<string, TestUser>();
+const userKey = (baseUrl: string, email: string) => `${baseUrl} ${email.toLowerCase()}`;
 
 export async function createOrg(api: ApiClient, title = `Org ${unique()}`): Promise<{ id: string; body: any }> {
   const res = await api.post("/v1/orgs", { title });
@@ -32,10 +38,27 @@ export async function createOrg(api: ApiClient, title = `Org ${unique()}`): Prom
   return { id: res.body.id, body: res.body };
 }
 
-/** Adds an existing user to an organization with a role (null: guest). */
+/**
+ * Adds an existing user to an organization with a role (null: guest): the organization's admin invites
+ * the email, and the user (one createUser made, else no one) accepts the pending invitation, as an
+ * account joins an organization only with its owner's consent. An email createUser did not make stays invited.
+ */
 export async function addMember(admin: ApiClient, organizationId: string, email: string, role: string | null): Promise<void> {
   const res = await admin.post(`/v1/orgs/${organizationId}/invites`, { emails: [email], role });
   expectStatus(res, 200, "invite member");
+  const invitee = madeUsers.get(userKey(admin.baseUrl, email));
+  if (!invitee) return;
+  const pending = await invitee.api.get("/v1/user/invites?limit=100");
+  expectStatus(pending, 200, "list my invitations");
+  const invite = (pending.body.items as Array<{ id: string; organization: { id: string } }>).find((i) => i.organization.id === organizationId);
+  if (!invite) throw new Error(`invite member: no pending invitation of ${organizationId} for ${email}`);
+  const accepted = await invitee.api.post(`/v1/orgs/${organizationId}/invites/${invite.id}`, {});
+  expectStatus(accepted, 200, "accept invitation");
+  // A member already keeps their role (accepting never changes it): the role the caller asked for is set.
+  const member = await admin.get(`/v1/orgs/${organizationId}/members/${invitee.id}`);
+  if (member.status === 200 && member.body.role !== role) {
+    expectStatus(await admin.patch(`/v1/orgs/${organizationId}/members/${invitee.id}`, { role }), 200, "set member role");
+  }
 }
 
 export async function createSpace(api: ApiClient, organizationId: string, fields: Record<string, unknown> = {}): Promise<{ id: string; body: any }> {

@@ -12,7 +12,7 @@ import * as openapi from "@docshelf/contracts/openapi";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
-import { lineDiff, type DiffLine } from "./diff";
+import { compare, DiffCache, lineDiff, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type PageDiff } from "./diff";
 import { renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
@@ -244,8 +244,23 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   const [root, id, ...rest] = segments;
 
   if (root === "app" && id === undefined && !post) {
-    const mine = await as(orgs.list, { limit: 100 });
-    return page(200, orgsPage(viewer, mine.items));
+    const [mine, invites] = await Promise.all([as(orgs.list, { limit: 100 }), as(orgs.listMyInvites, { limit: 100 })]);
+    return page(200, orgsPage(viewer, mine.items, invites.items));
+  }
+  if (root === "app" && id === undefined && post) {
+    // The viewer's own invitations: accept (joinOrganizationWithInvite) or decline; anyone else's is the actions' 404.
+    const form = req.form ?? {};
+    const ref = { organizationId: form.organization ?? "", inviteId: form.invite ?? "" };
+    if (!ref.organizationId || !ref.inviteId) throw notFound();
+    if (form.intent === "accept-invite") {
+      await as(orgs.acceptInvite, ref);
+      return redirect(`/o/${encodeURIComponent(ref.organizationId)}`);
+    }
+    if (form.intent === "decline-invite") {
+      await as(orgs.deleteInvite, ref);
+      return redirect("/app");
+    }
+    throw notFound();
   }
   if (root === "o" && id && post) return orgPost(as, req, id, rest);
   // Over a transporter a file travels base64 in one message: the largest that fits (NATS's max_payload).
@@ -485,7 +500,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   }
   if (pagePath === "~files") return changeRequestFiles(as, req, viewer, space, cr, uploadLimit);
   if (pagePath === "~pages") return arrange(as, req, viewer, space, cr);
-  if (pagePath === "~diff" && req.method !== "POST") return changesView(as, viewer, space, cr, 200);
+  if (pagePath === "~diff" && req.method !== "POST") return changesView(as, viewer, space, cr, 200, undefined, typeof req.query.page === "string" && req.query.page ? req.query.page : undefined);
   const content = pagePath ? await as(changeRequests.getPageByPath, { ...ref, pagePath, format: "markdown" }) : undefined;
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
@@ -509,8 +524,9 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
         })
       : undefined,
   ]);
-  const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "")) : undefined;
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff));
+  const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "", requestBudget())) : undefined;
+  const diffLink = content ? `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/~diff?page=${encodeURIComponent(content.id)}` : undefined;
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink));
 }
 
 /** A file name as the API takes it: no path separators or NUL, at most 256 characters (a browser may send a path). */
@@ -623,8 +639,11 @@ async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentAp
   throw notFound();
 }
 
-/** Pages whose content is diffed on one changes page; the others are listed with what changed. */
-const MAX_DIFFED_PAGES = 50;
+/** Pages whose content is read and diffed on one changes page; the others are listed with what changed and a link to their own diff. */
+const MAX_DIFFED_PAGES = 20;
+
+/** Diffs of pages between two revisions, shared by every changes page of this node (see DiffCache). */
+const diffCache = new DiffCache();
 
 /** A page's Markdown in a revision; "" when it is not there (added or removed on that side). */
 async function markdownIn(as: As, spaceId: string, revisionId: string, pageId: string): Promise<string> {
@@ -644,7 +663,9 @@ function contentChanged(p: PageChanges): boolean {
 /**
  * `…/changes/{n}/~diff`: the change request's changed pages against its base (getChangeRequestChanges),
  * each with its line diff; when main moved on since that base, the pages changed on both sides that do
- * not agree, each with both sides' diffs. `refused`: a merge's 409 and the conflicts it named.
+ * not agree, each with both sides' diffs. `refused`: a merge's 409 and the conflicts it named. `only`:
+ * one page's diffs (`?page=`), with the larger SINGLE_PAGE_LIMITS. The diffing of one request is
+ * bounded (`requestBudget`, see diff.ts); diffs are kept by revisions and page in `diffCache`.
  */
 async function changesView(
   as: As,
@@ -653,6 +674,7 @@ async function changesView(
   cr: changeRequests.ChangeRequestResource,
   status: number,
   refused?: { message: string; items: changeRequests.MergeConflict[] },
+  only?: string,
 ): Promise<AppAnswer> {
   const ref = { spaceId: space.id, changeRequestId: cr.id };
   const base = typeof cr.revisionMergedAncestor === "string" ? cr.revisionMergedAncestor : String(cr.revisionInitial);
@@ -664,16 +686,29 @@ async function changesView(
     // Main's changes since the base: read only after the change request answered the user.
     outdated ? as(contentApi.semanticChangesBetween, { spaceId: space.id, from: base, to: space.revision, limit: 1000 }) : undefined,
   ]);
-  const ours = pageChanges(listed.changes);
+  const all = pageChanges(listed.changes);
+  const ours = only ? all.filter((p) => p.id === only) : all;
+  if (only && !ours.length) throw notFound();
   const found = main ? pageConflicts(ours, pageChanges(main.changes)) : undefined;
-  // The first MAX_DIFFED_PAGES content changes (conflicts first) are diffed, all at once.
-  let budget = MAX_DIFFED_PAGES;
-  const diffOf = (p: PageChanges, to: string): Promise<DiffLine[] | null> | undefined => {
-    if (!contentChanged(p) || budget-- <= 0) return undefined;
+  const limits = only ? SINGLE_PAGE_LIMITS : PAGE_LIMITS;
+  const budget = only ? { pages: 2, lines: 2 * 2 * SINGLE_PAGE_LIMITS.maxLines, ms: 300 } : requestBudget();
+  // The first MAX_DIFFED_PAGES content changes (conflicts first) are read; the others link to their own diff.
+  let reads = only ? 2 : MAX_DIFFED_PAGES;
+  const diffOf = (p: PageChanges, to: string): Promise<PageDiff> | undefined => {
+    if (!contentChanged(p)) return undefined;
+    // Revisions never change: a diff between two of them is kept (the user's reads above were allowed).
+    const key = [space.id, base, to, p.id, limits.maxLines, limits.maxEdits].join("\u0000");
+    const kept = diffCache.get(key);
+    if (kept) return Promise.resolve(kept);
+    if (reads-- <= 0) return Promise.resolve({ tooLarge: true });
     return Promise.all([
       p.kinds.includes("added") ? "" : markdownIn(as, space.id, base, p.id),
       p.kinds.includes("removed") ? "" : markdownIn(as, space.id, to, p.id),
-    ]).then(([before, after]) => lineDiff(before, after));
+    ]).then(([before, after]) => {
+      const { diff, deterministic } = compare(before, after, budget, limits);
+      if (deterministic) diffCache.set(key, diff);
+      return diff;
+    });
   };
   // Every read started is awaited in one Promise.all (none left without a handler if another fails).
   const conflictDiffs = (found ?? []).flatMap((c) => [diffOf(c.ours, head), diffOf(c.theirs, space.revision)]);
@@ -681,5 +716,5 @@ async function changesView(
   const [forConflicts, forPages] = await Promise.all([Promise.all(conflictDiffs), Promise.all(pageDiffs)]);
   const pages: ShownPageChange[] = ours.map((p, i) => ({ ...p, diff: forPages[i] }));
   const conflicts: ShownConflict[] | undefined = found?.map((c, i) => ({ ...c, oursDiff: forConflicts[2 * i], theirsDiff: forConflicts[2 * i + 1] }));
-  return page(status, changesPage(viewer, space, { ...cr, outdated }, revision.pages, pages, listed.more, conflicts, refused));
+  return page(status, changesPage(viewer, space, { ...cr, outdated }, revision.pages, pages, only ? 0 : listed.more, conflicts, refused, only));
 }

@@ -25,7 +25,7 @@ import { changeRequestPdfRoutes } from "./routes/change-requests";
 import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
-import { publishedSites, type PublishedSites } from "./routes/published";
+import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
 import { appPages } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
@@ -341,6 +341,16 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
         if (isApiMcp(req)) return serveApiMcp(apiMcpGateway(this, cfg, guardOptions.trusted), req, res).catch((err: unknown) => this.renderError(req, res, err));
         const params = this.published.target(req);
+        // The app and SSO answer only on the instance's own host: on a site's hostname their paths are the site's.
+        if (this.published.foreignHost(req) && OWN_HOST_PATH.test((req.url ?? "/").split("?")[0])) {
+          const requestID = settleRequestId(req, res);
+          if (!params) return this.published.notHere(req, res);
+          if (!this.admitReader(req, res)) return undefined;
+          return this.published.serve(this.broker, req, res, params, requestID).then(
+            (served) => (served ? undefined : this.published.notHere(req, res)),
+            (err: unknown) => this.renderError(req, res, err),
+          );
+        }
         if (!params && app.matches(req)) return this.admitReader(req, res) ? app.serve(this.broker, req, res, settleRequestId(req, res)).catch((err: unknown) => this.renderError(req, res, err)) : undefined;
         if (!params) return apiHandler.call(this, req, res, next);
         const requestID = settleRequestId(req, res);

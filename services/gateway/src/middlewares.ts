@@ -241,6 +241,9 @@ export function v1Guards(options: GuardOptions, jsonParser: Connect) {
     });
   };
   return middleware(function (req, res) {
+    // API answers are per caller (and errors alike): no shared or browser cache keeps them. An action
+    // that means otherwise sets its own Cache-Control, which replaces this one.
+    res.setHeader("Cache-Control", "no-store");
     const limited = identifyAndLimit(this, options, req, res);
     if (isPromise(limited)) return limited.then(() => afterLimit(this, req, res));
     return afterLimit(this, req, res);

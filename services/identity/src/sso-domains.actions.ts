@@ -7,6 +7,7 @@ import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
+import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import { DnsLookupError, txtRecords } from "./dns-txt";
 import type { SsoDomainDoc } from "./models";
@@ -112,6 +113,27 @@ export async function domainVerifiedFor(service: IdentityService, organizationId
 }
 
 export const ssoDomainActions: IdentityActions = {
+  /**
+   * Internal: the organization that holds `domain` verified (at most one does), or null. Orgs lists an
+   * organization under an email domain only when it is that one.
+   */
+  /** Internal: whether the organization holds any domain verified (sites send its visitors to external redirects without a warning then). */
+  hasVerifiedDomain: {
+    visibility: "public",
+    params: { organizationId: { type: "string", max: 100 } },
+    async handler(this: IdentityService, ctx: Ctx<OrgRef>): Promise<boolean> {
+      return (await this.ssoDomains.count({ organizationId: ctx.params.organizationId, verified: op.exists(true) })) > 0;
+    },
+  },
+  verifiedDomainOwner: {
+    visibility: "public",
+    params: { domain: { type: "string", max: 253 } },
+    async handler(this: IdentityService, ctx: Ctx<{ domain: string }>): Promise<string | null> {
+      const held = await this.ssoDomains.findOne({ verified: ctx.params.domain.toLowerCase() });
+      return held?.organizationId ?? null;
+    },
+  },
+
   /** GET /v1/orgs/{organizationId}/domains: the organization's claimed domains. */
   listSsoDomains: {
     params: { organizationId: idRule, ...listParams },

@@ -1,14 +1,17 @@
-// An organization's invitations: by email (invite, listInvites; accepted when the account exists or
-// is created) and by link (createLinkInvite, listLinkInvites, getLinkInvite, updateLinkInvite,
-// deleteLinkInvite, joinWithLinkInvite, which also accepts an email invitation by its id).
+// An organization's invitations: by email (invite, listInvites, revoked or declined with
+// deleteInvite; the invitee lists theirs with listMyInvites and accepts with joinWithLinkInvite; an
+// account is never made a member without its owner's acceptance, except one created for the
+// invitation's email by the instance administrator or by that organization's own SSO) and by link
+// (createLinkInvite, listLinkInvites, getLinkInvite, updateLinkInvite, deleteLinkInvite,
+// joinWithLinkInvite, which also accepts an email invitation by its id).
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
-import { ROLES, callerOf, type Caller, type RoleOrGuest } from "@docshelf/access";
+import { ROLES, atLeast, callerOf, type Caller, type RoleOrGuest } from "@docshelf/access";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import { assertBatchKeepsAdmin, demotedAdmins, inviteRoles, linkInviteRole } from "./membership-rules";
+import { inviteRoles, linkInviteRole } from "./membership-rules";
 import { memberId, type InviteDoc, type LinkInviteDoc } from "./models";
 import { linkInviteRef, optionalRoleRule as role, type LinkInviteRef } from "./params";
 import { presentLinkInvite } from "./present";
@@ -33,11 +36,16 @@ interface LinkInviteParams {
   collection?: string;
 }
 
+/** The signed-in user's own email, lower-cased ("" when unknown). */
+async function emailOf(service: OrgsService, caller: Caller): Promise<string> {
+  const users = await call(service.broker, identity.getMany, { ids: [caller.id] });
+  return users[caller.id]?.email?.toLowerCase() ?? "";
+}
+
 /** The signed-in user accepts a pending email invitation addressed to their own email; 404 otherwise. */
 async function acceptEmailInvite(service: OrgsService, organizationId: string, inviteId: string, caller: Caller): Promise<void> {
   const invite = await service.invites.findOne({ id: inviteId, organizationId });
-  const users = invite ? await call(service.broker, identity.getMany, { ids: [caller.id] }) : {};
-  const email = users[caller.id]?.email?.toLowerCase();
+  const email = invite ? await emailOf(service, caller) : "";
   // Someone else's invitation is as unknown as a missing one.
   if (!invite || !email || invite.email !== email) throw new NotFoundError(`Invite ${inviteId} was not found.`);
   const existing = await service.members.findOne({ id: memberId(organizationId, caller.id) });
@@ -71,20 +79,10 @@ export const inviteActions: OrgsActions = {
       const sso = ctx.params.sso ?? false;
       const roles = inviteRoles(ctx.params.emails, defaultRole);
       const emails = [...roles.keys()];
-      const existing = await call(ctx, identity.findByEmails, { emails });
-      // Checked before any write, so that a refused invitation changes nothing.
-      const current = await this.members.find({ id: op.in(existing.map((u) => memberId(org.id, u.id))), role: "admin", disabled: false });
-      const newRole = new Map(existing.map((u) => [u.id, roles.get(u.email) ?? defaultRole]));
-      const demoted = demotedAdmins(current, (userId) => newRole.get(userId));
-      if (demoted) assertBatchKeepsAdmin(await this.members.count({ organizationId: org.id, role: "admin", disabled: false }), demoted);
-      const users: string[] = [];
-      for (const user of existing) {
-        await this.addMember(org.id, user.id, roles.get(user.email) ?? defaultRole, sso);
-        users.push(user.id);
-      }
-      const known = new Set(existing.map((u) => u.email));
-      let pending = 0;
-      for (const email of emails.filter((e) => !known.has(e))) {
+      // Every address gets a pending invitation, whether an account has it or not: an account joins
+      // when its owner accepts, and the answer (and the work done) is the same either way, so it
+      // tells nobody which addresses have accounts. `users` is always empty: nobody was added now.
+      for (const email of emails) {
         const role = roles.get(email) ?? defaultRole;
         const invite: InviteDoc = { id: newId(), organizationId: org.id, email, role, sso, createdAt: new Date().toISOString() };
         try {
@@ -93,9 +91,47 @@ export const inviteActions: OrgsActions = {
           if (!(err instanceof ConflictError)) throw err;
           await this.invites.updateOne({ organizationId: org.id, email }, { $set: { role, sso } });
         }
-        pending++;
       }
-      return { users, invited: users.length + pending };
+      return { users: [], invited: emails.length };
+    },
+  },
+
+  /**
+   * Not in GitBook's API: `GET /v1/user/invites`, the signed-in user's pending email invitations (to
+   * their own email), each with the organization's id and title, to accept with
+   * joinOrganizationWithInvite or decline with `DELETE /v1/orgs/{organizationId}/invites/{inviteId}`.
+   */
+  listMyInvites: {
+    params: { ...listParams },
+    async handler(ctx: Ctx<{ page?: string; limit?: number }>) {
+      const email = await emailOf(this, callerOf(ctx));
+      if (!email) return { items: [] };
+      return listPage(this.invites, { email }, { page: ctx.params.page, limit: ctx.params.limit, sort: [["createdAt", 1]] }, async (docs) => {
+        const orgs = await this.orgs.find({ id: op.in([...new Set(docs.map((d) => d.organizationId))]) });
+        const titles = new Map(orgs.map((o) => [o.id, o.title]));
+        return docs
+          .filter((d) => titles.has(d.organizationId))
+          .map((d) => ({ object: "invite", id: d.id, organization: { id: d.organizationId, title: titles.get(d.organizationId) }, role: d.role, sso: d.sso, createdAt: d.createdAt }));
+      });
+    },
+  },
+
+  /**
+   * Not in GitBook's API: `DELETE /v1/orgs/{organizationId}/invites/{inviteId}` → 204. The invitee
+   * declines (their own email's invitation), or an admin of the organization revokes it; for anyone
+   * else, and for an unknown id, 404.
+   */
+  deleteInvite: {
+    params: { organizationId: idRule, inviteId: idRule },
+    async handler(ctx: Ctx<{ organizationId: string; inviteId: string }>) {
+      const caller = callerOf(ctx);
+      const { organizationId, inviteId } = ctx.params;
+      const [invite, member] = await Promise.all([this.invites.findOne({ id: inviteId, organizationId }), this.members.findOne({ id: memberId(organizationId, caller.id) })]);
+      const admin = !!member && !member.disabled && atLeast(member.role, "admin");
+      if (!invite || (!admin && invite.email !== (await emailOf(this, caller)))) throw new NotFoundError(`Invite ${inviteId} was not found.`);
+      await this.invites.deleteOne({ id: invite.id });
+      ctx.meta.$statusCode = 204;
+      return null;
     },
   },
 

@@ -1,5 +1,5 @@
 import { BadRequestError, ConflictError } from "@docshelf/errors";
-import { assertAdminRemains, assertBatchKeepsAdmin, demotedAdmins, inviteRoles, linkInviteRole, memberSearchText } from "./membership-rules";
+import { assertAdminRemains, inviteRoles, linkInviteRole, memberSearchText } from "./membership-rules";
 
 describe("assertAdminRemains", () => {
   test("demoting or removing the last admin is a conflict with a clear message", () => {
@@ -27,16 +27,6 @@ describe("memberSearchText", () => {
   });
 });
 
-describe("assertBatchKeepsAdmin", () => {
-  test("demoting every administrator at once is a conflict", () => {
-    expect(() => assertBatchKeepsAdmin(2, 2)).toThrow(ConflictError);
-  });
-  test("keeping one administrator, or demoting none, is fine", () => {
-    expect(() => assertBatchKeepsAdmin(2, 1)).not.toThrow();
-    expect(() => assertBatchKeepsAdmin(1, 0)).not.toThrow();
-  });
-});
-
 describe("inviteRoles", () => {
   test("one role per lower-cased email: the last entry wins, bare emails take the default", () => {
     const roles = inviteRoles(["Ann@Example.com", { email: "bob@example.com", role: "admin" }, { email: "ANN@example.com", role: "edit" }, "bob@example.com"], "read");
@@ -44,14 +34,6 @@ describe("inviteRoles", () => {
       ["ann@example.com", "edit"],
       ["bob@example.com", "read"],
     ]);
-  });
-});
-
-describe("demotedAdmins", () => {
-  test("counts the administrators the batch gives another role", () => {
-    const next = new Map([["a", "admin"], ["b", "read"]] as const);
-    expect(demotedAdmins([{ userId: "a" }, { userId: "b" }, { userId: "c" }], (id) => next.get(id as "a" | "b"))).toBe(2);
-    expect(demotedAdmins([{ userId: "a" }], (id) => next.get(id as "a" | "b"))).toBe(0);
   });
 });
 

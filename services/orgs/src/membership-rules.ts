@@ -19,16 +19,6 @@ export function assertAdminRemains(current: RoleOrGuest, next: RoleOrGuest | und
   }
 }
 
-/**
- * Refuses a batch of role changes (an invitation naming existing members) that would demote every
- * administrator: `admins` is how many there are now, `demoted` how many of them the batch demotes.
- */
-export function assertBatchKeepsAdmin(admins: number, demoted: number): void {
-  if (demoted > 0 && admins - demoted < 1) {
-    throw new ConflictError("This would leave the organization without an administrator; keep at least one member an administrator.");
-  }
-}
-
 /** One role per invited email (lower-cased): the last entry naming an email wins; a bare email takes `defaultRole`. */
 export function inviteRoles(entries: ReadonlyArray<string | { email: string; role: RoleOrGuest }>, defaultRole: RoleOrGuest): Map<string, RoleOrGuest> {
   const roles = new Map<string, RoleOrGuest>();
@@ -52,14 +42,6 @@ export function linkInviteRole(body: { role?: RoleOrGuest; level?: RoleOrGuest }
   if (body.role !== undefined) return body.role;
   if (body.level !== undefined) return body.level;
   throw new BadRequestError("Invalid parameters: The 'role' field (or 'level') is required.");
-}
-
-/**
- * How many of the current administrators `admins` a batch demotes: those whose role in the batch
- * (`nextRole`; undefined: not in it, so the batch's default) is not admin.
- */
-export function demotedAdmins(admins: ReadonlyArray<{ userId: string }>, nextRole: (userId: string) => RoleOrGuest | undefined): number {
-  return admins.filter((m) => nextRole(m.userId) !== "admin").length;
 }
 
 /** The `search` text of a member: what the list's `search` filter matches, lower-cased. */

@@ -151,7 +151,10 @@ export const organizationActions: OrgsActions = {
       const domain = ctx.params.emailDomain.toLowerCase();
       const users = await call(ctx, identity.getMany, { ids: [caller.id] });
       const callerDomain = users[caller.id]?.email?.split("@")[1]?.toLowerCase();
-      const orgs = await this.orgs.find({ emailDomains: domain }, { sort: [["createdAt", 1]], limit: 1000 });
+      // Listed under a domain: only the organization that holds it verified (anyone may write any domain
+      // into emailDomains; it shows here once verified, and no longer once given up or lost).
+      const owner = await call(ctx, identity.verifiedDomainOwner, { domain });
+      const orgs = owner ? await this.orgs.find({ id: owner, emailDomains: domain }, { limit: 1 }) : [];
       const memberships = await this.members.find({ id: op.in(orgs.map((o) => memberId(o.id, caller.id))) });
       const roles = new Map(memberships.filter((m) => !m.disabled).map((m) => [m.organizationId, m.role]));
       // Organizations are disclosed to their members and to users whose own email is in that domain.

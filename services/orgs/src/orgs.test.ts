@@ -33,6 +33,13 @@ describe("orgs service", () => {
   let broker: ServiceBroker;
   const heard: Heard[] = [];
   const as = (id: string) => ({ meta: { user: { id, instanceAdmin: false } satisfies Caller } });
+  /** The admin invites `user` (whose email is user@example.com), who then accepts their pending invitation. */
+  const inviteAndAccept = async (organizationId: string, user: string, role: string, admin: string) => {
+    await broker.call("orgs.invite", { organizationId, emails: [`${user}@example.com`], role }, as(admin));
+    const mine = await broker.call<{ items: Array<{ id: string; organization: { id: string } }> }, Record<string, unknown>>("orgs.listMyInvites", {}, as(user));
+    const invite = mine.items.find((i) => i.organization.id === organizationId);
+    await broker.call("orgs.joinWithLinkInvite", { organizationId, inviteId: invite?.id }, as(user));
+  };
 
   beforeAll(async () => {
     broker = new ServiceBroker({ logger: false });
@@ -73,7 +80,7 @@ describe("orgs service", () => {
   test("every membership change broadcasts orgs.members.changed", async () => {
     const orgId = await org("cat");
     const before = heardFor("orgs.members.changed", orgId);
-    await broker.call("orgs.invite", { organizationId: orgId, emails: ["dan@example.com"], role: "read" }, as("cat"));
+    await inviteAndAccept(orgId, "dan", "read", "cat");
     await broker.call("orgs.updateMember", { organizationId: orgId, userId: "dan", role: "edit" }, as("cat"));
     const team = await broker.call<{ id: string }, Record<string, unknown>>("orgs.createTeam", { organizationId: orgId, title: "T", members: ["dan"] }, as("cat"));
     await broker.call("orgs.removeTeamMember", { organizationId: orgId, teamId: team.id, userId: "dan" }, as("cat"));
@@ -83,7 +90,7 @@ describe("orgs service", () => {
 
   test("teamIdsOf lists the teams a user belongs to", async () => {
     const orgId = await org("eve");
-    await broker.call("orgs.invite", { organizationId: orgId, emails: ["fay@example.com"], role: "read" }, as("eve"));
+    await inviteAndAccept(orgId, "fay", "read", "eve");
     const a = await broker.call<{ id: string }, Record<string, unknown>>("orgs.createTeam", { organizationId: orgId, title: "A", members: ["fay"] }, as("eve"));
     await broker.call("orgs.createTeam", { organizationId: orgId, title: "B" }, as("eve"));
     expect(await broker.call("orgs.teamIdsOf", { organizationId: orgId, userId: "fay" })).toEqual([a.id]);

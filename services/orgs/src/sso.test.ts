@@ -39,6 +39,13 @@ describe("ssoAdmits", () => {
 describe("orgs SSO actions", () => {
   let broker: ServiceBroker;
   const as = (id: string) => ({ meta: { user: { id, instanceAdmin: false } satisfies Caller } });
+  /** The admin invites `user` (whose email is user@example.com), who then accepts their pending invitation. */
+  const inviteAndAccept = async (organizationId: string, user: string, role: string, admin: string) => {
+    await broker.call("orgs.invite", { organizationId, emails: [`${user}@example.com`], role }, as(admin));
+    const mine = await broker.call<{ items: Array<{ id: string; organization: { id: string } }> }, Record<string, unknown>>("orgs.listMyInvites", {}, as(user));
+    const invite = mine.items.find((i) => i.organization.id === organizationId);
+    await broker.call("orgs.joinWithLinkInvite", { organizationId, inviteId: invite?.id }, as(user));
+  };
   const role = (organizationId: string, userId: string) => broker.call<Membership, Record<string, unknown>>("orgs.memberRole", { organizationId, userId });
 
   beforeAll(async () => {
@@ -84,7 +91,7 @@ describe("orgs SSO actions", () => {
 
   test("an organization with sso on hides itself from members who did not come through SSO, not from SSO members or admins", async () => {
     const { orgId } = await orgWithTeam("sso-admin-5");
-    await broker.call("orgs.invite", { organizationId: orgId, emails: ["plain@example.com"], role: "edit" }, as("sso-admin-5"));
+    await inviteAndAccept(orgId, "plain", "edit", "sso-admin-5");
     await broker.call("orgs.joinBySso", { organizationId: orgId, userId: "federated", role: "read" });
     expect((await role(orgId, "plain")).member).toBe(true);
 

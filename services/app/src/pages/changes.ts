@@ -1,7 +1,7 @@
 // A change request's pages arranged (move up, down, under the page before, out of the parent; add a
 // page anywhere) and its changes page by page, with the pages that conflict with main.
 import { html, type Html } from "../html";
-import type { DiffLine } from "../diff";
+import { isTooLarge, type PageDiff } from "../diff";
 import { flatten, possibleMoves, type Direction } from "../arrange";
 import type { PageChanges, PageConflict } from "../conflicts";
 import { csrfField, layout, type Viewer } from "./layout";
@@ -59,14 +59,14 @@ ${
 }
 
 export interface ShownPageChange extends PageChanges {
-  /** The page's Markdown against the base (undefined: not a content change; null: too long to compare). */
-  diff?: DiffLine[] | null;
+  /** The page's Markdown against the base (undefined: not a content change), or too large to show here. */
+  diff?: PageDiff;
 }
 
 export interface ShownConflict extends PageConflict {
   /** The page's content on each side against the base. */
-  oursDiff?: DiffLine[] | null;
-  theirsDiff?: DiffLine[] | null;
+  oursDiff?: PageDiff;
+  theirsDiff?: PageDiff;
 }
 
 const KIND_LABEL = { added: "added", removed: "removed", modified: "modified", moved: "moved" } as const;
@@ -90,13 +90,17 @@ export function changesPage(
   conflicts: ShownConflict[] | undefined,
   /** A merge's refusal with the conflicts it named. */
   refused?: { message: string; items: Array<{ kind: string; id: string; title?: string; reason: string }> },
+  /** The id of the one page shown (its own diff, the link from "too large"). */
+  only?: string,
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
+  const pageLink = (id: string) => (only ? undefined : `${base}/~diff?page=${encodeURIComponent(id)}`);
   return layout(
     `Changes · #${cr.number} ${cr.subject || "Untitled"}`,
     viewer,
     html`${crHeader(space, cr, "changes")}
 <h1>Changes</h1>
+${only ? html`<p class="meta">One page’s changes. <a href="${base}/~diff">All changes</a></p>` : ""}
 ${
   refused
     ? html`<section class="refused" role="alert"><h2>Merge refused</h2><p>${refused.message}</p>${
@@ -112,8 +116,8 @@ ${
     : conflicts.length
       ? html`<section id="conflicts"><h2>Conflicts with main</h2><p>Main changed since this change request was made; these pages changed on both sides and cannot merge as they are.</p>${conflicts.map(
           (c) => html`<article class="page-change"><h3>${c.ours.title}</h3><p>${c.reason}</p>
-<h4>In this change request</h4>${c.ours.kinds.includes("removed") ? html`<p>Deleted.</p>` : html`${attributeList(c.ours)}${c.oursDiff !== undefined ? diffLines(c.oursDiff) : ""}`}
-<h4>On main</h4>${c.theirs.kinds.includes("removed") ? html`<p>Deleted.</p>` : html`${attributeList(c.theirs)}${c.theirsDiff !== undefined ? diffLines(c.theirsDiff) : ""}`}</article>`,
+<h4>In this change request</h4>${c.ours.kinds.includes("removed") ? html`<p>Deleted.</p>` : html`${attributeList(c.ours)}${c.oursDiff !== undefined ? diffLines(c.oursDiff, pageLink(c.ours.id)) : ""}`}
+<h4>On main</h4>${c.theirs.kinds.includes("removed") ? html`<p>Deleted.</p>` : html`${attributeList(c.theirs)}${c.theirsDiff !== undefined ? diffLines(c.theirsDiff, pageLink(c.ours.id)) : ""}`}</article>`,
         )}</section>`
       : html`<p class="meta">Main changed since this change request was made, without conflicting pages.</p>`
 }
@@ -123,7 +127,7 @@ ${
     ? html`<ul class="change-list">${pages.map((p) => html`<li><a href="#page-${p.id}">${p.title}</a> <span class="meta">${p.kinds.map((k) => KIND_LABEL[k]).join(", ")}</span></li>`)}</ul>
 ${pages.map(
   (p) => html`<article class="page-change" id="page-${p.id}"><h3>${p.kinds.includes("removed") ? p.title : html`<a href="${base}/${p.path}">${p.title}</a>`} <span class="meta">${p.kinds.map((k) => KIND_LABEL[k]).join(", ")}</span></h3>
-${attributeList(p)}${p.diff !== undefined ? (p.kinds.includes("added") && p.diff?.every((l) => l.text === "") ? html`<p>A new, empty page.</p>` : diffLines(p.diff)) : ""}</article>`,
+${attributeList(p)}${p.diff !== undefined ? (p.kinds.includes("added") && !isTooLarge(p.diff) && p.diff.every((l) => l.text === "") ? html`<p>A new, empty page.</p>` : diffLines(p.diff, pageLink(p.id))) : ""}</article>`,
 )}
 ${more > 0 ? html`<p class="meta">And ${more} more changes.</p>` : ""}`
     : html`<p class="meta">No page changed.</p>`

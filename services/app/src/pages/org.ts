@@ -19,11 +19,25 @@ export interface SiteView extends Named {
   urls?: { published?: string };
 }
 
-export function orgsPage(viewer: Viewer, orgs: Named[]): string {
+export interface InviteView {
+  id: string;
+  organization: { id: string; title: string };
+  role: string | null;
+}
+
+/** The viewer's organizations, and the invitations waiting for them, each with accept and decline buttons. */
+export function orgsPage(viewer: Viewer, orgs: Named[], invites: InviteView[] = []): string {
   return layout(
     "Your organizations",
     viewer,
     html`<h1>Your organizations</h1>
+${
+  invites.length
+    ? html`<section id="invitations"><h2>Invitations</h2><ul>${invites.map(
+        (i) => html`<li>${i.organization.title} invites you as ${i.role ?? "guest"}. <form method="post" action="/app" class="inline">${csrfField(viewer)}<input type="hidden" name="organization" value="${i.organization.id}"><input type="hidden" name="invite" value="${i.id}"><button type="submit" name="intent" value="accept-invite">Accept<span class="visually-hidden"> the invitation of ${i.organization.title}</span></button> <button type="submit" name="intent" value="decline-invite" class="small">Decline<span class="visually-hidden"> the invitation of ${i.organization.title}</span></button></form></li>`,
+      )}</ul></section>`
+    : ""
+}
 ${orgs.length ? html`<ul>${orgs.map((o) => html`<li><a href="/o/${encodeURIComponent(o.id)}">${o.title ?? o.id}</a></li>`)}</ul>` : html`<p>You are not a member of any organization yet.</p>`}`,
   );
 }

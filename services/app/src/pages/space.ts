@@ -1,7 +1,7 @@
 // Space pages: the page tree, a rendered page, the change requests; a change request's summary with its
 // pages, its editor (Markdown with a preview) and its comments.
 import { html, trusted, type Html } from "../html";
-import type { DiffLine } from "../diff";
+import { isTooLarge, withContext, type PageDiff } from "../diff";
 import { csrfField, layout, type Viewer } from "./layout";
 
 export interface TreeNode {
@@ -218,8 +218,10 @@ export function changeRequestPage(
   current: { title: string; path: string; html: string } | undefined,
   comments: ShownComment[],
   reviews: ReviewView[] = [],
-  /** The shown page against main: its line diff, "new" when main has no such page, null when too long to compare. */
-  diff?: DiffLine[] | "new" | null,
+  /** The shown page against main: its line diff (or too large), "new" when main has no such page. */
+  diff?: PageDiff | "new",
+  /** Where the page's own diff is shown when it is too large here. */
+  diffLink?: string,
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
@@ -233,7 +235,7 @@ ${cr.outdated ? html`<p class="notice">Main changed since this change request wa
 ${
   current
     ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
-${diffSection(diff)}`
+${diffSection(diff, diffLink)}`
     : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
 }
 ${
@@ -273,26 +275,39 @@ ${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).ma
 </form></section>`;
 }
 
-/** A line diff as a block: added lines marked +, removed ones −. */
-export function diffLines(diff: DiffLine[] | null): Html {
-  if (diff === null) return html`<p class="meta">Too long to compare here.</p>`;
+/**
+ * A line diff as a block: added lines marked +, removed ones −, with a few unchanged lines around each
+ * change and longer unchanged runs folded. Too large: how many lines changed, and `link` to the page's own diff.
+ */
+export function diffLines(diff: PageDiff, link?: string): Html {
+  if (isTooLarge(diff)) {
+    const count = diff.changed === undefined ? "" : html`, about ${diff.changed} ${diff.changed === 1 ? "line" : "lines"} changed`;
+    return html`<p class="meta too-large">Too large to show here${count}.${link ? html` <a href="${link}">Show this page’s changes</a>` : ""}</p>`;
+  }
   if (diff.every((l) => l.kind === "same")) return html`<p>No change to the content.</p>`;
-  return html`<pre class="diff">${diff.map((l) =>
-    l.kind === "added" ? html`<ins>+ ${l.text}</ins>
-` : l.kind === "removed" ? html`<del>- ${l.text}</del>
-` : html`  ${l.text}
+  return html`<pre class="diff">${withContext(diff).map((l) =>
+    l.kind === "skipped"
+      ? html`<span class="meta">  ⋯ ${l.count} unchanged ${l.count === 1 ? "line" : "lines"}</span>
+`
+      : l.kind === "added"
+        ? html`<ins>+ ${l.text}</ins>
+`
+        : l.kind === "removed"
+          ? html`<del>- ${l.text}</del>
+`
+          : html`  ${l.text}
 `,
   )}</pre>`;
 }
 
-function diffSection(diff: DiffLine[] | "new" | null | undefined): Html {
+function diffSection(diff: PageDiff | "new" | undefined, link?: string): Html {
   if (diff === undefined) return html``;
   const body =
     diff === "new"
       ? html`<p>A new page: main has none at this path.</p>`
-      : diff !== null && diff.every((l) => l.kind === "same")
+      : !isTooLarge(diff) && diff.every((l) => l.kind === "same")
         ? html`<p>No change to this page.</p>`
-        : diffLines(diff);
+        : diffLines(diff, link);
   return html`<section id="diff"><h2>Changes against main</h2>${body}</section>`;
 }
 

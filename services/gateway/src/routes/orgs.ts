@@ -12,6 +12,8 @@ export const orgsRoutes: Record<string, string> = {
   "PATCH /orgs/:organizationId/link-invites/:inviteId": "orgs.updateLinkInvite",
   "DELETE /orgs/:organizationId/link-invites/:inviteId": "orgs.deleteLinkInvite",
   "POST /orgs/:organizationId/invites/:inviteId": "orgs.joinWithLinkInvite",
+  "DELETE /orgs/:organizationId/invites/:inviteId": "orgs.deleteInvite",
+  "GET /user/invites": "orgs.listMyInvites",
   "GET /email-domains/:emailDomain/orgs": "orgs.listForEmailDomain",
 
   "GET /orgs/:organizationId/members": "orgs.listMembers",

@@ -10,11 +10,18 @@ import type { ServiceBroker } from "moleculer";
 import { acceptsMarkdown, isSiteMcpPost, mcpRefusal, readSiteMcp } from "../mcp/site";
 
 /**
- * Paths that are the instance's own whatever the Host: the API, SSO, probes and metrics. A site's
- * hostname owns every other path, but never these (a probe or client using a pod IP or a site's name
- * must still reach them).
+ * Paths that are the instance's own whatever the Host: the API, probes and metrics. A site's hostname
+ * owns every other path, but never these (a probe or client using a pod IP or a site's name must still
+ * reach them).
  */
-const INSTANCE_PATH = /^\/(v1|sso|health|ready|metrics)(\/|$)/;
+const INSTANCE_PATH = /^\/(v1|health|ready|metrics)(\/|$)/;
+
+/**
+ * The pages people sign in on and use (the app, SSO): only on the instance's own host (PUBLIC_URL's),
+ * never on a hostname a tenant controls, where a genuine sign-in form would serve phishing. On another
+ * host they are the site's paths (its page or its 404), or 404 when the host is no site's.
+ */
+export const OWN_HOST_PATH = /^\/(app|o|s|sso)(\/|$)/;
 
 /** The interface's hostname rule: only such a Host can be a site's own hostname. */
 const SITE_HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
@@ -24,6 +31,10 @@ export type { ServeAnswer };
 export interface PublishedSites {
   /** The call to make for this request, or null when it is an API request. */
   target(req: IncomingMessage): ServeParams | null;
+  /** Whether the request's Host is a name that is not the instance's own (one a site may hold; IP literals are not). */
+  foreignHost(req: IncomingMessage): boolean;
+  /** The 404 page of a path that is not served on this host. */
+  notHere(req: IncomingMessage, res: ServerResponse): void;
   /** Answers the 429 page of a reader over the rate limit. */
   refuse(req: IncomingMessage, res: ServerResponse, retryAfter: number): void;
   /** Writes a site's answer; false when `sites.serve` said the request is not a site's (serve the API). */
@@ -43,8 +54,8 @@ function query(search: URLSearchParams): Record<string, string> {
 
 function errorPage(status: number): string {
   const title =
-    status === 400 ? "This address is not one a site has" : status === 429 ? "Too many requests" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
-  const hint = status === 400 ? "Check the link you followed." : "Try again in a moment.";
+    status === 400 ? "This address is not one a site has" : status === 404 ? "There is no page at this address" : status === 429 ? "Too many requests" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
+  const hint = status === 400 || status === 404 ? "Check the link you followed." : "Try again in a moment.";
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
 }
 
@@ -77,6 +88,18 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       if (typeof inm === "string") params.ifNoneMatch = inm.slice(0, 1024);
       if (acceptsMarkdown(req.headers.accept)) params.markdown = true;
       return params;
+    },
+
+    foreignHost(req) {
+      return hostOf(req.headers.host ?? "").foreign;
+    },
+
+    notHere(req, res) {
+      res.statusCode = 404;
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Content-Security-Policy", "default-src 'none'");
+      res.end(req.method === "HEAD" ? undefined : errorPage(404));
     },
 
     refuse(req, res, retryAfter) {

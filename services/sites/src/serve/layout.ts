@@ -205,6 +205,35 @@ export function messageHtml(title: string, message: string, stylesheetHref?: str
     .join("\n");
 }
 
+/**
+ * The page shown instead of redirecting to another site, for a site served on the instance's own host
+ * by an organization without a verified domain: the instance's domain is no open redirect.
+ */
+export function leavingHtml(siteTitle: string, url: string, stylesheetHref?: string): string {
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="robots" content="noindex, nofollow">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>This link leaves ${e(siteTitle)}</title>`,
+    stylesheetHref ? `<link rel="stylesheet" href="${e(stylesheetHref)}">` : "",
+    "</head>",
+    '<body class="message">',
+    "<main>",
+    `<h1>This link leaves ${e(siteTitle)}</h1>`,
+    "<p>It goes to another website, which this documentation does not control. Continue only if you trust it:</p>",
+    `<p><a class="external-destination" href="${e(url)}" rel="noopener noreferrer nofollow">${e(url)}</a></p>`,
+    "</main>",
+    "</body>",
+    "</html>",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
 /** The site's stylesheet: the primary color is the only thing that varies (a validated #hex). */
 export function stylesheet(primaryColor: string): string {
   const color = /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(primaryColor) ? primaryColor : "#346DDB";

@@ -1,6 +1,8 @@
 // `sites.serve`: one GET of a published site, by `/sites/{basename}/…` or by the site's own hostname,
 // answered as {status, headers, body} for the gateway to write.
 import type { ServeParams } from "@docshelf/contracts/sites";
+import { call } from "@docshelf/contracts/action";
+import * as identity from "@docshelf/contracts/identity";
 import { configFor } from "@docshelf/config";
 import type { Customization } from "../customization";
 import type { SiteDoc } from "../models";
@@ -13,7 +15,7 @@ import { decideAccess, parseCookies, type AccessDecision } from "./access";
 import type { PublishedHead } from "./content";
 import { pageUrl } from "./content";
 import { answer, type ServeAnswer } from "./headers";
-import { messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
+import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
 import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
@@ -263,6 +265,12 @@ export const serveActions: SitesActions = {
         if (!match || target === null) return null;
         const search = new URLSearchParams(query).toString();
         const location = search && !target.includes("?") && !/^https?:/.test(target) ? `${target}?${search}` : target;
+        // Another website, from a site on the instance's own host: unless the organization verified a domain
+        // (it is known to control one), a page says where the link goes instead of redirecting there.
+        if (!served.hostMode && /^https?:/i.test(location) && new URL(location).host !== new URL(publicUrl).host) {
+          const trusted = await call(this.broker, identity.hasVerifiedDomain, { organizationId: site.organizationId }).catch(() => false);
+          if (!trusted) return respond(200, HTML, leavingHtml(site.title || "this site", location, stylesheetHref), true);
+        }
         return { status: redirectStatus(match.redirect, site.visibility === "public"), headers: { Location: location || "/", "Cache-Control": "no-store" }, body: "" };
       };
 
