@@ -6,7 +6,7 @@
 import { strToU8, zipSync } from "fflate";
 import { createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { deflatedZeros, probe, until, zipSharingData } from "./resource-fixtures";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const zipUrl = (bytes: Buffer) => `data:application/zip;name=docs.zip;base64,${bytes.toString("base64")}`;
 
@@ -24,7 +24,7 @@ describe.each(MODES)("ZIP imports within bounds over %s", (mode) => {
   let otherSpaceId: string;
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own, run alone: it times another tenant's reads during an attack
     [owner, other] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
     orgId = (await createOrg(owner.api)).id;
     const otherOrg = await createOrg(other.api);

@@ -3,7 +3,7 @@
 // Now the spec ends with a PARSE_ERROR saying why, at once, and another organization's reads never wait.
 import { createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { probe, until } from "./resource-fixtures";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 function fanOut(depth: number): string {
   const schemas: Record<string, unknown> = {};
@@ -21,7 +21,7 @@ describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
   let otherSpaceId: string;
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own, run alone: it times another tenant's reads during an attack
     [owner, other] = await Promise.all([createUser(sys.admin), createUser(sys.admin)]);
     prefix = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
     const otherOrg = await createOrg(other.api);

@@ -5,7 +5,7 @@
 // with context, the rest folded). Another organization's API reads keep answering meanwhile.
 import { createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 import { addPages } from "./sites-serve-fixtures";
 
 const LINES = 1990;
@@ -22,7 +22,7 @@ describe.each(MODES)("the changes page of a change request with large pages over
   let smallId: string;
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own, run alone: it times another tenant's reads during an attack
     alice = await createUser(sys.admin, { displayName: "Alice" });
     other = await createUser(sys.admin, { displayName: "Other tenant" });
     const org = await createOrg(alice.api, "Alice's org");
