@@ -1,4 +1,4 @@
-import { decodeKey, decodeKeys, encodeKey, encodeKeys } from "./keys";
+import { copyDecoded, decodeKey, decodeKeys, encodeKey, encodeKeys } from "./keys";
 
 describe("stored keys (keys.ts)", () => {
   test("every key round-trips, and only keys nedb or MongoDB refuse change", () => {
@@ -29,5 +29,13 @@ describe("stored keys (keys.ts)", () => {
     expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
     expect(Object.keys(back)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test("copyDecoded copies and decodes in one pass: nothing shared with the stored value", () => {
+    const stored = encodeKeys({ a: { "x.y": [1, { $z: new Date(5) }] }, b: "c" });
+    const copy = copyDecoded(stored) as { a: { "x.y": [number, { $z: Date }] }; b: string };
+    expect(copy).toEqual({ a: { "x.y": [1, { $z: new Date(5) }] }, b: "c" });
+    copy.a["x.y"][1].$z.setTime(9);
+    expect(((stored as unknown as { a: Record<string, unknown[]> }).a[encodeKey("x.y")][1] as Record<string, Date>)[encodeKey("$z")].getTime()).toBe(5);
   });
 });

@@ -13,10 +13,15 @@ const MARKER_CODE = 0xe000;
 
 /** Whether a key cannot be stored as it is. */
 function needsEncoding(key: string): boolean {
-  if (key === "" || key === "__proto__") return true;
+  const length = key.length;
+  if (length === 0) return true;
   const first = key.charCodeAt(0);
   if (first === 36 /* $ */ || first === MARKER_CODE) return true;
-  return key.includes(".") || key.includes("\0");
+  for (let i = 0; i < length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 46 /* . */ || c === 0) return true;
+  }
+  return key === "__proto__";
 }
 
 export function encodeKey(key: string): string {
@@ -42,11 +47,12 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
 }
 
 function mapKeys(value: unknown, wants: (key: string) => boolean, rename: (key: string) => string): unknown {
+  if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as unknown;
-      const mapped = mapKeys(item, wants, rename);
+      const mapped = item !== null && typeof item === "object" ? mapKeys(item, wants, rename) : item;
       if (mapped !== item) {
         out ??= value.slice();
         out[i] = mapped;
@@ -55,18 +61,44 @@ function mapKeys(value: unknown, wants: (key: string) => boolean, rename: (key: 
     return out ?? value;
   }
   if (!isPlainObject(value)) return value;
-  let changed = false;
-  const entries: Array<[string, unknown]> = [];
-  for (const key of Object.keys(value)) {
+  // No copy unless a key (here or below) changes: the usual document goes through untouched.
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const item = value[key];
-    const mapped = mapKeys(item, wants, rename);
+    const mapped = item !== null && typeof item === "object" ? mapKeys(item, wants, rename) : item;
     const renamed = wants(key) ? rename(key) : key;
-    if (mapped !== item || renamed !== key) changed = true;
-    entries.push([renamed, mapped]);
+    if (!out && (mapped !== item || renamed !== key)) {
+      out = {};
+      for (let j = 0; j < i; j++) put(out, keys[j], value[keys[j]]);
+    }
+    if (out) put(out, renamed, mapped);
   }
-  if (!changed) return value;
+  return out ?? value;
+}
+
+const isEncoded = (key: string) => key.charCodeAt(0) === MARKER_CODE;
+
+/**
+ * A deep copy of a stored value with its keys decoded, in one pass (nedb's `deepCopy` and
+ * {@link decodeKeys} together): what the embedded adapter hands out for a document it holds in memory.
+ */
+export function copyDecoded(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
+  if (value instanceof Date) return new Date(value.getTime());
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyDecoded(value[i]);
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, item] of entries) put(out, key, item);
+  const source = value as Record<string, unknown>;
+  for (const key in source) {
+    if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
+    if (isEncoded(key)) put(out, decodeKey(key), copyDecoded(source[key]));
+    else out[key] = copyDecoded(source[key]);
+  }
   return out;
 }
 
@@ -80,5 +112,5 @@ export function encodeKeys<T>(value: T): T {
 
 /** The inverse of {@link encodeKeys}; the value itself when nothing was encoded. */
 export function decodeKeys<T>(value: T): T {
-  return mapKeys(value, (key) => key.charCodeAt(0) === MARKER_CODE, decodeKey) as T;
+  return mapKeys(value, isEncoded, decodeKey) as T;
 }

@@ -7,8 +7,8 @@ import Datastore from "@seald-io/nedb";
 import { serialize } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
 import { lockDirectory } from "./dir-lock";
-import { decodeKeys, encodeKeys } from "./keys";
-import { copyStored, OrderedView } from "./nedb-ordered";
+import { copyDecoded, decodeKeys, encodeKeys } from "./keys";
+import { OrderedView } from "./nedb-ordered";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
@@ -22,7 +22,12 @@ function fromStored<T extends Doc>(stored: Stored | null): T | null {
 }
 
 /** A copy of a document nedb holds in memory, in the contract's shape (keys decoded, keys.ts): callers may change what they get. */
-const copyOut = <T extends Doc>(stored: Stored): T => decodeKeys(copyStored<T>(stored));
+function copyOut<T extends Doc>(stored: Stored): T {
+  const out = copyDecoded(stored) as Record<string, unknown>;
+  delete out._id;
+  out.id = stored._id;
+  return out as T;
+}
 
 /** The id of a filter that is exactly `{id: <string>}`: answered from nedb's primary index without a query. */
 function idOnly(filter: Filter): string | undefined {
