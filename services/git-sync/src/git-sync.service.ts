@@ -106,7 +106,8 @@ export function gitSyncSchema(): ServiceSchema {
           },
           importTree: (spaceId, move, body) =>
             call(this.broker, content.gitImport, { spaceId, move }, { stream: body, timeout: 0 }),
-          currentRevision: async (spaceId) => (await call(this.broker, content.spaceAccess, { spaceId, userId: job.createdBy })).revision,
+          // The space's current revision, without a caller's membership (a job resumed at start-up runs before orgs answers).
+          currentRevision: async (spaceId) => (await call(this.broker, content.publishedHeads, { spaceIds: [spaceId] }))[0]?.revisionId ?? null,
           moveSpace: async (spaceId, expected, revision) => {
             await call(this.broker, content.commitRevision, { spaceId, expectedRevisionId: expected, revisionId: revision });
           },
