@@ -6,6 +6,7 @@ import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
 import { toModifiers } from "./nedb";
 import { newId } from "./ids";
+import { decodeKeys, encodeKeys } from "./keys";
 import { GridFsBlobStore, type BlobStore } from "./blobs";
 
 type Stored = Record<string, unknown> & { _id: string };
@@ -14,7 +15,7 @@ type RawCollection = mongoose.mongo.Collection<Stored>;
 function fromStored<T extends Doc>(stored: Stored | null): T | null {
   if (!stored) return null;
   const { _id, ...rest } = stored;
-  return { ...rest, id: _id } as unknown as T;
+  return decodeKeys({ ...rest, id: _id }) as unknown as T;
 }
 
 /**
@@ -128,7 +129,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   async insert(doc: T): Promise<T> {
     const { id, ...rest } = doc as Doc & Record<string, unknown>;
     try {
-      await this.raw.insertOne({ ...rest, _id: id } as Stored);
+      await this.raw.insertOne({ ...encodeKeys(rest), _id: id } as Stored);
       return doc;
     } catch (err) {
       if (isDuplicateKey(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);

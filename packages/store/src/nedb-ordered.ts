@@ -1,5 +1,4 @@
 // Ordered views of nedb's compound indexes: the newest (or oldest) documents of a group without reading them all.
-import { deepCopy } from "@seald-io/nedb/lib/model";
 import type { Filter, Primitive } from "./filter";
 import type { Cursor, Doc, FindOptions, Sort } from "./types";
 
@@ -206,12 +205,4 @@ export class OrderedView {
     }
     return out;
   }
-}
-
-/** A copy of a stored document in the contract's shape (id for _id). */
-export function copyStored<T extends Doc>(stored: Stored): T {
-  const out: Record<string, unknown> = {};
-  for (const key in stored) if (key !== "_id") out[key] = deepCopy(stored[key]);
-  out.id = stored._id;
-  return out as T;
 }

@@ -7,7 +7,8 @@ import Datastore from "@seald-io/nedb";
 import { serialize } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
 import { lockDirectory } from "./dir-lock";
-import { copyStored, OrderedView } from "./nedb-ordered";
+import { copyDecoded, decodeKeys, encodeKeys } from "./keys";
+import { OrderedView } from "./nedb-ordered";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
@@ -17,11 +18,16 @@ type Stored = Record<string, unknown> & { _id: string };
 function fromStored<T extends Doc>(stored: Stored | null): T | null {
   if (!stored) return null;
   const { _id, ...rest } = stored;
-  return { ...rest, id: _id } as unknown as T;
+  return decodeKeys({ ...rest, id: _id }) as unknown as T;
 }
 
-/** A copy of a document nedb holds in memory, in the contract's shape: callers may change what they get. */
-const copyOut = copyStored;
+/** A copy of a document nedb holds in memory, in the contract's shape (keys decoded, keys.ts): callers may change what they get. */
+function copyOut<T extends Doc>(stored: Stored): T {
+  const out = copyDecoded(stored) as Record<string, unknown>;
+  delete out._id;
+  out.id = stored._id;
+  return out as T;
+}
 
 /** The id of a filter that is exactly `{id: <string>}`: answered from nedb's primary index without a query. */
 function idOnly(filter: Filter): string | undefined {
@@ -33,24 +39,27 @@ function idOnly(filter: Filter): string | undefined {
 
 function toStored(doc: Doc): Stored {
   const { id, ...rest } = doc as Doc & Record<string, unknown>;
-  return { ...rest, _id: id };
+  return { ...encodeKeys(rest), _id: id };
 }
 
 function isUniqueViolation(err: unknown): boolean {
   return (err as { errorType?: string })?.errorType === "uniqueViolated";
 }
 
-/** Translates the contract's update into nedb's modifiers (nedb has no $unset list form). */
+/**
+ * Translates the contract's update into nedb's modifiers (nedb has no $unset list form). The keys of
+ * `$set` and `$push` are field paths; the keys inside their values are encoded (keys.ts).
+ */
 export function toModifiers<T>(update: Update<T>): Record<string, unknown> {
   const mods: Record<string, unknown> = {};
   if (update.$set) {
     const set: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(update.$set)) if (v !== undefined && k !== "id") set[k] = v;
+    for (const [k, v] of Object.entries(update.$set)) if (v !== undefined && k !== "id") set[k] = encodeKeys(v);
     if (Object.keys(set).length) mods.$set = set;
   }
   if (update.$unset?.length) mods.$unset = Object.fromEntries(update.$unset.map((k) => [k, true]));
   if (update.$inc && Object.keys(update.$inc).length) mods.$inc = update.$inc;
-  if (update.$push && Object.keys(update.$push).length) mods.$push = update.$push;
+  if (update.$push && Object.keys(update.$push).length) mods.$push = Object.fromEntries(Object.entries(update.$push).map(([k, v]) => [k, encodeKeys(v)]));
   if (update.$pull && Object.keys(update.$pull).length) mods.$pull = update.$pull;
   return mods;
 }

@@ -14,7 +14,7 @@ import { readJson } from "@docshelf/runtime";
 import { newId, newSecret, storeMixin } from "@docshelf/store";
 import { CredentialSealer, repoNameOf, scrub } from "./credentials";
 import { integrationActions } from "./integration.actions";
-import { JobQueue } from "./job-queue";
+import { JobQueue, type LinkSaver } from "./job-queue";
 import { jobActions } from "./jobs.actions";
 import { mergeExportJob, type MergedEvent } from "./merge-export";
 import { collections, type JobDoc, type LinkDoc } from "./models";
@@ -93,7 +93,7 @@ export function gitSyncSchema(): ServiceSchema {
         }
       },
 
-      async runJob(job: JobDoc, signal: AbortSignal) {
+      async runJob(job: JobDoc, signal: AbortSignal, saveLink: LinkSaver) {
         const credentials = job.sealedCredentials ? this.sealer.open(job.sealedCredentials) ?? undefined : undefined;
         if (job.sealedCredentials && !credentials) throw new Error("The job's credentials cannot be opened with this service's secret.");
         const deps: JobDeps = {
@@ -106,6 +106,12 @@ export function gitSyncSchema(): ServiceSchema {
           },
           importTree: (spaceId, move, body) =>
             call(this.broker, content.gitImport, { spaceId, move }, { stream: body, timeout: 0 }),
+          // The space's current revision, without a caller's membership (a job resumed at start-up runs before orgs answers).
+          currentRevision: async (spaceId) => (await call(this.broker, content.publishedHeads, { spaceIds: [spaceId] }))[0]?.revisionId ?? null,
+          moveSpace: async (spaceId, expected, revision) => {
+            await call(this.broker, content.commitRevision, { spaceId, expectedRevisionId: expected, revisionId: revision });
+          },
+          saveLink,
           setStage: async (j, stage) => {
             await this.jobs.updateOne({ id: j.id }, { $set: { stage, updatedAt: new Date().toISOString() } });
           },
@@ -160,9 +166,9 @@ export function gitSyncSchema(): ServiceSchema {
         {
           holder: `${this.broker.nodeID}:${newId()}`,
           leaseMs: this.gitSettings.leaseMs,
-          run: (job, signal) => this.runJob(job, signal),
+          run: (job, signal, saveLink) => this.runJob(job, signal, saveLink),
           describeFailure: (job, err) => {
-            const failure = describeJobError(err);
+            const failure = describeJobError(err, job.kind);
             const credentials = job.sealedCredentials ? this.sealer.open(job.sealedCredentials) ?? undefined : undefined;
             if (failure.code === "internal") this.logger.error({ jobId: job.id, spaceId: job.spaceId, error: scrub(String((err as Error)?.stack ?? err), credentials) }, "a Git job failed unexpectedly");
             return { code: failure.code, message: scrub(failure.message, credentials) };

@@ -1,5 +1,5 @@
 import { NedbStore } from "@docshelf/store";
-import { JobQueue, type JobOutcome, type QueueStores } from "./job-queue";
+import { JobQueue, type JobOutcome, type LinkSaver, type QueueStores } from "./job-queue";
 import { collections, type JobDoc } from "./models";
 
 async function stores(): Promise<QueueStores> {
@@ -28,7 +28,7 @@ function job(spaceId: string, timestamp: number, extra: Partial<JobDoc> = {}): J
 
 const applied = (): JobOutcome => ({ applied: true, fields: {} });
 
-function queue(s: QueueStores, run: (job: JobDoc, signal: AbortSignal) => Promise<JobOutcome>, holder = "w1", leaseMs = 60_000) {
+function queue(s: QueueStores, run: (job: JobDoc, signal: AbortSignal, saveLink: LinkSaver) => Promise<JobOutcome>, holder = "w1", leaseMs = 60_000) {
   return new JobQueue(s, { holder, leaseMs, run, describeFailure: (_job, err) => ({ code: "x", message: String((err as Error).message) }) });
 }
 
@@ -116,5 +116,40 @@ describe("the per-space job queue", () => {
     await drained;
     expect(await s.jobs.findOne({ id: waiting.id })).toMatchObject({ status: "pending", sealedCredentials: "sealed" });
     expect(await s.leases.findOne({ id: "space" })).toBeNull();
+  });
+
+  it("a job that saved its link and then failed puts the link back exactly as it was (all or nothing)", async () => {
+    const s = await stores();
+    const now = new Date().toISOString();
+    await s.links.insert({ id: "space", organizationId: "org", url: "u", ref: "r", repoName: "n", lastTimestamp: 50, lastCommit: "old", redirectList: [{ source: "a.b", destination: "c.md" }], createdAt: now, updatedAt: now });
+    const before = await s.links.findOne({ id: "space" });
+    await s.jobs.insert(job("space", 100));
+    const q = queue(s, async (_job, _signal, saveLink) => {
+      const undo = await saveLink({ lastCommit: "new", redirectList: [{ source: "2.1-setup/overview", destination: "x.md" }], siteRedirects: [] });
+      expect(await s.links.findOne({ id: "space" })).toMatchObject({ lastCommit: "new", lastTimestamp: 100 });
+      await undo();
+      throw new Error("moving the space failed");
+    });
+    await q.wake("space");
+    expect(await s.links.findOne({ id: "space" })).toEqual(before);
+    expect(await s.jobs.findOne({ spaceId: "space" })).toMatchObject({ status: "failed", error: "moving the space failed" });
+  });
+
+  it("a job's link saved by the job itself is not applied twice, and a new link is removed by its undo", async () => {
+    const s = await stores();
+    await s.jobs.insert(job("fresh", 100));
+    await s.jobs.insert(job("kept", 100));
+    const q = queue(s, async (j, _signal, saveLink) => {
+      const undo = await saveLink({ lastCommit: "c1" });
+      if (j.spaceId === "fresh") {
+        await undo();
+        throw new Error("push refused");
+      }
+      return { applied: true, linkSaved: true, fields: {}, link: { lastCommit: "ignored" } };
+    });
+    await q.wake("fresh");
+    await q.wake("kept");
+    expect(await s.links.findOne({ id: "fresh" })).toBeNull();
+    expect(await s.links.findOne({ id: "kept" })).toMatchObject({ lastCommit: "c1", lastTimestamp: 100 });
   });
 });

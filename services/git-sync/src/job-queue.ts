@@ -10,9 +10,18 @@ export interface JobOutcome {
   /** Advances the space's applied timestamp (a job that changed the space or the repository). */
   applied: boolean;
   fields: Partial<JobDoc>;
-  /** Changes to the space's link when applied. */
+  /** Changes to the space's link when applied (unless the job saved them itself through `saveLink`). */
   link?: Partial<LinkDoc>;
+  /** The job saved its link changes itself (LinkSaver), at the point where its other write could still be undone. */
+  linkSaved?: boolean;
 }
+
+/**
+ * Saves a job's changes to the space's link now (advancing its applied timestamp) and gives back what
+ * undoes exactly that: a job whose second write (moving the space, pushing) fails after its link was
+ * saved puts the link back as it was, so content, repository and link change together or not at all.
+ */
+export type LinkSaver = (fields: Partial<LinkDoc>) => Promise<() => Promise<void>>;
 
 export interface QueueStores {
   jobs: Collection<JobDoc>;
@@ -25,7 +34,7 @@ export interface QueueOptions {
   holder: string;
   leaseMs: number;
   /** Runs a job; `signal` aborts when the worker stops (the job then waits for the next start). */
-  run: (job: JobDoc, signal: AbortSignal) => Promise<JobOutcome>;
+  run: (job: JobDoc, signal: AbortSignal, saveLink: LinkSaver) => Promise<JobOutcome>;
   /** A run that threw: the job fails with this (scrubbed) message. */
   describeFailure: (job: JobDoc, err: unknown) => { code: string; message: string };
   onError?: (err: unknown, spaceId: string) => void;
@@ -132,8 +141,8 @@ export class JobQueue {
     }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
     renew.unref();
     try {
-      const outcome = await this.options.run(claimed, this.shutdown.signal);
-      if (outcome.applied) await this.applyToLink(claimed, outcome.link ?? {});
+      const outcome = await this.options.run(claimed, this.shutdown.signal, (fields) => this.saveLink(claimed, fields));
+      if (outcome.applied && !outcome.linkSaved) await this.applyToLink(claimed, outcome.link ?? {});
       await this.stores.jobs.updateOne({ id: job.id }, { $set: { ...outcome.fields, status: "succeeded", stage: "finalize", completedAt: now(), updatedAt: now() }, $unset: ["sealedCredentials", "leaseUntil"] });
     } catch (err) {
       if (this.stopped) {
@@ -149,6 +158,26 @@ export class JobQueue {
     } finally {
       clearInterval(renew);
     }
+  }
+
+  private async saveLink(job: JobDoc, fields: Partial<LinkDoc>): Promise<() => Promise<void>> {
+    const before = await this.stores.links.findOne({ id: job.spaceId });
+    await this.applyToLink(job, fields);
+    return async () => {
+      if (!before) {
+        await this.stores.links.deleteOne({ id: job.spaceId });
+        return;
+      }
+      const keys = [...Object.keys(fields), "lastTimestamp", "updatedAt"] as Array<keyof LinkDoc>;
+      const set: Record<string, unknown> = {};
+      const unset: string[] = [];
+      for (const key of keys) {
+        if (key === "id") continue;
+        if (before[key] === undefined) unset.push(key);
+        else set[key] = before[key];
+      }
+      await this.stores.links.updateOne({ id: job.spaceId }, { $set: set as Partial<LinkDoc>, $unset: unset });
+    };
   }
 
   private async applyToLink(job: JobDoc, fields: Partial<LinkDoc>): Promise<void> {

@@ -1,4 +1,4 @@
-import { readLayout, readPageFile, readGitbookConfig, replaceRedirects, LayoutError, type GitbookConfig, type SourceFile, type TreePage, type TreeFile } from "./layout";
+import { readLayout, readPageFile, readGitbookConfig, addRedirects, writeGitbookConfig, LayoutError, type GitbookConfig, type SourceFile, type TreePage, type TreeFile } from "./layout";
 import { planExport } from "./sync-state";
 
 /** What an export writes into an empty repository. */
@@ -62,7 +62,7 @@ describe("importing GitBook's layout", () => {
       source({ ".gitbook.yaml": "root: ./docs/\nstructure:\n  readme: intro.md\n  summary: toc.md\nredirects:\n  old: new.md\n", "docs/intro.md": "# Intro\n", "docs/toc.md": "* [Start](intro.md)\n* [Next](next.md)\n", "docs/next.md": "# Next\n", "other.md": "# Other\n" }),
       { projectDir: "packages/site", newFileId },
     );
-    expect(result.config).toMatchObject({ root: "docs", readme: "intro.md", summary: "toc.md", redirects: { old: "new.md" } });
+    expect(result.config).toMatchObject({ root: "docs", readme: "intro.md", summary: "toc.md", redirects: [{ source: "old", destination: "new.md" }] });
     expect(result.pages.map((p) => [p.title, p.git?.path])).toEqual([["Start", "packages/site/docs/intro.md"], ["Next", "packages/site/docs/next.md"]]);
   });
 
@@ -126,14 +126,26 @@ describe("exporting to GitBook's layout", () => {
 });
 
 describe(".gitbook.yaml redirects", () => {
-  it("are read, and written back into an existing file without touching the rest", () => {
-    const text = "# ours\nroot: ./\nredirects:\n  a: b.md\n";
+  const r = (source: string, destination: string) => ({ source, destination });
+
+  it("are read in the file's order, number-like and dotted sources as written", () => {
+    const config = readGitbookConfig("redirects:\n  b.-appendix.md: b.md\n  2019: old.md\n  1.10: ten.md\n  2.1-setup/overview: setup.md\n  $ref: r.md\n");
+    expect(config.redirects).toEqual([r("b.-appendix.md", "b.md"), r("2019", "old.md"), r("1.10", "ten.md"), r("2.1-setup/overview", "setup.md"), r("$ref", "r.md")]);
+  });
+
+  it("an export adds the space's missing redirects and never changes or removes the file's own", () => {
+    const text = "# ours\nroot: ./\nredirects:\n  a: b.md   # keep\n  z: y.md\n";
     const config = readGitbookConfig(text);
-    expect(config.redirects).toEqual({ a: "b.md" });
-    expect(replaceRedirects(text, config, { a: "b.md" })).toBeNull();
-    const replaced = replaceRedirects(text, config, { a: "c.md", old: "README.md" })!;
-    expect(replaced).toContain("# ours");
-    expect(readGitbookConfig(replaced).redirects).toEqual({ a: "c.md", old: "README.md" });
-    expect(readGitbookConfig(replaceRedirects(text, config, {})!).redirects).toEqual({});
+    expect(config.redirects).toEqual([r("a", "b.md"), r("z", "y.md")]);
+    expect(addRedirects(text, config, [r("a", "b.md")])).toBeNull();
+    expect(addRedirects(text, config, [r("a", "other.md")])).toBeNull();
+    const added = addRedirects(text, config, [r("a", "c.md"), r("old.x", "README.md")])!;
+    expect(added).toBe("# ours\nroot: ./\nredirects:\n  a: b.md # keep\n  z: y.md\n  old.x: README.md\n");
+    expect(readGitbookConfig(addRedirects("root: ./\n", readGitbookConfig("root: ./\n"), [r("2019", "a.md"), r("1", "b.md")])!).redirects).toEqual([r("2019", "a.md"), r("1", "b.md")]);
+  });
+
+  it("a written .gitbook.yaml keeps their order", () => {
+    const text = writeGitbookConfig({ root: "", readme: "README.md", summary: "SUMMARY.md", redirects: [r("z", "a.md"), r("10", "b.md"), r("2", "c.md")] });
+    expect(readGitbookConfig(text).redirects).toEqual([r("z", "a.md"), r("10", "b.md"), r("2", "c.md")]);
   });
 });

@@ -5,7 +5,7 @@ import type { CoverRef, GitBlob, GitTreePage as TreePage } from "@docshelf/contr
 import { splitFrontMatter } from "@docshelf/document";
 import { slugify as slugifyTitle } from "@docshelf/slugs";
 import { posix } from "node:path";
-import { parse as parseYaml, parseDocument, stringify as stringifyYaml } from "yaml";
+import { Document, isMap, isScalar, parseDocument, stringify as stringifyYaml, YAMLMap } from "yaml";
 import { linksToTree } from "./file-refs";
 import { parseSummary, type SummaryItem } from "./summary";
 import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
@@ -31,17 +31,26 @@ export interface SourceFile {
   data: Buffer;
 }
 
+/** One `.gitbook.yaml` redirect: the old path (as written) and the file it points to. */
+export interface Redirect {
+  source: string;
+  destination: string;
+}
+
 export interface GitbookConfig {
   /** Content root inside the project directory ("" for the project directory itself). */
   root: string;
   readme: string;
   summary: string;
-  redirects: Record<string, string>;
+  /** In the file's order (a map would put integer-like sources such as `2019` first). */
+  redirects: Redirect[];
 }
 
 export class LayoutError extends Error {}
 
 export const ASSETS_DIR = ".gitbook/assets";
+/** The longest file name content takes (its insert_file rule). */
+const MAX_FILE_NAME = 255;
 /**
  * The leading `# heading` that gives a page its title: the very rule by which content drops it from the
  * body (content's revisions/markdown.ts) and an export keeps or rewrites it (sync-state.ts composePage).
@@ -68,16 +77,14 @@ export function slugify(title: string): string {
 
 /** `.gitbook.yaml` (absent: the defaults). A root that leaves the tree is refused. */
 export function readGitbookConfig(text: string | undefined): GitbookConfig {
-  const config: GitbookConfig = { root: "", readme: "README.md", summary: "SUMMARY.md", redirects: {} };
+  const config: GitbookConfig = { root: "", readme: "README.md", summary: "SUMMARY.md", redirects: [] };
   if (text === undefined) return config;
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(text);
-  } catch {
-    throw new LayoutError(".gitbook.yaml is not valid YAML.");
-  }
+  // Parsed as a document so that redirects keep the file's order; a repeated key is the last one, as in GitBook's reader.
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length) throw new LayoutError(`.gitbook.yaml is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
+  const parsed: unknown = doc.toJS({ maxAliasCount: 100 });
   if (!parsed || typeof parsed !== "object") return config;
-  const raw = parsed as { root?: unknown; structure?: { readme?: unknown; summary?: unknown }; redirects?: unknown };
+  const raw = parsed as { root?: unknown; structure?: { readme?: unknown; summary?: unknown } };
   if (typeof raw.root === "string") {
     const root = cleanDirectory(raw.root);
     if (root === null) throw new LayoutError(`.gitbook.yaml's root "${raw.root}" leaves the repository.`);
@@ -91,33 +98,61 @@ export function readGitbookConfig(text: string | undefined): GitbookConfig {
       config[key] = path;
     }
   }
-  if (raw.redirects && typeof raw.redirects === "object") {
-    for (const [from, to] of Object.entries(raw.redirects as Record<string, unknown>)) if (typeof to === "string") config.redirects[from] = to;
+  const redirects = isMap(doc.contents) ? doc.contents.get("redirects") : undefined;
+  if (isMap(redirects)) {
+    const at = new Map<string, number>();
+    for (const pair of redirects.items) {
+      const key = isScalar(pair.key) ? pair.key.value : pair.key;
+      const value = isScalar(pair.value) ? pair.value.value : undefined;
+      if ((typeof key !== "string" && typeof key !== "number") || typeof value !== "string") continue;
+      // A number-like source (`2019`, `1.10`) as written, not as the number it parses to.
+      const source = typeof key === "string" ? key : ((pair.key as { source?: string }).source ?? String(key));
+      const seen = at.get(source);
+      if (seen !== undefined) config.redirects[seen] = { source, destination: value };
+      else {
+        at.set(source, config.redirects.length);
+        config.redirects.push({ source, destination: value });
+      }
+    }
   }
   return config;
 }
 
-export function writeGitbookConfig(config: GitbookConfig): string {
-  const doc: Record<string, unknown> = { root: config.root ? `./${config.root}/` : "./", structure: { readme: config.readme, summary: config.summary } };
-  if (Object.keys(config.redirects).length) doc.redirects = config.redirects;
-  return stringifyYaml(doc);
+/** A YAML map of redirects in their order. */
+function redirectsNode(doc: Document, redirects: Redirect[]): YAMLMap {
+  const map = new YAMLMap();
+  for (const { source, destination } of redirects) map.items.push(doc.createPair(source, destination));
+  return map;
 }
 
-function sameRedirects(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
+export function writeGitbookConfig(config: GitbookConfig): string {
+  const doc = new Document({ root: config.root ? `./${config.root}/` : "./", structure: { readme: config.readme, summary: config.summary } });
+  if (config.redirects.length) doc.set("redirects", redirectsNode(doc, config.redirects));
+  return doc.toString({ lineWidth: 0 });
 }
 
 /**
- * An existing `.gitbook.yaml` with its `redirects` replaced by the space's (everything else, comments
- * included, kept as written); null when they are the same already.
+ * An existing `.gitbook.yaml` with the space's redirects that it lacks (by source) added at the end of its
+ * `redirects`; null when it has them all. Redirects the file has are never changed or removed (the space
+ * cannot edit them; the file's owner may have), and everything else, comments included, stays as written.
  */
-export function replaceRedirects(text: string, current: GitbookConfig, redirects: Record<string, string>): string | null {
-  if (sameRedirects(current.redirects, redirects)) return null;
-  const doc = parseDocument(text);
-  if (Object.keys(redirects).length) doc.set("redirects", redirects);
-  else doc.delete("redirects");
+export function addRedirects(text: string, current: GitbookConfig, redirects: Redirect[]): string | null {
+  const have = new Set(current.redirects.map((r) => r.source));
+  const missing = redirects.filter((r) => !have.has(r.source));
+  if (!missing.length) return null;
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (!isMap(doc.contents)) return null;
+  const existing = doc.contents.get("redirects");
+  if (isMap(existing)) for (const { source, destination } of missing) (existing as YAMLMap).items.push(doc.createPair(source, destination));
+  else doc.set("redirects", redirectsNode(doc, missing));
   return doc.toString({ lineWidth: 0 });
+}
+
+/** Redirects as stored on a link: the ordered list, or (links written before it) the map of old. */
+export function storedRedirects(link: { redirectList?: Redirect[]; redirects?: Record<string, string> }): Redirect[] {
+  if (Array.isArray(link.redirectList)) return link.redirectList;
+  if (link.redirects && typeof link.redirects === "object") return Object.entries(link.redirects).map(([source, destination]) => ({ source, destination }));
+  return [];
 }
 
 interface PageFile {
@@ -199,6 +234,8 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
   for (const [rel, file] of [...inRoot].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!rel.startsWith(`${ASSETS_DIR}/`)) continue;
     let name = posix.basename(rel);
+    // Content's rule for a file name; said here with the file's path, before the space is touched.
+    if (name.length > MAX_FILE_NAME) throw new LayoutError(`The asset "${repoPath(rel)}" has a name of ${name.length} characters; a space's file name takes at most ${MAX_FILE_NAME} characters. Rename it in the repository and import again.`);
     const ext = posix.extname(name);
     for (let n = 2; names.has(name); n++) name = `${posix.basename(rel, ext)}-${n}${ext}`;
     names.add(name);
@@ -336,11 +373,11 @@ export interface ResolvedRedirect {
  * path); a folder (`guide`, `guide/`) means its README.md, a path without extension its `.md` file.
  * Keys that are empty once trimmed of slashes, and destinations that are no page, are left out.
  */
-export function resolveRedirects(redirects: Record<string, string>, contentDir: string, pages: Record<string, { path?: string }>): ResolvedRedirect[] {
+export function resolveRedirects(redirects: Redirect[], contentDir: string, pages: Record<string, { path?: string }>): ResolvedRedirect[] {
   const byPath = new Map<string, string>();
   for (const [id, page] of Object.entries(pages)) if (page.path && !byPath.has(page.path)) byPath.set(page.path, id);
   const out: ResolvedRedirect[] = [];
-  for (const [key, file] of Object.entries(redirects)) {
+  for (const { source: key, destination: file } of redirects) {
     const source = key.trim().replace(/^\/+|\/+$/g, "");
     const target = file.trim().split(/[?#]/, 1)[0];
     if (!source || !target || target.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;

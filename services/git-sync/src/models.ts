@@ -1,6 +1,6 @@
 // Git links, jobs and per-space leases as stored (collections in DATA_DIR/git-sync/ or MongoDB).
 import type { CollectionSpec } from "@docshelf/store";
-import type { ResolvedRedirect } from "./layout";
+import type { Redirect, ResolvedRedirect } from "./layout";
 
 export const JOB_KINDS = ["import", "export"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -69,7 +69,12 @@ export interface LinkDoc {
    * with its credentials sealed. Absent until an export is requested, so an import-only space never pushes.
    */
   exportTarget?: ExportTarget;
-  /** `.gitbook.yaml` `redirects` (old path -> new path) read by the latest import; written back by exports. */
+  /**
+   * `.gitbook.yaml` `redirects` read by the latest import, in the file's order; added to an export's
+   * `.gitbook.yaml` when it lacks them. A list, not a map keyed by paths: any source is a value.
+   */
+  redirectList?: Redirect[];
+  /** Links written before `redirectList`: the same as a map (read by `storedRedirects`, removed by the next import). */
   redirects?: Record<string, string>;
   /** Those redirects resolved to the pages their files became by that import (sites serves them). */
   siteRedirects?: ResolvedRedirect[];
@@ -144,4 +149,6 @@ export interface SyncState {
   files: Record<string, { path: string; name: string; sha256?: string }>;
   /** Hash of the SUMMARY.md the space's tree gives: the file is rewritten only when this changes. */
   summary: string;
+  /** Rebuilt from the branch by an export that had no state (deriveState): never stored, never a reason to delete. */
+  derived?: boolean;
 }

@@ -1,4 +1,5 @@
 // The API shapes: a space's Git info (GitBook's GitSyncState) and a job's status (GitSyncOperation plus ids).
+import { storedRedirects } from "./layout";
 import type { JobDoc, LinkDoc } from "./models";
 
 export interface JobResource {
@@ -84,7 +85,12 @@ export function gitSyncStateOf(link: LinkDoc): GitSyncState {
 
 export function presentInfo(link: LinkDoc, latest: JobDoc | null, publicUrl: string): GitInfoResource {
   const info: GitInfoResource = gitSyncStateOf(link);
-  if (link.redirects && Object.keys(link.redirects).length) info.redirects = { ...link.redirects };
+  const redirects = storedRedirects(link);
+  if (redirects.length) {
+    // An own property per source, whatever it is (`__proto__` included).
+    info.redirects = {};
+    for (const { source, destination } of redirects) Object.defineProperty(info.redirects, source, { value: destination, enumerable: true, writable: true, configurable: true });
+  }
   if (latest) info.operation = presentJob(latest, publicUrl);
   return info;
 }

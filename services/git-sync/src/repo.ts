@@ -76,6 +76,24 @@ export async function remoteHead(remote: Remote, ref: string): Promise<string | 
   }
 }
 
+/**
+ * The remote's default branch (what its HEAD points at) and its commit, or null for an empty repository.
+ * A new branch exported without a sync state starts from it, as `git switch -c` would, so that it differs
+ * only by what the space writes.
+ */
+export async function remoteDefaultBranch(remote: Remote): Promise<{ ref: string; oid: string } | null> {
+  try {
+    const refs = await git.listServerRefs({ http: remote.http, url: remote.url, symrefs: true, ...auth(remote) });
+    const head = refs.find((r) => r.ref === "HEAD");
+    const target = head?.target && refs.find((r) => r.ref === head.target && r.ref.startsWith("refs/heads/"));
+    if (target) return { ref: target.ref, oid: target.oid };
+    const branch = refs.find((r) => r.ref === "refs/heads/main") ?? refs.find((r) => r.ref === "refs/heads/master") ?? refs.find((r) => r.ref.startsWith("refs/heads/"));
+    return branch ? { ref: branch.ref, oid: branch.oid } : null;
+  } catch (err) {
+    explain(err, "Reading the repository's branches failed");
+  }
+}
+
 export async function hasObject(gitdir: string, oid: string): Promise<boolean> {
   try {
     await git.readCommit({ fs, gitdir, oid, cache: cacheOf(gitdir) });
@@ -110,6 +128,8 @@ export interface ReadLimits {
   maxFileBytes: number;
   /** Pages a space may get: markdown files beyond it (and SUMMARY.md) fail the job before anything is read. */
   maxPages: number;
+  /** Leave assets' bytes out (empty buffers): enough to know their paths and blob ids. */
+  assetBytes?: boolean;
 }
 
 /**
@@ -160,6 +180,10 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
   }
   const files = new Map<string, { oid: string; data: Buffer }>();
   for (const { path, oid } of wanted) {
+    if (limits.assetBytes === false && !/\.md$/i.test(path) && !/(^|\/)\.gitbook\.yaml$/.test(path)) {
+      files.set(path, { oid, data: Buffer.alloc(0) });
+      continue;
+    }
     const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheOf(gitdir) });
     if (blob.length > limits.maxFileBytes) throw new RepoError("too-large", `The file "${joinRepoPath(dir, path)}" is larger than the limit of ${limits.maxFileBytes} bytes.`);
     files.set(path, { oid, data: Buffer.from(blob.buffer, blob.byteOffset, blob.length) });

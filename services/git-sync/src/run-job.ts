@@ -9,12 +9,12 @@ import type { GitSyncConfig } from "@docshelf/config";
 import { newId } from "@docshelf/store";
 import type { Credentials } from "./credentials";
 import { safeGitHttp } from "./git-http";
-import { countPages, LayoutError, readGitbookConfig, readLayout, replaceRedirects, resolveRedirects, writeGitbookConfig, type TreeFile, type TreePage } from "./layout";
+import { addRedirects, countPages, LayoutError, readGitbookConfig, readLayout, resolveRedirects, storedRedirects, writeGitbookConfig, type TreeFile, type TreePage } from "./layout";
 import type { JobDoc, LinkDoc, SyncState } from "./models";
-import type { JobOutcome } from "./job-queue";
+import type { JobOutcome, LinkSaver } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
-import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
-import { planExport, stateAfterImport } from "./sync-state";
+import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteDefaultBranch, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
+import { deriveState, planExport, stateAfterImport } from "./sync-state";
 
 export interface Snapshot {
   revision: string;
@@ -33,6 +33,12 @@ export interface JobDeps {
   /** A revision of the space (default its current one); `fileData: false` leaves the files' bytes out. */
   snapshot(spaceId: string, options?: { revisionId?: string; fileData?: boolean; fileIds?: string[] }): Promise<Snapshot>;
   importTree(spaceId: string, move: boolean, body: Readable): Promise<{ revision: string; moved: boolean; pages: number }>;
+  /** The space's current revision. */
+  currentRevision(spaceId: string): Promise<string | null>;
+  /** Moves the space from `expected` to `revision` by compare-and-swap (a 409 when it moved meanwhile). */
+  moveSpace(spaceId: string, expected: string, revision: string): Promise<void>;
+  /** Saves the link's changes now; gives back their undo (job-queue.ts). */
+  saveLink: LinkSaver;
   setStage(job: JobDoc, stage: JobDoc["stage"]): Promise<void>;
   /** Aborts the job's requests when the worker stops. */
   signal?: AbortSignal;
@@ -105,26 +111,52 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     const createdByService = commit.author.email === SERVICE_EMAIL;
     // The interface names the flag createdByService; GitBook's schema (and its clients) createdByGitBook.
     const revisionGit = { oid: head, message: commit.message.trim(), createdByService, createdByGitBook: createdByService, ref: job.params.ref, ...(url ? { url } : {}) };
-    const result = await deps.importTree(job.spaceId, !job.params.standalone, importStream({ git: revisionGit, pages: layout.pages, files: layout.files }));
-    const link: Partial<LinkDoc> = { lastCommit: head, redirects: layout.config.redirects };
-    if (!job.params.standalone) {
-      // Which file each page came from, as content now holds it: what exports keep in place.
-      const imported = await deps.snapshot(job.spaceId, { revisionId: result.revision, fileData: false });
-      link.sync = stateAfterImport({
-        snapshot: imported,
-        imported: layout.pages,
-        config: layout.config,
-        contentDir: joinRepoPath(projectDir, layout.config.root),
-        url: job.params.url,
-        ref: job.params.ref,
-        projectDir,
-        commit: head,
-      });
+    // All or nothing: the tree goes into a revision of its own first (the space does not move), then the
+    // link with its sync state is saved, then the space moves to the revision by compare-and-swap; a
+    // failure at any step leaves the space and its link as they were.
+    const base = job.params.standalone ? null : await deps.currentRevision(job.spaceId);
+    const result = await deps.importTree(job.spaceId, false, importStream({ git: revisionGit, pages: layout.pages, files: layout.files }));
+    const fields = { revision: result.revision, commit: head, pages: result.pages };
+    if (job.params.standalone) return { applied: false, fields };
+    // Which file each page came from, as content holds it in the new revision: what exports keep in place.
+    const imported = await deps.snapshot(job.spaceId, { revisionId: result.revision, fileData: false });
+    const sync = stateAfterImport({
+      snapshot: imported,
+      imported: layout.pages,
+      config: layout.config,
+      contentDir: joinRepoPath(projectDir, layout.config.root),
+      url: job.params.url,
+      ref: job.params.ref,
+      projectDir,
+      commit: head,
+    });
+    const link: Partial<LinkDoc> = {
+      lastCommit: head,
+      redirectList: layout.config.redirects,
+      sync,
       // The redirects with their files resolved to pages now, by page id: what sites serves (renames by later exports keep them).
-      link.siteRedirects = resolveRedirects(layout.config.redirects, joinRepoPath(projectDir, layout.config.root), link.sync.pages);
-      link.redirectsAt = new Date().toISOString();
+      siteRedirects: resolveRedirects(layout.config.redirects, joinRepoPath(projectDir, layout.config.root), sync.pages),
+      redirectsAt: new Date().toISOString(),
+    };
+    await deps.setStage(job, "finalize");
+    let undo: () => Promise<void>;
+    try {
+      undo = await deps.saveLink(link);
+    } catch (err) {
+      throw new StateError(`Saving the Git sync state failed (${messageOf(err)}); the space was left as it was.`);
     }
-    return { applied: !job.params.standalone, fields: { revision: result.revision, commit: head, pages: result.pages }, link };
+    if (!base) {
+      await undo();
+      throw new StateError("The space has no revision to import into; the space was left as it was.");
+    }
+    try {
+      await deps.moveSpace(job.spaceId, base, result.revision);
+    } catch (err) {
+      await undo();
+      if ((err as { code?: number }).code === 409) throw new RepoError("conflict", "The space changed while the import ran (an edit was merged); nothing was imported. Import again.");
+      throw err;
+    }
+    return { applied: true, linkSaved: true, fields };
   });
 }
 
@@ -132,11 +164,12 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
  * Without `force`, an export refuses a branch that moved since the space last synced with it
  * (commits the space has not imported); with `force` it overwrites the content either way.
  */
-export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, link: Pick<LinkDoc, "lastCommit" | "redirects" | "sync"> = {}): Promise<JobOutcome> {
-  const { lastCommit, redirects } = link;
+export async function runExport(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, link: Pick<LinkDoc, "lastCommit" | "redirects" | "redirectList" | "sync"> = {}): Promise<JobOutcome> {
+  const { lastCommit } = link;
+  const redirects = storedRedirects(link);
   const projectDir = projectDirOf(job);
   // The last sync's mapping counts only for the same repository and project directory.
-  const state: SyncState | undefined = link.sync && link.sync.url === job.params.url && link.sync.projectDir === projectDir ? link.sync : undefined;
+  let state: SyncState | undefined = link.sync && link.sync.url === job.params.url && link.sync.projectDir === projectDir ? link.sync : undefined;
   return withRemote(job, credentials, deps, async (remote) => {
     await deps.setStage(job, "repo_fetch");
     const head = await remoteHead(remote, job.params.ref);
@@ -150,6 +183,15 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       const source = state.ref === job.params.ref ? null : await remoteHead(remote, state.ref);
       if (source) await fetchBranch(remote, state.ref, source).catch(() => undefined);
       if (await hasObject(remote.gitdir, state.commit)) base = state.commit;
+    }
+    if (!base) {
+      // Without a record, a new branch starts from the repository's default branch (never from nothing,
+      // which would drop every file the space did not write); only an empty repository starts fresh.
+      const start = await remoteDefaultBranch(remote);
+      if (start) {
+        await fetchBranch(remote, start.ref, start.oid);
+        base = start.oid;
+      }
     }
     await deps.setStage(job, "config_check");
     const baseFiles = base ? await listFiles(remote.gitdir, base) : new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
@@ -170,6 +212,14 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
     }
     if (countPages(snapshot.pages) > deps.settings.maxPages) throw new RepoError("too-many-pages", `The space has more than ${deps.settings.maxPages} pages.`);
     const contentDir = joinRepoPath(projectDir, config.root);
+    if (!state && base) {
+      // No record of this repository: rebuild one from the branch, so that what the space did not change
+      // (or never had) stays byte for byte and nothing is deleted (sync-state.ts deriveState).
+      const files = await readProjectFiles(remote.gitdir, base, projectDir, { maxFileBytes: deps.settings.maxFileBytes, maxPages: Number.MAX_SAFE_INTEGER, assetBytes: false });
+      let n = 0;
+      const layout = readLayout(files, { projectDir, newFileId: () => `#file-${n++}`, ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}) });
+      state = deriveState({ snapshot, layout, contentDir, url: job.params.url, ref: job.params.ref, projectDir, commit: base });
+    }
     const plan = await planExport({
       pages: snapshot.pages,
       files: snapshot.files,
@@ -183,32 +233,61 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
     });
     const projectPrefix = projectDir ? `${projectDir}/` : "";
     const fresh = ![...baseFiles.keys()].some((p) => p.startsWith(projectPrefix));
-    if (!existingYaml && (fresh || (redirects && Object.keys(redirects).length))) {
+    if (!existingYaml && (fresh || redirects.length)) {
       // A repository without `.gitbook.yaml` gets one only when the export starts it, or to hold redirects.
-      plan.writes.set(yamlPath, Buffer.from(writeGitbookConfig({ ...config, redirects: redirects ?? {} }), "utf8"));
-    } else if (existingYaml && redirects) {
-      // The space's redirects (from its last import) replace the file's; the rest of the file stays as written.
-      const replaced = replaceRedirects(existingYaml.toString("utf8"), config, redirects);
-      if (replaced !== null) plan.writes.set(yamlPath, Buffer.from(replaced, "utf8"));
+      plan.writes.set(yamlPath, Buffer.from(writeGitbookConfig({ ...config, redirects }), "utf8"));
+    } else if (existingYaml && redirects.length) {
+      // The space's redirects (from its last import) that the file lacks are added; the file's own are never changed or removed.
+      const added = addRedirects(existingYaml.toString("utf8"), config, redirects);
+      if (added !== null) plan.writes.set(yamlPath, Buffer.from(added, "utf8"));
     }
     for (const [path, data] of plan.writes) {
-      if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes.`);
+      if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes (GIT_SYNC_MAX_FILE_BYTES); nothing was pushed.`);
+    }
+    // The whole commit or nothing: it deletes only files the space's record says it wrote or imported.
+    const owned = new Set([...Object.values(state?.pages ?? {}).flatMap((p) => (p.path ? [p.path] : [])), ...Object.values(state?.files ?? {}).map((f) => f.path)]);
+    for (const path of plan.deletes) {
+      if (state?.derived || !owned.has(path)) throw new StateError(`The export would delete "${path}", which the space has no record of writing; nothing was pushed.`);
     }
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
     const { oid, changed } = await writeChangesCommit(remote.gitdir, { parent: base, base: baseFiles, writes: plan.writes, deletes: plan.deletes, message });
-    if (changed || (!head && base)) await pushCommit(remote, job.params.ref, oid, job.params.force);
     const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary };
-    return { applied: true, fields: { revision: snapshot.revision, commit: oid, pages: countPages(snapshot.pages) }, link: { lastCommit: oid, sync } };
+    // The state is saved first and undone if the push fails: the branch and the state move together.
+    let undo: () => Promise<void>;
+    try {
+      undo = await deps.saveLink({ lastCommit: oid, sync });
+    } catch (err) {
+      throw new StateError(`Saving the Git sync state failed (${messageOf(err)}); nothing was pushed.`);
+    }
+    if (changed || (!head && base)) {
+      try {
+        await pushCommit(remote, job.params.ref, oid, job.params.force);
+      } catch (err) {
+        await undo();
+        throw err;
+      }
+    }
+    return { applied: true, linkSaved: true, fields: { revision: snapshot.revision, commit: oid, pages: countPages(snapshot.pages) } };
   });
 }
 
-/** A failure's code and a message fit for the job status (never credentials: the caller scrubs too). */
-export function describeJobError(err: unknown): { code: string; message: string } {
+/** The sync state could not be saved (or the commit would not be right): the job changed nothing. */
+export class StateError extends Error {}
+
+function messageOf(err: unknown): string {
+  const text = String((err as Error)?.message ?? err).split("\n")[0].trim();
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text || "unknown error";
+}
+
+/** A failure's code and a message fit for the job status, naming the cause (never credentials: the caller scrubs too). */
+export function describeJobError(err: unknown, kind: "import" | "export" = "import"): { code: string; message: string } {
   if (err instanceof RepoError) return { code: err.code, message: err.message };
   if (err instanceof LayoutError) return { code: "layout", message: err.message };
+  if (err instanceof StateError) return { code: "state", message: err.message };
   const e = err as { message?: string; name?: string; code?: number; type?: string };
   if (e?.name === "SafeFetchError") return { code: "fetch", message: e.message ?? "The repository could not be reached." };
-  if (typeof e?.code === "number" && e.code >= 400 && e.code < 500) return { code: "content", message: e.message ?? "The content service refused the import." };
-  return { code: "internal", message: "The job failed unexpectedly; see the service log." };
+  if (typeof e?.code === "number" && e.code >= 400 && e.code < 500) return { code: "content", message: `The content service refused the ${kind}: ${messageOf(err)}` };
+  const left = kind === "import" ? "the space was left as it was" : "nothing was pushed unless the job says so";
+  return { code: "internal", message: `The ${kind} failed: ${messageOf(err)} (${left}; the service log has the details).` };
 }

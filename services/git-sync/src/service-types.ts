@@ -4,7 +4,7 @@ import type { Context, Service } from "moleculer";
 import type { GitSyncConfig } from "@docshelf/config";
 import type { Collection } from "@docshelf/store";
 import type { CredentialSealer } from "./credentials";
-import type { JobQueue } from "./job-queue";
+import type { JobQueue, LinkSaver } from "./job-queue";
 import type { MergedEvent } from "./merge-export";
 import type { JobDoc, LeaseDoc, LinkDoc, SettingDoc } from "./models";
 import type { runImport } from "./run-job";
@@ -36,7 +36,7 @@ export interface Methods {
   exportMerged(merged: MergedEvent): Promise<void>;
   /** Sends the space's GitSyncState (or its removal) to content, which shows it as the space's `gitSync`. */
   pushGitSync(spaceId: string, link: LinkDoc | null): Promise<void>;
-  runJob(job: JobDoc, signal: AbortSignal): ReturnType<typeof runImport>;
+  runJob(job: JobDoc, signal: AbortSignal, saveLink: LinkSaver): ReturnType<typeof runImport>;
   sweep(): Promise<void>;
   /** Gets a worker to look at the space: one of the group over JetStream when scaled out, else this process. */
   wake(spaceId: string): Promise<void>;

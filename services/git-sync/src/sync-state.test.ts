@@ -1,5 +1,5 @@
-import { readGitbookConfig, type TreePage } from "./layout";
-import { composePage, gitBlobOid, planExport, stateAfterImport, type HeadEntry } from "./sync-state";
+import { readGitbookConfig, readLayout, type TreePage } from "./layout";
+import { composePage, contentBody, deriveState, gitBlobOid, planExport, stateAfterImport, withSummaryTitle, type HeadEntry } from "./sync-state";
 
 const config = readGitbookConfig(undefined);
 const page = (id: string, title: string, markdown: string, pages: TreePage[] = [], extra: Partial<TreePage> = {}): TreePage => ({ id, title, slug: title.toLowerCase(), markdown, pages, ...extra });
@@ -65,5 +65,59 @@ describe("planExport", () => {
     const plan = await planExport({ pages: [...pages, page("u", "Unlisted", "mine\n")], files: [], config, contentDir: "", state, ...repo(files) });
     expect(plan.writes.has("unlisted.md")).toBe(false);
     expect(plan.writes.has("unlisted-2.md")).toBe(true);
+  });
+});
+
+describe("exports without a sync state (deriveState) and titles vs headings", () => {
+  const files: Record<string, string> = {
+    "README.md": "# Home\n\nHi\n",
+    "SUMMARY.md": "# Summary\n\n* [Home](README.md)\n* [Guides](guides/README.md)\n  * [Setup 2.1](2.1-setup/overview.md)\n",
+    "guides/README.md": "# Guide\n\nSingular heading.\n",
+    "2.1-setup/overview.md": "---\ndescription: >-\n  folded\n  text\n---\n\n# Overview\n\nBody.\n",
+    ".gitignore": "node_modules/\n",
+    "unlisted.md": "# Unlisted\n",
+  };
+  const source = new Map(Object.entries(files).map(([path, text]) => [path, { oid: gitBlobOid(Buffer.from(text)), data: Buffer.from(text) }]));
+  const layout = readLayout(source, { projectDir: "", newFileId: () => "f" });
+  // The space as content holds it after an import of these files (bodies without their heading).
+  const space: TreePage[] = [
+    page("h", "Home", "Hi\n", [], { slug: "home", git: { oid: "1", path: "README.md" } }),
+    page("g", "Guides", "Singular heading.\n", [page("o", "Setup 2.1", "Body.\n", [], { slug: "overview", description: "folded text", git: { oid: "3", path: "2.1-setup/overview.md" } })], { slug: "guides", git: { oid: "2", path: "guides/README.md" } }),
+  ];
+  const derive = () => deriveState({ snapshot: { pages: space, files: [] }, layout, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+
+  it("content's view of a body drops front matter, the leading heading and one blank line", () => {
+    expect(contentBody("# Title\n\nBody\n")).toBe("Body\n");
+    expect(contentBody("\n\n")).toBe("");
+    expect(contentBody("No heading\n")).toBe("No heading\n");
+  });
+
+  it("an unchanged space writes nothing, whatever the repository holds beside it", async () => {
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state: derive(), ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+    expect([...plan.deletes]).toEqual([]);
+  });
+
+  it("a removed page deletes nothing; an edited one keeps its folded front matter and heading", async () => {
+    const edited = [space[0], { ...space[1], pages: [{ ...space[1].pages[0], markdown: "New.\n" }] }];
+    const plan = await planExport({ pages: edited, files: [], config: layout.config, contentDir: "", state: derive(), ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual(["2.1-setup/overview.md"]);
+    expect(plan.writes.get("2.1-setup/overview.md")!.toString()).toBe("---\ndescription: >-\n  folded\n  text\n---\n\n# Overview\n\nNew.\n");
+    const removed = await planExport({ pages: [space[0]], files: [], config: layout.config, contentDir: "", state: derive(), ...repo(files) });
+    expect([...removed.deletes]).toEqual([]);
+    expect(removed.writes.get("SUMMARY.md")!.toString().split("\n")[0]).toBe("# Summary");
+  });
+
+  it("a retitled page keeps a heading of its own and rewrites one that said the old title", async () => {
+    const retitled = [{ ...space[0], title: "Start" }, { ...space[1], title: "All guides" }];
+    const plan = await planExport({ pages: retitled, files: [], config: layout.config, contentDir: "", state: derive(), ...repo(files) });
+    expect(plan.writes.get("README.md")?.toString()).toBe("# Start\n\nHi\n");
+    expect(plan.writes.has("guides/README.md") ? plan.writes.get("guides/README.md")!.toString() : files["guides/README.md"]).toBe("# Guide\n\nSingular heading.\n");
+    expect(plan.writes.get("SUMMARY.md")!.toString()).toBe("# Summary\n\n* [Start](README.md)\n* [All guides](guides/README.md)\n  * [Setup 2.1](2.1-setup/overview.md)\n");
+  });
+
+  it("SUMMARY.md's own title line is kept as written", () => {
+    expect(withSummaryTitle("# Table of contents\n\n* [A](a.md)\n", "# Summary\n\n* [B](b.md)\n")).toBe("# Summary\n\n* [A](a.md)\n");
+    expect(withSummaryTitle("# Table of contents\n\n* [A](a.md)\n", "* [B](b.md)\n# Late\n")).toBe("# Table of contents\n\n* [A](a.md)\n");
   });
 });

@@ -13,6 +13,20 @@ import type { PageSync, SyncState } from "./models";
 import { joinRepoPath, unsafePathReason } from "./paths";
 import { buildSummary, type SummaryItem } from "./summary";
 
+/**
+ * Content's view of a page body an import sent: content drops a front matter block and the leading
+ * `# heading` (the title) itself, then one blank line (services/content revisions/markdown.ts
+ * parseMarkdown), and keeps no body made of blanks.
+ */
+export function contentBody(markdown: string): string {
+  let rest = markdown;
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(rest);
+  if (fm) rest = rest.slice(fm[0].length);
+  const heading = LEADING_HEADING.exec(rest);
+  if (heading) rest = rest.slice(heading[0].length).replace(/^\s*\n/, "");
+  return rest.trim() ? rest : "";
+}
+
 /** What the import knew about a page beyond what content keeps (parallel to the imported tree). */
 export interface ImportedPage {
   group?: boolean;
@@ -114,6 +128,77 @@ export function stateAfterImport(input: {
   };
 }
 
+/**
+ * A sync state rebuilt from a commit when the space has none for the repository (a space whose import
+ * failed half way, a lost state, a space first exported to a repository it was imported from under
+ * another link): the repository's layout read as an import would (`layout`), matched to the space's pages
+ * by the file each page says it came from (`page.git.path`), and to groups and link-only entries by
+ * title under the same parent. A page that matches and did not change gives back its file byte for
+ * byte; `derived` makes the export delete nothing.
+ */
+export function deriveState(input: {
+  snapshot: { pages: TreePage[]; files: TreeFile[] };
+  layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig };
+  contentDir: string;
+  url: string;
+  ref: string;
+  projectDir: string;
+  commit: string;
+}): SyncState {
+  const byPath = new Map<string, TreePage>();
+  const visitSnap = (pages: TreePage[]) => {
+    for (const page of pages) {
+      if (page.id && page.git?.path && !byPath.has(page.git.path)) byPath.set(page.git.path, page);
+      visitSnap(page.pages);
+    }
+  };
+  visitSnap(input.snapshot.pages);
+  // The layout's files by path, to give covers the space's file ids.
+  const fileIdByPath = new Map(input.snapshot.files.filter((f) => f.git?.path).map((f) => [f.git!.path, f.id]));
+  const layoutFilePath = new Map(input.layout.files.map((f) => [f.id, f.git?.path ?? ""]));
+  const used = new Set<string>();
+  let unmatched = 0;
+  const convert = (pages: TreePage[], snapSiblings: TreePage[]): TreePage[] =>
+    pages.map((page) => {
+      let match = page.git?.path ? byPath.get(page.git.path) : undefined;
+      if (!match && !page.git?.path) match = snapSiblings.find((s) => s.id && !used.has(s.id) && !s.git?.path && s.title === page.title);
+      if (match?.id && used.has(match.id)) match = undefined;
+      if (match?.id) used.add(match.id);
+      const view: TreePage = { id: match?.id ?? `#derived-${unmatched++}`, title: page.title, slug: match?.slug ?? page.slug, markdown: contentBody(page.markdown), pages: [] };
+      if (page.type === "group") view.type = "group";
+      if (page.description) view.description = page.description;
+      if (page.icon) view.icon = page.icon;
+      if (page.hidden) view.hidden = true;
+      if (match?.emoji) view.emoji = match.emoji;
+      if (page.cover) {
+        const ref = page.cover.ref;
+        if (ref?.kind === "file") {
+          const id = fileIdByPath.get(layoutFilePath.get(ref.file) ?? "");
+          if (id) view.cover = { ref: { kind: "file", file: id }, yPos: page.cover.yPos };
+        } else view.cover = page.cover;
+      }
+      if (page.git) view.git = page.git;
+      view.pages = convert(page.pages, match?.pages ?? []);
+      return view;
+    });
+  const pages = convert(input.layout.pages, input.snapshot.pages);
+  const inBase = new Set(input.layout.files.map((f) => f.git?.path).filter(Boolean));
+  const state = stateAfterImport({
+    snapshot: { pages, files: input.snapshot.files.filter((f) => f.git?.path && inBase.has(f.git.path)) },
+    imported: input.layout.pages,
+    config: input.layout.config,
+    contentDir: input.contentDir,
+    url: input.url,
+    ref: input.ref,
+    projectDir: input.projectDir,
+    commit: input.commit,
+  });
+  // Entries of the repository that are no page of the space counted for SUMMARY.md's hash only.
+  for (const id of Object.keys(state.pages)) if (id.startsWith("#")) delete state.pages[id];
+  state.derived = true;
+  return state;
+}
+
 export interface HeadEntry {
   oid: string;
   mode: string;
@@ -188,7 +273,10 @@ export function composePage(original: string, page: TreePage, previous: PageSync
   if (heading) {
     const after = afterLead.slice(heading[0].length);
     const gap = /^\s*\n/.exec(after)?.[0] ?? "";
-    const keepHeading = previous && previous.title === page.title;
+    // The file's heading and the page's title are independent: a retitled page rewrites the heading only
+    // when the heading said the old title; a heading of its own (a singular `# Guide` under a plural
+    // SUMMARY.md entry) stays as written.
+    const keepHeading = !!previous && (previous.title === page.title || heading[1].trim() !== previous.title);
     const eol = /\r\n$/.test(heading[0]) ? "\r\n" : heading[0].endsWith("\n") ? "\n" : "\n";
     prefix += keepHeading ? heading[0] + gap : `# ${page.title.replace(/\r?\n/g, " ")}${eol}${gap || "\n"}`;
   } else if (previous && previous.title !== page.title && !fm) {
@@ -219,13 +307,19 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     for (const p of Object.values(state.pages)) if (p.path) ownedBefore.add(p.path);
     for (const f of Object.values(state.files)) ownedBefore.add(f.path);
   } else {
-    // No sync with this repository yet: the layout's own files (markdown, assets) may be written over, never deleted.
-    const prefix = contentDir ? `${contentDir}/` : "";
-    for (const path of head.keys()) {
-      const rel = path.startsWith(prefix) ? path.slice(prefix.length) : null;
-      if (rel !== null && (/\.md$/i.test(rel) || rel.startsWith(`${ASSETS_DIR}/`))) ownedBefore.add(path);
-    }
+    // No record of this repository: only the files the space's pages and files say they came from may be
+    // written over (never deleted); every other file of the branch is left alone.
+    const visit = (pages: TreePage[]) => {
+      for (const page of pages) {
+        if (page.git?.path && head.has(page.git.path)) ownedBefore.add(page.git.path);
+        visit(page.pages);
+      }
+    };
+    visit(input.pages);
+    for (const file of input.files) if (file.git?.path && head.has(file.git.path)) ownedBefore.add(file.git.path);
   }
+  // A state rebuilt from the branch (deriveState) is no record of what the space wrote: nothing is deleted.
+  const mayDelete = !!state && !state.derived;
   const summaryPath = joinRepoPath(contentDir, config.summary);
   claimed.add(summaryPath.toLowerCase());
   claimed.add(joinRepoPath(contentDir, ".gitbook.yaml").toLowerCase());
@@ -259,7 +353,7 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     const data = Buffer.from(file.data, "base64");
     if (head.get(path)?.oid !== gitBlobOid(data)) writes.set(path, data);
   }
-  if (state) {
+  if (state && mayDelete) {
     for (const [id, before] of Object.entries(state.files)) {
       if (!files[id] && !fileNames.has(before.path) && head.has(before.path)) deletes.add(before.path);
       if (files[id] && files[id].path !== before.path && head.has(before.path) && !fileNames.has(before.path)) deletes.add(before.path);
@@ -324,7 +418,7 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     writes.set(path, Buffer.from(text, "utf8"));
   }
   const written = new Set([...syncs.values()].flatMap((s) => (s.path ? [s.path] : [])));
-  if (state) {
+  if (state && mayDelete) {
     for (const [id, before] of Object.entries(state.pages)) {
       if (!before.path || written.has(before.path) || !head.has(before.path)) continue;
       const now = syncs.get(id);
@@ -335,10 +429,24 @@ export async function planExport(input: PlanInput): Promise<Plan> {
   const ids = new Map(placed.map((p) => [p.page, p.id]));
   const text = summaryText(input.pages, syncs, config, contentDir, (page) => ids.get(page) ?? "");
   const summary = hash(text);
-  if (!state || state.summary !== summary || !head.has(summaryPath)) writes.set(summaryPath, Buffer.from(text, "utf8"));
+  if (!state || state.summary !== summary || !head.has(summaryPath)) {
+    // SUMMARY.md's own `#` title line is kept as written (GitBook ignores it; the export does not recase it).
+    const original = head.has(summaryPath) ? await input.readText(summaryPath) : undefined;
+    writes.set(summaryPath, Buffer.from(original === undefined ? text : withSummaryTitle(text, original), "utf8"));
+  }
   const pages: Record<string, PageSync> = {};
   for (const [id, sync] of syncs) if (!id.startsWith("#")) pages[id] = sync;
   return { writes, deletes, pages, files, summary };
+}
+
+/** A generated SUMMARY.md with the title line of the file it replaces (its first `# …` line before any entry), if it has one. */
+export function withSummaryTitle(generated: string, original: string): string {
+  const lines = original.replace(/^\uFEFF/, "").split(/\r?\n/);
+  for (const line of lines) {
+    if (/^#\s/.test(line)) return generated.replace(/^# [^\n]*/, line.trimEnd());
+    if (/^\s*([*+-]\s|#{2,6}\s)/.test(line)) break;
+  }
+  return generated;
 }
 
 /** A new top-level page with children and nothing of its own is written as a `##` group. */

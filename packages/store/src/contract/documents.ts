@@ -77,5 +77,33 @@ export function documentsContract(h: Harness): void {
       await store.close();
       expect(store.isOpen()).toBe(false);
     });
+
+    // Maps stored inside documents (Git sync's redirects, keyed by paths) take any string as a key.
+    const ANY_KEYS = ["2.1-setup/overview", "b.-appendix.md", "$where", "$", "a$b", "", "..", "%2E", "100%", "\uE000x", "\uE000", "__proto__", "constructor", "图/安装.md", "ünï cødé", "a\u0000b", "🙂.md"];
+    const anyMap = () => Object.fromEntries(ANY_KEYS.map((k, i) => [k, `v${i}`]));
+    const own = (value: unknown) => Object.entries(value as Record<string, unknown>);
+
+    test("maps inside documents keep any string key: inserted, read by id, found, updated with $set and $push", async () => {
+      const c = await fresh();
+      const id = newId();
+      const map = JSON.parse(JSON.stringify(anyMap())) as Record<string, string>;
+      const doc = { id, kind: "links", map, nested: { deeper: [{ list: map }] } };
+      const inserted = await c.insert(doc);
+      expect(own(inserted.map)).toEqual(own(map));
+      for (const read of [await c.findOne({ id }), await c.findOne({ id, kind: "links" }), (await c.find({ kind: "links" }))[0]]) {
+        expect(own(read!.map)).toEqual(own(map));
+        expect(own((read!.nested as { deeper: Array<{ list: unknown }> }).deeper[0].list)).toEqual(own(map));
+        expect(Object.getPrototypeOf(read!.map)).toBe(Object.prototype);
+      }
+      const changed = { ...JSON.parse(JSON.stringify(anyMap())), "new.key": "n" } as Record<string, string>;
+      const updated = await c.updateOne({ id }, { $set: { map: changed }, $push: { events: { "at.time": 1, $op: "x" } } });
+      expect(own(updated!.map)).toEqual(own(changed));
+      expect(updated!.events).toEqual([{ "at.time": 1, $op: "x" }]);
+      const again = await c.findOne({ id });
+      expect(own(again!.map)).toEqual(own(changed));
+      expect(again!.events).toEqual([{ "at.time": 1, $op: "x" }]);
+      // Ordinary field paths still filter (the encoding touches only keys that need it).
+      expect(await c.count({ kind: "links" })).toBe(1);
+    });
   });
 }

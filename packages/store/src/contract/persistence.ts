@@ -27,5 +27,20 @@ export function persistenceContract(h: Harness): void {
       const third = await openStore();
       expect(await (await fresh(indexes, third, name)).count({})).toBe(2);
     });
+
+    test("any map key (dots, dollars, empty, __proto__) reads back the same after reopening", async () => {
+      const name = uniqueName();
+      const store = await openStore();
+      const c = await fresh([], store, name);
+      const map = JSON.parse('{"2.1-setup/overview":"a","$ref":"b","":"c","__proto__":"d","\\ue000e":"e","ordinary":"f"}') as Record<string, string>;
+      const [doc] = await seed(c, [{ map }]);
+      await c.updateOne({ id: doc.id }, { $set: { other: { "a.b": 1 } } });
+      await store.close();
+      const reopened = await openStore();
+      const read = await (await fresh([], reopened, name)).findOne({ id: doc.id });
+      expect(Object.entries(read!.map as object)).toEqual(Object.entries(map));
+      expect(read!.other).toEqual({ "a.b": 1 });
+      await reopened.close();
+    });
   });
 }
