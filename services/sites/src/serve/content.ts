@@ -102,6 +102,7 @@ export class PublishedContent {
           pageVars: page.variables ?? {},
           resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
           resolveImage: (src) => resolveFileLink(src, tree),
+          describeLink: (href) => describePageLink(href, page, tree, linkBase),
         }),
       );
       this.bodies.set(key, body);
@@ -152,6 +153,16 @@ export function resolvePageLink(href: string, from: TreePage, tree: TreeIndex, b
   const target = tree.byPath.get(path);
   if (!target) return undefined;
   return `${pageUrl(base, tree, target)}${anchor ? `#${anchor}` : ""}`;
+}
+
+/** A content-ref's page card: the linked page's URL, title and description (undefined when it names no page of the revision). */
+export function describePageLink(href: string, from: TreePage, tree: TreeIndex, base: string): { href: string; title: string; description?: string } | undefined {
+  const url = resolvePageLink(href, from, tree, base);
+  if (!url) return undefined;
+  const path = url.split("#")[0];
+  const target = tree.order.find((p) => pageUrl(base, tree, p) === path) ?? [...tree.byPath.values()].find((p) => pageUrl(base, tree, p) === path);
+  if (!target) return undefined;
+  return { href: url, title: target.title || "Untitled", ...(target.description ? { description: target.description } : {}) };
 }
 
 /** A relative image of a page (`.gitbook/assets/logo.svg`, `../assets/a b.png`) as the download URL of the revision's file of that name. */
