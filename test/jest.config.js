@@ -5,6 +5,7 @@ const EMBEDDED_ONLY = [
   "cross-node", // brokers inside the test process on the Fake/NATS transporter, no store of interest
   "deploy", // parses manifests
   "git-sync-restart", // one in-process broker restarted on the same DATA_DIR
+  "render-fixtures", // renders files, starts no system
   "sweep-authz", // compares the embedded store's files before and after each request
   "sweep-bad-input", // likewise
 ];
@@ -18,6 +19,7 @@ const NOT_ON_MONGO = [
   "nats-auth", // NATS credentials and permissions
   "app-browser", // the web app in Chromium
   "sites-browser", // published sites in Chromium
+  "render-browser", // every rendered block in Chromium
 ];
 
 // Replicas of a service share data only in MongoDB: these run in the MongoDB run alone.

@@ -6,7 +6,7 @@ import { BLOCK_SELECTORS, BLOCKS_PAGE } from "../blocks-fixture";
 import { markdownToDocument } from "../parse";
 import { renderMarkdown } from "../render-html";
 import { markdownSections } from "../sections";
-import { XSS_CORPUS } from "../xss-corpus";
+import { xssInBlocks } from "../xss-corpus";
 import { EMBED_FRAME_HOSTS, EMBED_SANDBOX, embedFrame } from "./embeds";
 import { highlightLines } from "./highlight";
 import { renderDocument } from "./render-document";
@@ -45,37 +45,6 @@ export function expectHarmless(html: string): void {
   }
 }
 
-/** Where a case goes in each block type: `§X§` is the case's Markdown, `§A§` the same on one line (for attributes). */
-const BLOCK_TEMPLATES: Record<string, string> = {
-  paragraph: "§X§",
-  "hint body": '{% hint style="info" %}\n§X§\n{% endhint %}',
-  "hint style": '{% hint style="§A§" %}\nbody\n{% endhint %}',
-  "tab title": '{% tabs %}\n{% tab title="§A§" %}\nbody\n{% endtab %}\n{% endtabs %}',
-  "tab body": '{% tabs %}\n{% tab title="t" %}\n§X§\n{% endtab %}\n{% endtabs %}',
-  "expandable title": "<details>\n\n<summary>§A§</summary>\n\nbody\n\n</details>",
-  "expandable body": "<details>\n\n<summary>t</summary>\n\n§X§\n\n</details>",
-  "step body": "{% stepper %}\n{% step %}\n§X§\n{% endstep %}\n{% endstepper %}",
-  "column body": "{% columns %}\n{% column %}\n§X§\n{% endcolumn %}\n{% endcolumns %}",
-  "code title": '{% code title="§A§" %}\n```js\nx\n```\n{% endcode %}',
-  "code body": "```html\n§X§\n```",
-  "code syntax": "```§A§\nx\n```",
-  "embed url": '{% embed url="§A§" %}',
-  "embed caption": '{% embed url="https://example.com" %}\n§X§\n{% endembed %}',
-  "math block": "$$\n§X§\n$$",
-  "inline math": "a $$§A§$$ b",
-  "content-ref url": '{% content-ref url="§A§" %}\n[x](§A§)\n{% endcontent-ref %}',
-  "file src": '{% file src="§A§" %}',
-  "table cell": "| a | b |\n| - | - |\n| §A§ | c |",
-  "image caption": '<figure><img src="https://example.com/a.png" alt="a"><figcaption><p>§A§</p></figcaption></figure>',
-  "image src": '<figure><img src="§A§" alt="§A§"><figcaption><p>c</p></figcaption></figure>',
-  "cards cell": '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>§A§</td><td><a href="§A§">x</a></td></tr></tbody></table>',
-  "swagger attributes": '{% swagger src="§A§" path="§A§" method="§A§" summary="§A§" %}\n{% swagger-description %}\n§X§\n{% endswagger-description %}\n{% endswagger %}',
-  "unknown tag": '{% @integration/block url="§A§" %}\n\n{% mystery a="§A§" %}\n§X§\n{% endmystery %}',
-  button: '<a href="§A§" class="button primary">§A§</a>',
-  heading: "## §A§",
-  "list item": "* §X§",
-  blockquote: "> §A§",
-};
 
 describe("every block of GitBook's model", () => {
   const { html, toc } = renderMarkdown(BLOCKS_PAGE);
@@ -222,9 +191,7 @@ describe("highlighting and embeds", () => {
 });
 
 describe("the XSS corpus inside every block type", () => {
-  const cases = Object.entries(BLOCK_TEMPLATES).flatMap(([block, template]) =>
-    XSS_CORPUS.map((c) => [block, c.name, template.replace(/§X§/g, () => c.markdown).replace(/§A§/g, () => c.markdown.replace(/\n/g, " "))] as const),
-  );
+  const cases = xssInBlocks().map((c) => [c.block, c.name, c.markdown] as const);
 
   test.each(cases)("%s: %s", (_block, _name, markdown) => {
     const { html } = renderMarkdown(markdown, { spaceVars: { evil: "<script>alert(1)</script><img src=x onerror=alert(1)>" } });
