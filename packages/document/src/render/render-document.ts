@@ -385,7 +385,7 @@ class DocumentRenderer {
     }
     const caption = captionHtml ? `<div class="embed-caption">${captionHtml}</div>` : "";
     if (frame) {
-      return `<figure class="embed"><div class="embed-frame"><iframe src="${e(frame.src)}" title="${e(`${frame.provider} video`)}" loading="lazy" allowfullscreen></iframe></div>${caption}<a class="embed-url" href="${e(href)}" rel="noopener noreferrer nofollow">${e(href)}</a></figure>`;
+      return `<figure class="embed"><div class="embed-frame"><iframe src="${e(frame.src)}" title="${e(`${frame.provider} video`)}" loading="lazy"></iframe></div>${caption}<a class="embed-url" href="${e(href)}" rel="noopener noreferrer nofollow">${e(href)}</a></figure>`;
     }
     return `<a class="embed-card" href="${e(href)}" rel="noopener noreferrer nofollow"><span class="embed-host">${e(host)}</span><span class="embed-url">${e(href)}</span></a>${caption}`;
   }

@@ -165,7 +165,7 @@ const PAGE_OPTIONS: sanitizeHtml.IOptions = (() => {
       section: ["id", "class", "data-title"],
       a: attributes.a,
       img: [...attributes.img, "loading", "decoding"],
-      iframe: ["src", "title", "loading", "sandbox", "allow", "allowfullscreen", "referrerpolicy"],
+      iframe: ["src", "title", "loading", "sandbox", "allow", "referrerpolicy"],
       ...Object.fromEntries(MATHML_TAGS.map((t) => [t, MATHML_ATTRIBUTES])),
     },
     allowedClasses: { "*": RENDERER_CLASSES },
