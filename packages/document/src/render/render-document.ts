@@ -17,7 +17,7 @@ import {
   type InlineNode,
   type JSONDocument,
   type Leaf,
-  type Text,
+
 } from "../types";
 import { readCards, isCardsTable } from "./cards";
 import { embedFrame } from "./embeds";
@@ -605,4 +605,3 @@ export function renderDocument(document: JSONDocument, options: RenderOptions = 
   return { html: sanitizePage(body), toc: renderer.toc };
 }
 
-export type { Text };
