@@ -17,7 +17,6 @@ import {
   type InlineNode,
   type JSONDocument,
   type Leaf,
-
 } from "../types";
 import { readCards, isCardsTable } from "./cards";
 import { embedFrame } from "./embeds";

@@ -78,7 +78,7 @@ function head(chrome: Chrome, title: string, description: string | undefined, no
 
 function themeAttributes(chrome: Chrome): string {
   if (chrome.theme.fixed) return ` data-theme="${chrome.theme.fixed}"`;
-  return chrome.theme.toggle ? " data-theme-toggle" : "";
+  return chrome.theme.toggle ? ' data-theme-toggle="true"' : "";
 }
 
 function header(chrome: Chrome, query = "", withMenu = false): string {
@@ -141,7 +141,8 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
     "<body>",
     header(chrome, "", true),
     '<div class="layout">',
-    `<nav class="sidebar" id="site-nav" aria-label="Pages"><a class="menu-close" href="#" aria-label="Close the page menu">✕</a>${treeHtml(page.tree)}</nav>`,
+    `<nav class="sidebar" id="site-nav" aria-label="Pages">${treeHtml(page.tree)}</nav>`,
+    '<a class="menu-close" href="#" aria-label="Close the page menu">✕</a>',
     "<main>",
     "<article>",
     `<h1>${e(page.title)}</h1>`,
@@ -382,8 +383,8 @@ body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
   .search input { width: auto; flex: 1; }
   .menu-button { display: block; }
   .sidebar { display: none; }
-  .sidebar:target { display: block; position: fixed; inset: 0 20% 0 0; z-index: 10; overflow-y: auto; padding: 1rem 1.25rem; background: var(--bg); border-right: 1px solid var(--line); box-shadow: 0 0 0 100vmax rgb(0 0 0 / .4); }
-  .sidebar:target .menu-close { display: block; text-align: right; margin-bottom: .5rem; }
+  .sidebar:target { display: block; position: fixed; inset: 0 20% 0 0; z-index: 10; overflow-y: auto; padding: 2.5rem 1.25rem 1rem; background: var(--bg); border-right: 1px solid var(--line); box-shadow: 0 0 0 100vmax rgb(0 0 0 / .4); }
+  .sidebar:target + .menu-close { display: block; position: fixed; top: .75rem; left: calc(80% - 2.5rem); z-index: 11; }
   .pagination { flex-direction: column; }
   .pagination .next { margin-left: 0; }
 }
