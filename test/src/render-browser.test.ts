@@ -34,7 +34,11 @@ suites("rendered blocks in Chromium over %s", (mode) => {
   beforeAll(async () => {
     sys = await start(mode);
     w = await sitesWorld(sys);
-    docs = await publishedSite(sys, w, { pages: [...GUIDE_PAGES, { id: "blocks", title: "Blocks", markdown: BLOCKS_PAGE }], title: "Render site" });
+    docs = await publishedSite(sys, w, { pages: [
+        ...GUIDE_PAGES,
+        { id: "blocks", title: "Blocks", markdown: BLOCKS_PAGE },
+        { id: "refs", title: "References", markdown: '{% content-ref url="guide.md" %}\n[guide.md](guide.md)\n{% endcontent-ref %}\n' },
+      ], title: "Render site" });
     browser = await launchBrowser(sys.url);
     context = browser.context;
   }, 120_000);
@@ -121,6 +125,15 @@ suites("rendered blocks in Chromium over %s", (mode) => {
     await page.click("h2#tabs a.anchor");
     expect(page.url()).toBe(`${blocksUrl()}#tabs`);
     expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+    await page.close();
+  });
+
+  test("a content-ref to a page of the site is a card with that page's title, leading to it", async () => {
+    const page = await context.newPage();
+    await page.goto(`${sys.url}${docs.base}/references`);
+    expect(await page.textContent("a.content-ref .content-ref-title")).toBe("Guide");
+    await page.click("a.content-ref");
+    await page.waitForURL(`${sys.url}${docs.base}/guide`);
     await page.close();
   });
 
