@@ -2,7 +2,7 @@
 // (render-html.ts: the `id` of each rendered heading) and the search sections (sections.ts: each
 // section's anchor), so a search result's `#anchor` always names a heading of the rendered page.
 import MarkdownIt from "markdown-it";
-import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
+import { slugifyHeading } from "@docshelf/slugs";
 
 export type Token = MarkdownIt.Token;
 
@@ -40,13 +40,32 @@ export function headingTitleAnchor(text: string): { title: string; anchor: strin
   return { title, anchor: explicit ? explicit[1] : slugifyHeading(title) };
 }
 
+/**
+ * The anchors of one page: `base` (or "section" when empty), else `base-1`, `base-2`…, the first not yet
+ * taken; each base remembers where it got to, so a page of many equal headings stays linear.
+ */
+export class AnchorSet {
+  private readonly taken = new Set<string>();
+  private readonly next = new Map<string, number>();
+
+  take(base: string): string {
+    const root = base || "section";
+    let n = this.next.get(root) ?? 0;
+    let anchor = n === 0 ? root : `${root}-${n}`;
+    while (this.taken.has(anchor)) anchor = `${root}-${++n}`;
+    this.taken.add(anchor);
+    this.next.set(root, n + 1);
+    return anchor;
+  }
+}
+
 /** Every heading of parsed tokens, ATX and setext alike, in document order, with its anchor. */
-export function headingAnchors(tokens: Token[], used = new Set<string>()): HeadingAnchor[] {
+export function headingAnchors(tokens: Token[], anchors = new AnchorSet()): HeadingAnchor[] {
   const headings: HeadingAnchor[] = [];
   tokens.forEach((token, index) => {
     if (token.type !== "heading_open") return;
     const { title, anchor } = headingTitleAnchor(headingText(tokens[index + 1]));
-    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: uniqueAnchor(anchor, used) });
+    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: anchors.take(anchor) });
   });
   return headings;
 }

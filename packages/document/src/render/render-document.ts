@@ -6,8 +6,8 @@
 // rendered too: tags this renderer knows (columns, swagger/openapi, …) as blocks, others by their body,
 // so no `{% … %}` ever reaches a page.
 import MarkdownIt from "markdown-it";
-import { slugifyHeading, uniqueAnchor } from "@docshelf/slugs";
-import { headingAnchors, headingTitleAnchor } from "../headings";
+import { slugifyHeading } from "@docshelf/slugs";
+import { AnchorSet, headingAnchors, headingTitleAnchor } from "../headings";
 import { parseAttrs, markdownToDocument } from "../parse";
 import {
   RAW_KEY_PREFIX,
@@ -125,7 +125,7 @@ function withoutLiquid(html: string): string {
 
 class DocumentRenderer {
   readonly toc: TocEntry[] = [];
-  private readonly used = new Set<string>();
+  private readonly used = new AnchorSet();
   private tabsCount = 0;
 
   constructor(private readonly options: RenderOptions) {}
@@ -249,7 +249,7 @@ class DocumentRenderer {
   private heading(level: number, nodes: InlineNode[], explicitId: string | undefined): string {
     const named = headingTitleAnchor(plainText(nodes));
     const title = named.title;
-    const anchor = uniqueAnchor(explicitId ?? (named.anchor || slugifyHeading(title)), this.used);
+    const anchor = this.used.take(explicitId ?? (named.anchor || slugifyHeading(title)));
     if (level <= 3 && title) this.toc.push({ id: anchor, title, level });
     return `<h${level} id="${e(anchor)}" class="heading">${this.inlines(nodes)}<a class="anchor" href="#${e(anchor)}" aria-label="Link to this heading"></a></h${level}>`;
   }
