@@ -7,6 +7,7 @@ const EMBEDDED_ONLY = [
   "deploy-helm", // renders the Helm chart
   "image", // assembles the release filesystem and starts one embedded server from it
   "git-sync-restart", // one in-process broker restarted on the same DATA_DIR
+  "render-fixtures", // renders files, starts no system
   "sweep-authz", // compares the embedded store's files before and after each request
   "sweep-bad-input", // likewise
 ];
@@ -20,6 +21,7 @@ const NOT_ON_MONGO = [
   "nats-auth", // NATS credentials and permissions
   "app-browser", // the web app in Chromium
   "sites-browser", // published sites in Chromium
+  "render-browser", // every rendered block in Chromium
 ];
 
 // Replicas of a service share data only in MongoDB: these run in the MongoDB run alone.

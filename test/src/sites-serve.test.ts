@@ -408,8 +408,11 @@ describe.each(MODES)("published sites over %s", (mode) => {
         ],
       });
       const doc = html(await get(site.base));
-      expect(doc.querySelectorAll("script")).toHaveLength(0);
-      expect(doc.querySelectorAll("article img")).toHaveLength(0);
+      // The site's own hashed script (theme, tabs, copy) is the only one; nothing from the markdown.
+      expect(doc.querySelectorAll("script").map((el) => el.getAttribute("src"))).toEqual([expect.stringMatching(new RegExp(`^${site.base}/~site\\.[0-9a-f]{16}\\.js$`))]);
+      // GitBook's HTML is rendered through the allow-list: the <img> stays, its handler does not; no script URL.
+      for (const img of doc.querySelectorAll("article img")) expect(img.getAttribute("src") ?? "").not.toMatch(/^(javascript|data):/i);
+      expect(doc.querySelectorAll("article img").map((img) => img.getAttribute("onerror"))).toEqual([undefined]);
       for (const a of doc.querySelectorAll("article a")) expect(a.getAttribute("href") ?? "").not.toMatch(/^(javascript|data):/i);
       for (const el of doc.querySelectorAll("*")) for (const name of Object.keys(el.attributes)) expect(name.toLowerCase().startsWith("on")).toBe(false);
     });
@@ -436,7 +439,9 @@ describe.each(MODES)("published sites over %s", (mode) => {
   describe("headers", () => {
     test("pages carry a strict CSP, nosniff, a referrer policy, an ETag and public caching; If-None-Match gets 304", async () => {
       const res = await get(`${docs.base}/guide`);
-      expect(header(res, "content-security-policy")).toBe("default-src 'none'; style-src 'self'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+      expect(header(res, "content-security-policy")).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      );
       expect(header(res, "x-content-type-options")).toBe("nosniff");
       expect(header(res, "referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(header(res, "cache-control")).toBe("public, max-age=60");
@@ -450,8 +455,17 @@ describe.each(MODES)("published sites over %s", (mode) => {
       const style = await get(`${docs.base}/~style.css`);
       expect(style.status).toBe(200);
       expect(header(style, "content-type")).toBe("text/css; charset=utf-8");
-      // No page carries script of any kind.
-      expect(res.text).not.toMatch(/<script|\son\w+=/i);
+      // No page carries inline script or handlers: its one script element is the site's hashed file.
+      const scripts = res.text.match(/<script[^>]*>/gi) ?? [];
+      expect(scripts).toEqual([expect.stringMatching(/^<script src="[^"]+\/~site\.[0-9a-f]{16}\.js">$/)]);
+      expect(res.text).not.toMatch(/<script>|\son\w+=/i);
+      // That script is served by the site, immutable under its hashed name, and runs as a plain script.
+      const script = await get(/src="([^"]+)"/.exec(scripts[0] ?? "")?.[1] ?? "/missing");
+      expect(script.status).toBe(200);
+      expect(header(script, "content-type")).toBe("text/javascript; charset=utf-8");
+      expect(header(script, "cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(script.text).toContain("theme-toggle");
+      expect(script.text).not.toMatch(/\bexports\b|\brequire\(|sourceMappingURL/);
     });
   });
 

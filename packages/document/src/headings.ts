@@ -26,14 +26,27 @@ export interface HeadingAnchor {
   anchor: string;
 }
 
+/** GitBook's explicit heading anchor, written after the title: `## Title <a href="#id" id="id"></a>`. */
+const EXPLICIT_ANCHOR = /\s*<a href="#([^"<>]+)" id="\1"><\/a>\s*$/;
+
+/**
+ * A heading's title and the anchor it asks for: GitBook's explicit `<a href="#id" id="id"></a>` after
+ * the title when written, else the title slugified. Shared by the renderer and the search sections.
+ */
+export function headingTitleAnchor(text: string): { title: string; anchor: string } {
+  const explicit = EXPLICIT_ANCHOR.exec(text);
+  // Inline HTML (`<b>`, `<mark>`) is markup, not title: the renderer shows it as such.
+  const title = (explicit ? text.slice(0, explicit.index) : text).replace(/<\/?[a-zA-Z][^<>]*>/g, "").trim();
+  return { title, anchor: explicit ? explicit[1] : slugifyHeading(title) };
+}
+
 /** Every heading of parsed tokens, ATX and setext alike, in document order, with its anchor. */
-export function headingAnchors(tokens: Token[]): HeadingAnchor[] {
-  const anchors = new UniqueAnchors();
+export function headingAnchors(tokens: Token[], anchors = new UniqueAnchors()): HeadingAnchor[] {
   const headings: HeadingAnchor[] = [];
   tokens.forEach((token, index) => {
     if (token.type !== "heading_open") return;
-    const title = headingText(tokens[index + 1]).trim();
-    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: anchors.take(slugifyHeading(title)) });
+    const { title, anchor } = headingTitleAnchor(headingText(tokens[index + 1]));
+    headings.push({ index, level: Number(token.tag.slice(1)), title, anchor: anchors.take(anchor) });
   });
   return headings;
 }

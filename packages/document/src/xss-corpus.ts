@@ -83,3 +83,46 @@ export const XSS_CORPUS: XssCase[] = [
   { name: "blockquote with svg", markdown: "> <svg onload=alert(1)>" },
   { name: "variable holding script", markdown: "{{ space.vars.evil }}" },
 ];
+
+/** Where a case goes in each block type: `§X§` is the case's Markdown, `§A§` the same on one line (for attributes). */
+export const XSS_BLOCK_TEMPLATES: Record<string, string> = {
+  paragraph: "§X§",
+  "hint body": '{% hint style="info" %}\n§X§\n{% endhint %}',
+  "hint style": '{% hint style="§A§" %}\nbody\n{% endhint %}',
+  "tab title": '{% tabs %}\n{% tab title="§A§" %}\nbody\n{% endtab %}\n{% endtabs %}',
+  "tab body": '{% tabs %}\n{% tab title="t" %}\n§X§\n{% endtab %}\n{% endtabs %}',
+  "expandable title": "<details>\n\n<summary>§A§</summary>\n\nbody\n\n</details>",
+  "expandable body": "<details>\n\n<summary>t</summary>\n\n§X§\n\n</details>",
+  "step body": "{% stepper %}\n{% step %}\n§X§\n{% endstep %}\n{% endstepper %}",
+  "column body": "{% columns %}\n{% column %}\n§X§\n{% endcolumn %}\n{% endcolumns %}",
+  "code title": '{% code title="§A§" %}\n```js\nx\n```\n{% endcode %}',
+  "code body": "```html\n§X§\n```",
+  "code syntax": "```§A§\nx\n```",
+  "embed url": '{% embed url="§A§" %}',
+  "embed caption": '{% embed url="https://example.com" %}\n§X§\n{% endembed %}',
+  "math block": "$$\n§X§\n$$",
+  "inline math": "a $$§A§$$ b",
+  "content-ref url": '{% content-ref url="§A§" %}\n[x](§A§)\n{% endcontent-ref %}',
+  "file src": '{% file src="§A§" %}',
+  "table cell": "| a | b |\n| - | - |\n| §A§ | c |",
+  "image caption": '<figure><img src="https://example.com/a.png" alt="a"><figcaption><p>§A§</p></figcaption></figure>',
+  "image src": '<figure><img src="§A§" alt="§A§"><figcaption><p>c</p></figcaption></figure>',
+  "cards cell": '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>§A§</td><td><a href="§A§">x</a></td></tr></tbody></table>',
+  "swagger attributes": '{% swagger src="§A§" path="§A§" method="§A§" summary="§A§" %}\n{% swagger-description %}\n§X§\n{% endswagger-description %}\n{% endswagger %}',
+  "unknown tag": '{% @integration/block url="§A§" %}\n\n{% mystery a="§A§" %}\n§X§\n{% endmystery %}',
+  button: '<a href="§A§" class="button primary">§A§</a>',
+  heading: "## §A§",
+  "list item": "* §X§",
+  blockquote: "> §A§",
+};
+
+/** Every case of the corpus inside every block type (`XSS_BLOCK_TEMPLATES`). */
+export function xssInBlocks(): Array<{ block: string; name: string; markdown: string }> {
+  return Object.entries(XSS_BLOCK_TEMPLATES).flatMap(([block, template]) =>
+    XSS_CORPUS.map((c) => ({
+      block,
+      name: c.name,
+      markdown: template.replace(/§X§/g, () => c.markdown).replace(/§A§/g, () => c.markdown.replace(/\n/g, " ")),
+    })),
+  );
+}

@@ -18,7 +18,7 @@ describe("templates", () => {
 describe("Markdown", () => {
   test("raw HTML and script links do not survive; headings get anchors", () => {
     const out = renderMarkdown("# Intro\n\n<script>alert(1)</script> [x](javascript:alert(1)) ![i](javascript:x)\n").html;
-    expect(out).toContain('<h1 id="intro">Intro</h1>');
+    expect(out).toContain('<h1 id="intro" class="heading">Intro<a class="anchor" href="#intro"');
     expect(out).not.toMatch(/<script|href="javascript|src="javascript/i);
   });
 });

@@ -102,6 +102,7 @@ export class PublishedContent {
           pageVars: page.variables ?? {},
           resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
           resolveImage: (src) => resolveFileLink(src, tree),
+          describeLink: (href) => describePageLink(href, page, tree, linkBase),
         }),
       );
       this.bodies.set(key, body);
@@ -138,6 +139,12 @@ export function pageUrl(base: string, tree: TreeIndex, page: TreePage): string {
  * of the page it names in the same revision; anything else (absolute, mailto, unknown) is left alone.
  */
 export function resolvePageLink(href: string, from: TreePage, tree: TreeIndex, base: string): string | undefined {
+  const linked = linkedPage(href, from, tree);
+  return linked && `${pageUrl(base, tree, linked.page)}${linked.anchor ? `#${linked.anchor}` : ""}`;
+}
+
+/** The page of the revision a relative link names, and its anchor. */
+function linkedPage(href: string, from: TreePage, tree: TreeIndex): { page: TreePage; anchor?: string } | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("/") || href.startsWith("#")) return undefined;
   const [pathPart, anchor] = href.split("#", 2);
   const dir = from.pages.length ? from.path.split("/") : from.path.split("/").slice(0, -1);
@@ -149,9 +156,16 @@ export function resolvePageLink(href: string, from: TreePage, tree: TreeIndex, b
   }
   let path = segments.join("/").replace(/\.md$/i, "");
   if (/(^|\/)readme$/i.test(path)) path = path.replace(/\/?readme$/i, "");
-  const target = tree.byPath.get(path);
-  if (!target) return undefined;
-  return `${pageUrl(base, tree, target)}${anchor ? `#${anchor}` : ""}`;
+  const page = tree.byPath.get(path);
+  return page && { page, ...(anchor ? { anchor } : {}) };
+}
+
+/** A content-ref's page card: the linked page's URL, title and description (undefined when it names no page of the revision). */
+export function describePageLink(href: string, from: TreePage, tree: TreeIndex, base: string): { href: string; title: string; description?: string } | undefined {
+  const linked = linkedPage(href, from, tree);
+  if (!linked) return undefined;
+  const url = `${pageUrl(base, tree, linked.page)}${linked.anchor ? `#${linked.anchor}` : ""}`;
+  return { href: url, title: linked.page.title || "Untitled", ...(linked.page.description ? { description: linked.page.description } : {}) };
 }
 
 /** A relative image of a page (`.gitbook/assets/logo.svg`, `../assets/a b.png`) as the download URL of the revision's file of that name. */

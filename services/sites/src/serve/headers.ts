@@ -1,11 +1,26 @@
-// The headers every published answer carries: a strict CSP (the pages run no script at all), caching
+// The headers every published answer carries: a strict CSP (only the site's own hashed script runs), caching
 // by visibility, a strong ETag of the body, and robots rules.
 import type { ServeAnswer } from "@docshelf/contracts/sites";
 import { createHash } from "node:crypto";
-import { pageSecurityHeaders } from "@docshelf/document";
+import { EMBED_FRAME_HOSTS, pageSecurityHeaders } from "@docshelf/document";
 import type { SiteVisibility } from "../models";
 
-const SECURITY_HEADERS = pageSecurityHeaders("strict-origin-when-cross-origin");
+/**
+ * The sites' CSP: the app's, plus the pages' one script (served by the site itself, no inline script,
+ * no eval) and frames only from the embed allow-list (each iframe also sandboxed).
+ */
+export const SITE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https:",
+  `frame-src ${EMBED_FRAME_HOSTS.map((host) => `https://${host}`).join(" ")}`,
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS = { ...pageSecurityHeaders("strict-origin-when-cross-origin"), "Content-Security-Policy": SITE_CSP };
 
 export type { ServeAnswer };
 

@@ -1,6 +1,8 @@
 // The HTML of published pages: one template (header, section tabs, site-space variants, page tree,
-// the page, previous/next, table of contents, footer) and the stylesheet. No script anywhere; every
-// text is escaped here, and the page body comes already sanitized (markdown.ts).
+// the page, previous/next, table of contents, footer) and the stylesheet (light and dark themes, a
+// drawer for the page tree below 60rem that opens without script). One script (client/site.ts, served
+// hashed) adds the theme toggle, tab switching and copy buttons; a page reads fully without it. Every
+// text is escaped here, and the page body comes already sanitized (@docshelf/document's renderer).
 import { escapeHtml, type TocEntry } from "@docshelf/document";
 
 export interface NavLink {
@@ -25,6 +27,10 @@ export interface Chrome {
   base: string;
   locale: string;
   stylesheetHref: string;
+  /** The hashed client script (theme toggle, tabs, copy buttons), when built. */
+  scriptHref?: string;
+  /** The site's theme: `fixed` when readers may not switch (else the system's, or the reader's remembered choice). */
+  theme: { fixed?: "light" | "dark"; toggle: boolean };
   logo?: string;
   announcement?: { message: string; style: string; link?: { title: string; href: string } };
   footer: { groups: Array<{ title: string; links: Array<{ title: string; href: string }> }>; copyright?: string };
@@ -51,10 +57,11 @@ function head(chrome: Chrome, title: string, description: string | undefined, no
   const fullTitle = title && title !== chrome.siteTitle ? `${title} | ${chrome.siteTitle}` : chrome.siteTitle;
   return [
     "<!doctype html>",
-    `<html lang="${e(chrome.locale)}">`,
+    `<html lang="${e(chrome.locale)}"${themeAttributes(chrome)}>`,
     "<head>",
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="color-scheme" content="${chrome.theme.fixed ?? "light dark"}">`,
     `<title>${e(fullTitle)}</title>`,
     description ? `<meta name="description" content="${e(description)}">` : "",
     `<meta property="og:title" content="${e(fullTitle)}">`,
@@ -62,13 +69,19 @@ function head(chrome: Chrome, title: string, description: string | undefined, no
     `<meta name="robots" content="${noindex || !chrome.indexable ? "noindex, nofollow" : "index, follow"}">`,
     canonical ? `<link rel="canonical" href="${e(canonical)}">` : "",
     `<link rel="stylesheet" href="${e(chrome.stylesheetHref)}">`,
+    chrome.scriptHref ? `<script src="${e(chrome.scriptHref)}"></script>` : "",
     "</head>",
   ]
     .filter(Boolean)
     .join("\n");
 }
 
-function header(chrome: Chrome, query = ""): string {
+function themeAttributes(chrome: Chrome): string {
+  if (chrome.theme.fixed) return ` data-theme="${chrome.theme.fixed}"`;
+  return chrome.theme.toggle ? ' data-theme-toggle="true"' : "";
+}
+
+function header(chrome: Chrome, query = "", withMenu = false): string {
   const parts: string[] = [];
   if (chrome.announcement) {
     const a = chrome.announcement;
@@ -78,6 +91,7 @@ function header(chrome: Chrome, query = ""): string {
   const logo = chrome.logo ? `<img class="logo" src="${e(chrome.logo)}" alt="">` : "";
   parts.push(
     '<header class="site-header">',
+    withMenu ? '<a class="menu-button" href="#site-nav" aria-label="Open the page menu">☰</a>' : "",
     `<a class="site-title" href="${e(chrome.homeHref)}">${logo}<span>${e(chrome.siteTitle)}</span></a>`,
     `<form class="search" role="search" method="get" action="${e(`${chrome.base}/~search`)}">`,
     `<input type="search" name="q" value="${e(query)}" placeholder="Search" aria-label="Search" maxlength="512">`,
@@ -125,9 +139,10 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
   return [
     head(chrome, page.title, page.description, !!page.noindex, page.canonical),
     "<body>",
-    header(chrome),
+    header(chrome, "", true),
     '<div class="layout">',
-    `<nav class="sidebar" aria-label="Pages">${treeHtml(page.tree)}</nav>`,
+    `<nav class="sidebar" id="site-nav" aria-label="Pages">${treeHtml(page.tree)}</nav>`,
+    '<a class="menu-close" href="#" aria-label="Close the page menu">✕</a>',
     "<main>",
     "<article>",
     `<h1>${e(page.title)}</h1>`,
@@ -234,21 +249,43 @@ export function leavingHtml(siteTitle: string, url: string, stylesheetHref?: str
     .join("\n");
 }
 
-/** The site's stylesheet: the primary color is the only thing that varies (a validated #hex). */
+/**
+ * The site's stylesheet: the primary color is the only thing that varies (a validated #hex). Light by
+ * default, dark when the system asks for it (unless the page fixes `data-theme="light"`) or when the page
+ * or the reader's toggle sets `data-theme="dark"`; below 60rem one column and the page tree in a drawer.
+ */
 export function stylesheet(primaryColor: string): string {
   const color = /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(primaryColor) ? primaryColor : "#346DDB";
-  return `:root { --primary: ${color}; --text: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; }
+  return `${BASE_CSS.replace("--primary: #346DDB", `--primary: ${color}`)}`;
+}
+
+const LIGHT = `--primary-text: color-mix(in srgb, var(--primary) 80%, #000); --text: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --soft: #f6f8fa;
+  --code-bg: #f6f8fa; --info: #2f6feb; --info-bg: #eef4ff; --success: #1a7f37; --success-bg: #eafbef; --warning: #9a6700; --warning-bg: #fff8e1;
+  --danger: #cf222e; --danger-bg: #ffefef; --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-comment: #59636e; --hl-number: #0550ae;
+  --hl-title: #8250df; --hl-attr: #0550ae; --hl-name: #116329; --hl-meta: #953800; color-scheme: light;`;
+const DARK = `--primary-text: color-mix(in srgb, var(--primary) 55%, #fff); --text: #e6edf3; --muted: #9198a1; --line: #3d444d; --bg: #0d1117; --soft: #151b23;
+  --code-bg: #151b23; --info: #79b8ff; --info-bg: #0f2340; --success: #56d364; --success-bg: #0f2a18; --warning: #e3b341; --warning-bg: #2e2410;
+  --danger: #ff7b72; --danger-bg: #3a1418; --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-comment: #9198a1; --hl-number: #79c0ff;
+  --hl-title: #d2a8ff; --hl-attr: #79c0ff; --hl-name: #7ee787; --hl-meta: #ffa657; color-scheme: dark;`;
+
+const BASE_CSS = `:root { --primary: #346DDB; ${LIGHT} }
+@media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) { ${DARK} } }
+:root[data-theme="dark"] { ${DARK} }
 * { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 16px/1.6 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--text); background: var(--bg); }
-a { color: var(--primary); }
+a { color: var(--primary-text); }
 .announcement { padding: .5rem 1.5rem; background: var(--primary); color: #fff; }
 .announcement a { color: #fff; font-weight: 600; }
-.site-header { display: flex; align-items: center; justify-content: space-between; gap: 1rem; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); }
-.site-title { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.15rem; text-decoration: none; color: var(--text); }
+.site-header { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); }
+.site-title { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.15rem; text-decoration: none; color: var(--text); margin-right: auto; min-width: 0; overflow-wrap: anywhere; }
 .logo { height: 32px; }
-.search input { padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px; min-width: 16rem; }
-.search button { padding: .35rem .8rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; }
-.sections ul, .variants ul { display: flex; gap: 1.25rem; list-style: none; margin: 0; padding: .5rem 1.5rem; border-bottom: 1px solid var(--line); }
+.search { display: flex; gap: .4rem; min-width: 0; }
+.search input { padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px; width: 16rem; max-width: 100%; min-width: 0; background: var(--bg); color: var(--text); font: inherit; }
+.search button { padding: .35rem .8rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
+.theme-toggle { border: 1px solid var(--line); background: var(--bg); color: var(--text); border-radius: 6px; width: 2.2rem; height: 2.2rem; font-size: 1.1rem; cursor: pointer; }
+.menu-button, .menu-close { display: none; text-decoration: none; color: var(--text); font-size: 1.4rem; line-height: 1; }
+.sections ul, .variants ul { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; margin: 0; padding: .5rem 1.5rem; border-bottom: 1px solid var(--line); }
 .sections a, .variants a { text-decoration: none; }
 [aria-current="page"] { font-weight: 700; }
 .layout { display: grid; grid-template-columns: 16rem minmax(0, 1fr) 14rem; gap: 2rem; padding: 1.5rem; max-width: 90rem; margin: 0 auto; }
@@ -256,18 +293,106 @@ a { color: var(--primary); }
 .sidebar > ul { padding-left: 0; }
 .sidebar li { margin: .2rem 0; }
 .sidebar a { text-decoration: none; color: var(--text); }
-.sidebar a[aria-current="page"] { color: var(--primary); }
+.sidebar a[aria-current="page"] { color: var(--primary-text); }
 .sidebar .collapsed > a::after { content: " ›"; color: var(--muted); }
 .sidebar .more > a { color: var(--muted); font-style: italic; }
 main { min-width: 0; }
+article { overflow-wrap: break-word; }
 .description { color: var(--muted); font-size: 1.1rem; }
-pre { background: #f6f8fa; padding: 1rem; overflow: auto; border-radius: 6px; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
+:not(pre) > code { background: var(--soft); padding: .1em .3em; border-radius: 4px; }
+img, iframe, video { max-width: 100%; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid var(--line); padding: .3rem .6rem; }
-img { max-width: 100%; }
+.table-wrap { overflow-x: auto; margin: 1rem 0; }
+.align-center { text-align: center; } .align-right { text-align: right; } .align-left { text-align: left; }
+blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--line); color: var(--muted); }
+mark { background: #fff3a3; color: inherit; }
+.mark-red { color: var(--danger); background: none; } .mark-green { color: var(--success); background: none; } .mark-orange, .mark-yellow { color: var(--warning); background: none; }
+.mark-blue, .mark-purple { color: var(--info); background: none; }
+.heading { position: relative; scroll-margin-top: 1rem; }
+.heading .anchor { margin-left: .4rem; text-decoration: none; color: var(--muted); opacity: 0; }
+.heading .anchor::before { content: "#"; }
+.heading:hover .anchor, .heading .anchor:focus { opacity: 1; }
+@media (hover: none) { .heading .anchor { opacity: .6; } }
+.hint { display: flex; gap: .75rem; margin: 1rem 0; padding: .75rem 1rem; border-radius: 8px; border: 1px solid; }
+.hint-body > :first-child { margin-top: 0; } .hint-body > :last-child { margin-bottom: 0; }
+.hint-body { min-width: 0; flex: 1; }
+.hint-icon::before { display: inline-block; width: 1.3rem; height: 1.3rem; border-radius: 50%; text-align: center; line-height: 1.3rem; font-size: .8rem; font-weight: 700; color: var(--bg); }
+.hint-info { border-color: var(--info); background: var(--info-bg); } .hint-info .hint-icon::before { content: "i"; background: var(--info); }
+.hint-success { border-color: var(--success); background: var(--success-bg); } .hint-success .hint-icon::before { content: "✓"; background: var(--success); }
+.hint-warning { border-color: var(--warning); background: var(--warning-bg); } .hint-warning .hint-icon::before { content: "!"; background: var(--warning); }
+.hint-danger { border-color: var(--danger); background: var(--danger-bg); } .hint-danger .hint-icon::before { content: "✕"; background: var(--danger); }
+.code-block { position: relative; margin: 1rem 0; border: 1px solid var(--line); border-radius: 8px; background: var(--code-bg); min-width: 0; }
+.code-header { padding: .4rem 1rem; border-bottom: 1px solid var(--line); font-size: .85rem; color: var(--muted); }
+pre.code { margin: 0; padding: 1rem; overflow-x: auto; background: none; }
+pre.code.wrap { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.line-numbers code { counter-reset: line; }
+pre.line-numbers .line::before { counter-increment: line; content: counter(line); display: inline-block; width: 2rem; margin-right: 1rem; text-align: right; color: var(--muted); user-select: none; }
+.code-block .copy { position: absolute; top: .35rem; right: .4rem; padding: .15rem .5rem; font-size: .75rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--text); cursor: pointer; opacity: .85; }
+.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type, .hljs-literal { color: var(--hl-keyword); }
+.hljs-string, .hljs-regexp, .hljs-template-tag, .hljs-subst { color: var(--hl-string); }
+.hljs-comment, .hljs-quote { color: var(--hl-comment); font-style: italic; }
+.hljs-number, .hljs-symbol, .hljs-variable, .hljs-template-variable { color: var(--hl-number); }
+.hljs-title, .hljs-section, .hljs-function .hljs-title { color: var(--hl-title); }
+.hljs-attr, .hljs-attribute, .hljs-property, .hljs-params { color: var(--hl-attr); }
+.hljs-name, .hljs-tag, .hljs-selector-class, .hljs-selector-id, .hljs-addition { color: var(--hl-name); }
+.hljs-meta, .hljs-deletion, .hljs-bullet, .hljs-link { color: var(--hl-meta); }
+.tabs { margin: 1rem 0; border: 1px solid var(--line); border-radius: 8px; min-width: 0; }
+.tab-panel { padding: .25rem 1rem; min-width: 0; }
+.tab-panel + .tab-panel { border-top: 1px solid var(--line); }
+.tab-title { font-weight: 700; margin: .5rem 0; }
+.tabs-scripted .tab-title { display: none; }
+.tabs-scripted .tab-panel + .tab-panel { border-top: 0; }
+[role="tablist"] { display: flex; gap: .25rem; overflow-x: auto; border-bottom: 1px solid var(--line); padding: 0 .5rem; }
+[role="tab"] { border: 0; border-bottom: 2px solid transparent; background: none; color: var(--muted); padding: .5rem .75rem; font: inherit; cursor: pointer; white-space: nowrap; }
+[role="tab"][aria-selected="true"] { color: var(--primary-text); border-bottom-color: var(--primary); font-weight: 600; }
+details.expandable { margin: 1rem 0; border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem; }
+details.expandable summary { cursor: pointer; font-weight: 600; }
+ol.stepper { list-style: none; counter-reset: step; padding-left: 0; margin: 1rem 0; }
+ol.stepper > li.step { counter-increment: step; position: relative; padding-left: 2.75rem; padding-bottom: .5rem; border-left: 2px solid var(--line); margin-left: .9rem; }
+ol.stepper > li.step::before { content: counter(step); position: absolute; left: -1rem; top: 0; width: 1.9rem; height: 1.9rem; border-radius: 50%; background: var(--primary); color: #fff; text-align: center; line-height: 1.9rem; font-weight: 700; }
+ol.stepper > li.step:last-child { border-left-color: transparent; }
+.step-body > :first-child { margin-top: 0; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 14rem), 1fr)); gap: 1rem; margin: 1rem 0; }
+.card { position: relative; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.card:hover { border-color: var(--primary); }
+.card-cover { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: cover; }
+.card-body { padding: .75rem 1rem; }
+.card-link { position: absolute; inset: 0; }
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr)); gap: 1.5rem; margin: 1rem 0; }
+.column { min-width: 0; }
+.images { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; }
+.images.align-center { justify-content: center; } .images.align-right { justify-content: flex-end; }
+figure.image { margin: 0; max-width: 100%; }
+figure.image img { display: block; max-width: 100%; height: auto; border-radius: 6px; }
+figcaption { color: var(--muted); font-size: .9rem; text-align: center; }
+figcaption p { margin: .3rem 0; }
+.file-card, .embed-card, .content-ref { display: flex; flex-direction: column; gap: .15rem; margin: 1rem 0; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; text-decoration: none; color: var(--text); overflow-wrap: anywhere; }
+.file-card:hover, .embed-card:hover, .content-ref:hover { border-color: var(--primary); }
+.file-name::before { content: "⤓ "; color: var(--muted); }
+.content-ref-title { font-weight: 600; color: var(--primary-text); } .content-ref-title::before { content: "📄 "; }
+.embed-host, .content-ref-url, .file-caption { color: var(--muted); font-size: .85rem; }
+.embed-url { font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+figure.embed { margin: 1rem 0; }
+.embed-frame { position: relative; aspect-ratio: 16 / 9; }
+.embed-frame iframe { position: absolute; inset: 0; width: 100%; height: 100%; border: 0; border-radius: 8px; }
+.math-block { overflow-x: auto; margin: 1rem 0; }
+.katex math[display="block"] { font-size: 1.2em; }
+a.button { display: inline-block; padding: .45rem 1rem; border-radius: 6px; text-decoration: none; font-weight: 600; border: 1px solid var(--primary); margin: .2rem 0; }
+a.button.primary { background: var(--primary); color: #fff; }
+a.button.secondary { color: var(--primary-text); }
+.icon { font-style: normal; }
+ul.tasks { list-style: none; padding-left: .5rem; }
+.task { display: flex; gap: .5rem; align-items: baseline; }
+.task > p { margin: 0; }
+.task-box::before { content: "☐"; } .task.checked .task-box::before { content: "☑"; color: var(--success); }
+.api-card { margin: 1rem 0; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; overflow-wrap: anywhere; }
+.api-method { display: inline-block; padding: .05rem .45rem; border-radius: 4px; font-size: .8rem; font-weight: 700; color: #fff; background: var(--muted); }
+.api-method-get { background: #1a7f37; } .api-method-post { background: #0969da; } .api-method-put, .api-method-patch { background: #9a6700; } .api-method-delete { background: #cf222e; }
+.reusable-missing { color: var(--muted); font-style: italic; }
 .pagination { display: flex; justify-content: space-between; gap: 1rem; margin-top: 3rem; }
-.pagination a { display: block; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; text-decoration: none; }
+.pagination a { display: block; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; text-decoration: none; min-width: 0; overflow-wrap: anywhere; }
 .pagination small { display: block; color: var(--muted); }
 .pagination .next { margin-left: auto; text-align: right; }
 .toc { font-size: .9rem; }
@@ -279,6 +404,17 @@ img { max-width: 100%; }
 .site-footer h2 { font-size: .9rem; }
 .site-footer ul { list-style: none; padding: 0; }
 body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
-@media (max-width: 60rem) { .layout { grid-template-columns: 1fr; } .toc { display: none; } }
-`;
+@media (max-width: 60rem) {
+  .layout { grid-template-columns: minmax(0, 1fr); padding: 1rem; gap: 1rem; }
+  .toc { display: none; }
+  .site-header { padding: .6rem 1rem; }
+  .search { flex: 1 1 100%; order: 3; }
+  .search input { width: auto; flex: 1; }
+  .menu-button { display: block; }
+  .sidebar { display: none; }
+  .sidebar:target { display: block; position: fixed; inset: 0 20% 0 0; z-index: 10; overflow-y: auto; padding: 2.5rem 1.25rem 1rem; background: var(--bg); border-right: 1px solid var(--line); box-shadow: 0 0 0 100vmax rgb(0 0 0 / .4); }
+  .sidebar:target + .menu-close { display: block; position: fixed; top: .75rem; left: calc(80% - 2.5rem); z-index: 11; }
+  .pagination { flex-direction: column; }
+  .pagination .next { margin-left: 0; }
 }
+`;

@@ -14,6 +14,7 @@ import { instanceSiteUrl, sitePathName } from "../structure";
 import { decideAccess, parseCookies, type AccessDecision } from "./access";
 import type { PublishedHead } from "./content";
 import { pageUrl } from "./content";
+import { siteScript, IMMUTABLE } from "./assets";
 import { answer, type ServeAnswer } from "./headers";
 import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
 import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
@@ -88,11 +89,14 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
     base,
     locale: /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en",
     stylesheetHref: `${base}/${STYLESHEET}?v=${styleVersion}`,
+    theme: themeOf(customization),
     footer: { groups: [] },
     sections: map && route ? sectionLinks(map, route.section) : [],
     variants: map && route ? variantLinks(map, route) : [],
     indexable: site.visibility === "public",
   };
+  const script = siteScript();
+  if (script) chrome.scriptHref = `${base}/${script.name}`;
   if (logo && /^https?:\/\//i.test(logo)) chrome.logo = logo;
   const announcement = customization.announcement;
   if (announcement?.enabled && announcement.message) {
@@ -109,6 +113,13 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
   return chrome;
+}
+
+/** Readers may switch themes when `themes.toggeable` (then the system's theme until they do); else `themes.default` holds. */
+function themeOf(customization: Customization): Chrome["theme"] {
+  const themes = customization.themes as { default?: unknown; toggeable?: unknown } | undefined;
+  if (themes?.toggeable !== false) return { toggle: true };
+  return { toggle: false, fixed: themes.default === "dark" ? "dark" : "light" };
 }
 
 export const serveActions: SitesActions = {
@@ -192,6 +203,11 @@ export const serveActions: SitesActions = {
 
       // Open to anyone who knows the site: its stylesheet and its robots rules.
       if (rest.length === 1 && rest[0] === STYLESHEET) return plain("text/css; charset=utf-8", stylesheet(colorOf(customization)));
+      const script = siteScript();
+      if (script && rest.length === 1 && rest[0] === script.name) {
+        const served = plain("text/javascript; charset=utf-8", script.body);
+        return { ...served, headers: { ...served.headers, "Cache-Control": IMMUTABLE } };
+      }
       if (rest.length === 1 && rest[0] === "robots.txt") return plain("text/plain; charset=utf-8", robotsTxt(site.visibility, `${served.origin}/sitemap.xml`));
 
       const access: AccessDecision = await decideAccess(
