@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { addMember, createOrg, createSpace, createUser, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { commitFiles, createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "git-sync", "shapes");
 
@@ -36,7 +36,7 @@ describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) =
   beforeAll(async () => {
     server = await startGitServer();
     restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it sets the environment
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
