@@ -30,4 +30,5 @@ const projects = folders
     return { ...settings, displayName: folder, rootDir: path.join(__dirname, folder) };
   });
 
-module.exports = { reporters, projects };
+// testTimeout is a setting of the whole run, not of a project: the preset's value is given here too.
+module.exports = { reporters, testTimeout: projectSettings.testTimeout, projects };
