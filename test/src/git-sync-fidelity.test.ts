@@ -3,7 +3,7 @@
 // edit of one page changes exactly that page's file.
 import { join } from "node:path";
 import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
-import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
+import { createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
@@ -104,6 +104,8 @@ export const FIDELITY_REPO: Record<string, string | Buffer> = {
 
 describe.each(MODES)("Git sync fidelity over %s", (mode) => {
   let sys: RunningSystem;
+  let finished: ReturnType<typeof gitJobs>["finished"];
+  let runJob: ReturnType<typeof gitJobs>["runJob"];
   let server: GitServer;
   let owner: TestUser;
   let editor: TestUser;
@@ -119,6 +121,7 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
+    ({ finished, runJob } = gitJobs(owner.api, editor.api));
   });
 
   afterAll(async () => {
@@ -127,21 +130,7 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
     await server?.close();
   });
 
-  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
-    const res = await editor.api.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
-    expect(res.status).toBe(204);
-    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
-  }
 
-  async function finished(spaceId: string, jobId: string, timeoutMs = 60_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await owner.api.get(`/v1/spaces/${spaceId}/git/jobs/${jobId}`);
-      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} not finished after ${timeoutMs} ms (${res.status} ${res.body?.status})`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   async function mergeEdit(spaceId: string, changes: unknown[]): Promise<string> {
     const created = await editor.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: "Edit" });

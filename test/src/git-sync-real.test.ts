@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
-import { createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
+import { createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "git-sync");
@@ -26,6 +26,8 @@ const REPOS = [
 
 describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => {
   let sys: RunningSystem;
+  let finished: ReturnType<typeof gitJobs>["finished"];
+  let runJob: ReturnType<typeof gitJobs>["runJob"];
   let server: GitServer;
   let owner: TestUser;
   let editor: TestUser;
@@ -39,6 +41,7 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
+    ({ finished, runJob } = gitJobs(owner.api, editor.api));
   });
 
   afterAll(async () => {
@@ -47,21 +50,7 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
     await server?.close();
   });
 
-  async function finished(spaceId: string, jobId: string, timeoutMs = 60_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await owner.api.get(`/v1/spaces/${spaceId}/git/jobs/${jobId}`);
-      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} not finished after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
-  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
-    const res = await editor.api.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
-    expect(res.status).toBe(204);
-    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
-  }
 
   function find(pages: any[], title: string): any {
     for (const page of pages) {

@@ -159,3 +159,31 @@ export function cloneRepo(server: GitServer, name: string, branch = "main"): str
   git(work, "clone", "-q", "-b", branch, join(server.root, `${name}.git`), "c");
   return join(work, "c");
 }
+
+/** What the Git jobs helpers need of an API client (testkit's ApiClient). */
+interface JobsApi {
+  get(path: string): Promise<{ status: number; body: any }>;
+  post(path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/**
+ * A space's Git jobs as the suites drive them: `runJob` starts an import or an export as `runner` and waits for
+ * it; `finished` polls a job as `watcher` until it is neither pending nor running, with a deadline.
+ */
+export function gitJobs(watcher: JobsApi, runner: JobsApi) {
+  async function finished(spaceId: string, jobId: string, timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await watcher.get(`/v1/spaces/${spaceId}/git/jobs/${jobId}`);
+      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} not finished after ${timeoutMs} ms (${res.status} ${res.body?.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
+    const res = await runner.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
+    if (res.status !== 204) throw new Error(`starting a Git ${kind}: expected 204, got ${res.status} ${JSON.stringify(res.body)}`);
+    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
+  }
+  return { finished, runJob };
+}

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { addMember, createOrg, createSpace, createUser, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { commitFiles, createRepo, git, startGitServer, type GitServer } from "./git-sync-server";
+import { commitFiles, createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "git-sync", "shapes");
@@ -25,6 +25,8 @@ function filesOf(dir: string, root = dir): Record<string, Buffer> {
 
 describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) => {
   let sys: RunningSystem;
+  let finished: ReturnType<typeof gitJobs>["finished"];
+  let runJob: ReturnType<typeof gitJobs>["runJob"];
   let server: GitServer;
   let owner: TestUser;
   let editor: TestUser;
@@ -40,6 +42,7 @@ describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) =
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
+    ({ finished, runJob } = gitJobs(owner.api, editor.api));
   });
 
   afterAll(async () => {
@@ -48,21 +51,7 @@ describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) =
     await server?.close();
   });
 
-  async function finished(spaceId: string, jobId: string, timeoutMs = 60_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await owner.api.get(`/v1/spaces/${spaceId}/git/jobs/${jobId}`);
-      if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") return res.body;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} not finished after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
-  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
-    const res = await editor.api.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
-    expect(res.status).toBe(204);
-    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
-  }
 
   async function mergeEdit(spaceId: string, changes: unknown[]): Promise<string> {
     const created = await editor.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: "Edit" });
