@@ -10,6 +10,7 @@ import type { ServeAnswer, SiteMcpRequest } from "@docshelf/contracts/sites";
 import { z } from "zod";
 import { rankSiteSearch } from "../serve/search";
 import { markdownPath, type SiteAi } from "./serve-ai";
+import { pathSegments } from "../serve/path-segments";
 
 /** Results searchDocumentation answers. */
 export const MCP_SEARCH_RESULTS = 10;
@@ -52,18 +53,8 @@ export function siteSegments(ai: SiteAi, where: string): string[] | null {
     if (base && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length);
   }
   path = path.split(/[?#]/, 1)[0];
-  const segments: string[] = [];
-  for (const raw of path.split("/")) {
-    if (raw === "") continue;
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return null;
-    }
-    if (segment === "." || segment === ".." || /[/\\\0]/.test(segment) || segment.length > 200) return null;
-    segments.push(segment);
-  }
+  const segments = pathSegments(path.startsWith("/") ? path : `/${path}`);
+  if (!segments) return null;
   return markdownPath(segments) ?? segments;
 }
 

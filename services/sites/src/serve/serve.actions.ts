@@ -21,6 +21,7 @@ import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 import { serveAi, withAiLinks } from "../ai/serve-ai";
+import { pathSegments } from "./path-segments";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -39,24 +40,6 @@ interface Served {
   /** Absolute URL of the site's root, for canonical links and the sitemap. */
   origin: string;
   hostMode: boolean;
-}
-
-/** Decoded path segments, or null for a path that is not one (bad escapes, dot segments, slashes or NULs inside). */
-export function pathSegments(path: string): string[] | null {
-  if (!path.startsWith("/")) return null;
-  const segments: string[] = [];
-  for (const raw of path.slice(1).split("/")) {
-    if (raw === "") continue;
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return null;
-    }
-    if (segment === "." || segment === ".." || /[/\\\0]/.test(segment) || segment.length > 200) return null;
-    segments.push(segment);
-  }
-  return segments;
 }
 
 function stringQuery(query: Record<string, unknown> | undefined): Record<string, string> {
