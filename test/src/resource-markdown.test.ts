@@ -46,9 +46,9 @@ describe.each(MODES)("repeated headings over %s", (mode) => {
     const latencies = await reads.stop();
 
     expect(preview.status).toBe(200);
-    expect(preview.text).toContain('<h1 id="a">a</h1>');
-    expect(preview.text).toContain('<h1 id="a-1">a</h1>');
-    expect(preview.text).toContain(`<h1 id="a-${HEADINGS - 1}">a</h1>`);
+    expect(preview.text).toContain('<h1 id="a" class="heading">a<a class="anchor" href="#a"');
+    expect(preview.text).toContain('<h1 id="a-1" class="heading">a<a class="anchor" href="#a-1"');
+    expect(preview.text).toContain(`<h1 id="a-${HEADINGS - 1}" class="heading">a<a class="anchor" href="#a-${HEADINGS - 1}"`);
     expect(preview.text).not.toContain(`id="a-${HEADINGS}"`);
     // Quadratic anchors held the process about 16 s here; linear ones a few hundred milliseconds. The
     // bounds are generous for a loaded machine (timings belong to bench/): this checks nothing stalls.
