@@ -286,10 +286,14 @@ export const SHARED_SYSTEM_ENV: Record<RunningSystem["mode"], string> = { embedd
 
 /**
  * Settings of the systems that suites share: the per-client budgets are raised, because every suite sends
- * its anonymous and administrator requests from 127.0.0.1 and with one admin token. The suites about those
+ * its anonymous and administrator requests from 127.0.0.1 and with one admin token, and so is the time a
+ * request may take. The suites about those
  * budgets (hardening, sites-rate-limit, isolation-gateway) start systems of their own with the defaults.
  */
 export const SHARED_SYSTEM_ENV_VALUES: Record<string, string> = {
+  // Two suites at a time on one system: a burst of one (twelve merges at once, on FerretDB in the MongoDB pass)
+  // queues behind the other's requests. The suites about timeouts (fault, git-sync) start systems of their own.
+  REQUEST_TIMEOUT_MS: "30000",
   RATE_LIMIT_PER_MINUTE: "1000000",
   RATE_LIMIT_ANON_PER_MINUTE: "1000000",
   SITE_RATE_LIMIT_PER_MINUTE: "1000000",
