@@ -28,11 +28,12 @@ e2e() { # $1: the pass's name; $2: jest's options; the rest: environment for it
 }
 
 # The suites on the shared systems two at a time (E2E_WORKERS), then those about a process's life, time or
-# rates one after another (test/jest.config.js lists them).
-e2e_pass() { # $1: the pass's name; the rest: environment for it
-  local name="$1"
-  shift
-  e2e "$name" "--maxWorkers=${E2E_WORKERS:-2}" E2E_GROUP=shared "$@"
+# rates one after another (test/jest.config.js lists them). On FerretDB (the MongoDB pass) the shared suites run
+# one at a time too (E2E_MONGO_WORKERS): two at once made simultaneous writes there exceed their timeouts.
+e2e_pass() { # $1: the pass's name; $2: suites at a time on the shared systems; the rest: environment for it
+  local name="$1" workers="$2"
+  shift 2
+  e2e "$name" "--maxWorkers=${workers}" E2E_GROUP=shared "$@"
   e2e "$name-alone" --runInBand E2E_GROUP=alone "$@"
 }
 
@@ -43,12 +44,12 @@ if [ $# -eq 0 ]; then
     e2e e2e "--maxWorkers=${E2E_WORKERS:-2}" E2E_GROUP=shared E2E_ONLY=embedded E2E_MONGO_URL=
   else
     echo "end-to-end suites: in one process and over NATS"
-    e2e_pass e2e E2E_MONGO_URL=
+    e2e_pass e2e "${E2E_WORKERS:-2}" E2E_MONGO_URL=
     # With E2E_MONGO_URL: over NATS only, one process per service, every collection in MongoDB (test/jest.config.js).
     if [ -n "${E2E_MONGO_URL:-}" ]; then
       echo
       echo "end-to-end suites again: over NATS, every collection on the MongoDB server E2E_MONGO_URL names"
-      e2e_pass e2e-mongo
+      e2e_pass e2e-mongo "${E2E_MONGO_WORKERS:-1}"
     fi
   fi
 fi

@@ -2,7 +2,7 @@
 // bearer token, the rendered document, page selection, and refused (tampered, foreign, expired) links.
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { expectPdfFile, parsePdf } from "./change-requests-pdf";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const RICH = [
   "# Printed page",
@@ -39,7 +39,7 @@ describe.each(MODES)("change request PDF export over %s", (mode) => {
   let cr: { id: string; number: number };
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it advances the instance's clock
     [owner, editor, reader, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
     const orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");

@@ -1,6 +1,6 @@
 // The space lifecycle through HTTP, in every process mode: update, delete, restore, purge, duplicate, move, transfer.
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -13,7 +13,7 @@ describe.each(MODES)("space lifecycle over %s", (mode) => {
   let orgId: string;
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it advances the instance's clock
     owner = await createUser(sys.admin);
     editor = await createUser(sys.admin);
     reader = await createUser(sys.admin);

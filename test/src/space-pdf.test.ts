@@ -3,7 +3,7 @@
 // isolation, bad input, and refused (tampered, change-request, revoked, expired) links.
 import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, pageIdByTitle, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { expectPdfFile, parsePdf } from "./change-requests-pdf";
-import { MODES, start } from "./modes";
+import { MODES, startPrivate } from "./modes";
 
 describe.each(MODES)("space PDF export over %s", (mode) => {
   let sys: RunningSystem;
@@ -15,7 +15,7 @@ describe.each(MODES)("space PDF export over %s", (mode) => {
   let spaceId: string;
 
   beforeAll(async () => {
-    sys = await start(mode);
+    sys = await startPrivate(mode); // its own: it advances the instance's clock
     [owner, reader, guest, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, reader.email, "read");
