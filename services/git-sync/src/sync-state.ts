@@ -84,17 +84,21 @@ function summaryText(pages: TreePage[], placed: Map<string, PageSync>, config: G
   return buildSummary(pages.map(item));
 }
 
-/** The sync state right after an import: content's view of each page (snapshot) beside what the import read. */
-export function stateAfterImport(input: {
-  snapshot: { pages: TreePage[]; files: TreeFile[] };
-  imported: ImportedPage[];
-  config: GitbookConfig;
+/** Where a sync state's files come from: the repository, branch, commit and directories. */
+export interface StateSource {
   contentDir: string;
   url: string;
   ref: string;
   projectDir: string;
   commit: string;
-}): SyncState {
+}
+
+/** The sync state right after an import: content's view of each page (snapshot) beside what the import read. */
+export function stateAfterImport(input: {
+  snapshot: { pages: TreePage[]; files: TreeFile[] };
+  imported: ImportedPage[];
+  config: GitbookConfig;
+} & StateSource): SyncState {
   const pages: Record<string, PageSync> = {};
   const visit = (snap: TreePage[], imp: ImportedPage[], parent: string | null) => {
     snap.forEach((page, i) => {
@@ -139,12 +143,7 @@ export function stateAfterImport(input: {
 export function deriveState(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
   layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig };
-  contentDir: string;
-  url: string;
-  ref: string;
-  projectDir: string;
-  commit: string;
-}): SyncState {
+} & StateSource): SyncState {
   const byPath = new Map<string, TreePage>();
   const visitSnap = (pages: TreePage[]) => {
     for (const page of pages) {

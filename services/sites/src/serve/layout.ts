@@ -196,8 +196,8 @@ export function searchHtml(chrome: Chrome, query: string, results: SearchResultV
   ].join("\n");
 }
 
-/** A page for refusals and misses: no site content, no navigation, nothing to index. */
-export function messageHtml(title: string, message: string, stylesheetHref?: string): string {
+/** The frame of the message pages: no site content, no navigation, nothing to index. */
+function messagePage(title: string, body: string[], stylesheetHref: string | undefined, head: string[] = []): string {
   return [
     "<!doctype html>",
     '<html lang="en">',
@@ -205,13 +205,14 @@ export function messageHtml(title: string, message: string, stylesheetHref?: str
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow">',
+    ...head,
     `<title>${e(title)}</title>`,
     stylesheetHref ? `<link rel="stylesheet" href="${e(stylesheetHref)}">` : "",
     "</head>",
     '<body class="message">',
     "<main>",
     `<h1>${e(title)}</h1>`,
-    `<p>${e(message)}</p>`,
+    ...body,
     "</main>",
     "</body>",
     "</html>",
@@ -220,33 +221,25 @@ export function messageHtml(title: string, message: string, stylesheetHref?: str
     .join("\n");
 }
 
+/** A page for refusals and misses. */
+export function messageHtml(title: string, message: string, stylesheetHref?: string): string {
+  return messagePage(title, [`<p>${e(message)}</p>`], stylesheetHref);
+}
+
 /**
  * The page shown instead of redirecting to another site, for a site served on the instance's own host
  * by an organization without a verified domain: the instance's domain is no open redirect.
  */
 export function leavingHtml(siteTitle: string, url: string, stylesheetHref?: string): string {
-  return [
-    "<!doctype html>",
-    '<html lang="en">',
-    "<head>",
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="robots" content="noindex, nofollow">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>This link leaves ${e(siteTitle)}</title>`,
-    stylesheetHref ? `<link rel="stylesheet" href="${e(stylesheetHref)}">` : "",
-    "</head>",
-    '<body class="message">',
-    "<main>",
-    `<h1>This link leaves ${e(siteTitle)}</h1>`,
-    "<p>It goes to another website, which this documentation does not control. Continue only if you trust it:</p>",
-    `<p><a class="external-destination" href="${e(url)}" rel="noopener noreferrer nofollow">${e(url)}</a></p>`,
-    "</main>",
-    "</body>",
-    "</html>",
-  ]
-    .filter(Boolean)
-    .join("\n");
+  return messagePage(
+    `This link leaves ${siteTitle}`,
+    [
+      "<p>It goes to another website, which this documentation does not control. Continue only if you trust it:</p>",
+      `<p><a class="external-destination" href="${e(url)}" rel="noopener noreferrer nofollow">${e(url)}</a></p>`,
+    ],
+    stylesheetHref,
+    ['<meta name="referrer" content="no-referrer">'],
+  );
 }
 
 /**
