@@ -2,7 +2,8 @@
 # `npm test`: every workspace's unit suites (turbo, two workspaces at a time, each result kept by turbo's cache
 # under the workspace's inputs), then the end-to-end suites (test/: one system per process mode shared by the
 # suites, started by test/global-setup.js), then with E2E_MONGO_URL the end-to-end suites once more over NATS
-# with every collection on that MongoDB-wire server. Closes with the totals and the 15 slowest suites.
+# with every collection on that MongoDB-wire server. Closes with the totals, the 15 slowest suites and
+# the name of every failed test.
 #
 #   npm test                     everything
 #   npm run test:quick           the unit suites and the end-to-end suites in one process (no NATS, no MongoDB)
@@ -65,6 +66,8 @@ for (const s of suites.slice(0, 15)) console.log(`  ${s.seconds.toFixed(1).padSt
 console.log(`units ${minutes(unitsDone - began)}, end-to-end ${minutes(Math.round(Date.now() / 1000) - unitsDone)}`);
 console.log(`\ntest packages: ${lines.length}`);
 console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`);
+const failures = lines.flatMap((l) => (l.failures ?? []).map((f) => `${l.pass}: ${f}`));
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 ' "$summary" "$started" "$units_done"
 rm -f "$summary"
 exit $status
