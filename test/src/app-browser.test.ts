@@ -84,7 +84,7 @@ suites("the app in Chromium over %s", (mode) => {
     await page.waitForURL(/\/~\/changes\/\d+$/);
     expect(await page.textContent("h1")).toContain("Browser edit");
     await page.click('nav.sidebar a:text-is("Welcome")');
-    await page.click('a:text-is("Edit this page")');
+    await page.click('a:text-is("Edit the Markdown")');
     await page.fill("#markdown", "# Welcome\n\nEdited in **Chromium**.\n");
     await page.click('button:text-is("Preview")');
     expect(await page.innerHTML("section.preview")).toContain("<strong>Chromium</strong>");

@@ -173,7 +173,16 @@ const marks: Record<string, MarkSpec> = {
       const href = ref.kind === "url" && typeof ref.url === "string" && /^(https?:|mailto:)/i.test(ref.url) ? ref.url : "#";
       return ["a", { href, rel: "noopener noreferrer nofollow", "data-kind": String(ref.kind ?? "") }, 0];
     },
-    parseDOM: [{ tag: "a[href]", getAttrs: (dom) => ({ data: { ref: { kind: "url", url: (dom as HTMLElement).getAttribute("href") ?? "" } } }) }],
+    // A pasted link keeps its address only when it is http(s) or mailto (a javascript: link is plain text).
+    parseDOM: [
+      {
+        tag: "a[href]",
+        getAttrs: (dom) => {
+          const url = (dom as HTMLElement).getAttribute("href")?.trim() ?? "";
+          return /^(https?:\/\/|mailto:)/i.test(url) && url.length <= 2048 ? { data: { ref: { kind: "url", url } } } : false;
+        },
+      },
+    ],
   },
   bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b" }] },
   italic: { toDOM: () => ["em", 0], parseDOM: [{ tag: "em" }, { tag: "i" }] },
