@@ -8,6 +8,7 @@ import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace } from "./browser";
+import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
@@ -258,6 +259,23 @@ suites("the block editor in Chromium over %s", (mode) => {
     expect(markdown.indexOf("/xyz stays")).toBeGreaterThan(markdown.indexOf("a success hint"));
     expect(trace.errors).toEqual([]);
     await shot(page, "keyboard");
+    await page.close();
+  });
+
+  test("the editor's page, with its slash menu and its toolbar open, passes axe-core's WCAG 2.1 A/AA rules", async () => {
+    const cr = await changeRequest("Accessible");
+    const { page, trace } = await openEditor(cr.path);
+    expect(await seriousViolations(page)).toEqual([]);
+    await newParagraphAfterTitle(page);
+    await page.keyboard.type("/head");
+    await page.waitForSelector("#slash-menu:not([hidden])");
+    expect(await page.getAttribute(".editor-content", "aria-activedescendant")).toBe("slash-heading-1");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Shift+ArrowLeft");
+    await page.waitForSelector(".format-bar:not([hidden])");
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(trace.errors).toEqual([]);
     await page.close();
   });
 

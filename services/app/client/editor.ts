@@ -97,9 +97,8 @@ function start(): void {
   const csrf = app.dataset.csrf ?? "";
   const initial = JSON.parse(data.textContent ?? "{}") as JSONDocument;
 
-  let view: EditorView | undefined;
   const saver = new Saver({
-    snapshot: () => JSON.stringify(fromEditor(view!.state.doc)),
+    snapshot: () => JSON.stringify(fromEditor(view.state.doc)),
     async post(document, keepalive) {
       const body = new URLSearchParams({ _csrf: csrf, intent: "save-document", document });
       const res = await fetch(saveUrl, { method: "POST", body, credentials: "same-origin", keepalive, headers: { Accept: "application/json" } });
@@ -162,12 +161,11 @@ function start(): void {
     ],
   });
 
-  view = new EditorView(mount, {
+  const view: EditorView = new EditorView(mount, {
     state,
     attributes: { role: "textbox", "aria-multiline": "true", "aria-label": "Page content", spellcheck: "true", class: "editor-content" },
     dispatchTransaction(tr) {
-      const next = view!.state.apply(tr);
-      view!.updateState(next);
+      view.updateState(view.state.apply(tr));
       if (tr.docChanged) saver.changed();
     },
   });

@@ -99,14 +99,12 @@ export function slashMenu(ask: (question: string) => string | null): Plugin {
         if (!menu) return;
         if (!open) {
           menu.hidden = true;
-          view.dom.setAttribute("aria-expanded", "false");
           view.dom.removeAttribute("aria-activedescendant");
           return;
         }
         if (!wasOpen || wasOpen.query !== open.query) active = 0;
         items = matching(open.query);
         menu.hidden = false;
-        view.dom.setAttribute("aria-expanded", "true");
         const coords = view.coordsAtPos(open.to);
         const box = (menu.offsetParent ?? document.body).getBoundingClientRect();
         menu.style.left = `${coords.left - box.left}px`;
