@@ -262,6 +262,52 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.close();
   });
 
+  test("the block bar sets a code block's language, title and line numbers, a hint's style and a tab's title, from the keyboard", async () => {
+    const cr = await changeRequest("Block settings");
+    const { page, trace } = await openEditor(cr.path);
+    const k = page.keyboard;
+    await newParagraphAfterTitle(page);
+    await k.type("```");
+    await k.press("Enter");
+    await k.type("print('hi')");
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Code block settings"]');
+    // Tab leaves the text for the block's settings, which follow the editor in the page.
+    await k.press("Tab");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("block-code_block-syntax");
+    await k.type("python");
+    await k.press("Tab");
+    await k.type("main.py");
+    await k.press("Tab");
+    await k.press("Space");
+    await k.press("Escape");
+    expect(await page.evaluate("document.activeElement?.classList.contains('editor-content')")).toBe(true);
+    await k.press("Enter");
+    await k.press("Enter");
+    await k.type("/hint info");
+    await k.press("Enter");
+    await k.type("now a danger hint");
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Hint settings"]');
+    await page.selectOption("#block-hint-style", "danger");
+    await page.click(".editor-content .hint p");
+    await k.press("End");
+    await k.press("Enter");
+    await k.press("Enter");
+    await k.type("/tabs");
+    await k.press("Enter");
+    await k.type("tab body");
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Tab settings"]');
+    await page.fill("#block-tabs_item-title", "Install");
+    await page.click(".editor-content .tab p");
+    await saved(page);
+    const { markdown } = await stored(cr.number);
+    expect(markdown).toContain('{% code title="main.py" lineNumbers="true" %}\n```python\nprint(\'hi\')\n```\n{% endcode %}');
+    expect(markdown).toContain('{% hint style="danger" %}\nnow a danger hint\n{% endhint %}');
+    expect(markdown).toContain('{% tab title="Install" %}\ntab body\n{% endtab %}');
+    expect(trace.errors).toEqual([]);
+    await shot(page, "block-bar");
+    await page.close();
+  });
+
   test("the editor's page, with its slash menu and its toolbar open, passes axe-core's WCAG 2.1 A/AA rules", async () => {
     const cr = await changeRequest("Accessible");
     const { page, trace } = await openEditor(cr.path);

@@ -13,6 +13,7 @@ import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-li
 import { EditorState, Plugin, TextSelection, type Command } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
 import type { JSONDocument } from "@docshelf/document";
+import { blockBar } from "./block-bar";
 import { codeEnter, moveBlock, toggleTask } from "./blocks";
 import { fromEditor, toEditor } from "./convert";
 import { Saver, type SaveState } from "./save";
@@ -145,6 +146,7 @@ function start(): void {
       dropCursor(),
       gapCursor(),
       floatingToolbar(ask),
+      blockBar(),
       new Plugin({
         props: {
           // A task's box (the item's own padding, left of its text) ticks it.
