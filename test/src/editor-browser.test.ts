@@ -156,8 +156,6 @@ suites("the block editor in Chromium over %s", (mode) => {
   test("the floating toolbar sets marks and links on a selection", async () => {
     const cr = await changeRequest("Marks from the toolbar");
     const { page, trace } = await openEditor(cr.path);
-    page.removeAllListeners("dialog");
-    page.on("dialog", (dialog) => void dialog.accept("https://example.com/guide"));
     await page.click(".editor-content");
     await newParagraphAfterTitle(page);
     await page.keyboard.type("one two three four");
@@ -173,6 +171,11 @@ suites("the block editor in Chromium over %s", (mode) => {
     expect(await page.getAttribute(".format-bar .mark-italic", "aria-pressed")).toBe("true");
     await select(4, 3);
     await page.click(".format-bar .mark-link");
+    // The link picker: an address typed in it.
+    await page.waitForSelector(".link-picker:not([hidden])");
+    await page.keyboard.type("https://example.com/guide");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".link-picker", { state: "hidden" });
     await select(8, 5);
     await page.click(".format-bar .mark-strikethrough");
     await select(14, 4);
@@ -259,6 +262,37 @@ suites("the block editor in Chromium over %s", (mode) => {
     expect(markdown.indexOf("/xyz stays")).toBeGreaterThan(markdown.indexOf("a success hint"));
     expect(trace.errors).toEqual([]);
     await shot(page, "keyboard");
+    await page.close();
+  });
+
+  test("a link to another page is picked from the change request's pages and stored as a page reference", async () => {
+    const cr = await changeRequest("Page link");
+    const { page, trace } = await openEditor(cr.path);
+    const k = page.keyboard;
+    await newParagraphAfterTitle(page);
+    await k.type("see the tricky page");
+    for (let i = 0; i < "tricky page".length; i++) await k.press("Shift+ArrowLeft");
+    await k.press("Control+k");
+    await page.waitForSelector(".link-picker:not([hidden])");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("link-input");
+    await k.type("trick");
+    // The page whose title is hostile markup is listed as text.
+    const option = await page.textContent("#link-option-0");
+    expect(option).toContain("Tricky");
+    expect(await page.$("#link-options img")).toBeNull();
+    await k.press("Enter");
+    await page.waitForSelector(".link-picker", { state: "hidden" });
+    expect(await page.evaluate("document.activeElement?.classList.contains('editor-content')")).toBe(true);
+    await saved(page);
+    const tree = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content`);
+    const target = (tree.body.pages as Array<{ id: string; title: string; path: string }>).find((p) => p.title.includes("Tricky"))!;
+    const { document, markdown } = await stored(cr.number);
+    expect(JSON.stringify(document.nodes[1])).toContain(JSON.stringify({ kind: "page", page: target.id }));
+    expect(markdown).toContain(`[tricky page](${target.path}.md)`);
+    // The app's read view links the page itself.
+    await page.goto(`${sys.url}${cr.path}/welcome`);
+    expect(await page.getAttribute('article a:text-is("tricky page")', "href")).toContain(target.path);
+    expect(trace.errors).toEqual([]);
     await page.close();
   });
 

@@ -19,6 +19,7 @@ import { fromEditor, toEditor } from "./convert";
 import { Saver, type SaveState } from "./save";
 import { schema } from "./schema";
 import { slashMenu } from "./slash";
+import { LinkPicker, type PickerPage } from "./link-picker";
 import { floatingToolbar, toggleLink } from "./toolbar";
 
 const n = schema.nodes;
@@ -97,6 +98,8 @@ function start(): void {
   const saveUrl = app.dataset.save ?? "";
   const csrf = app.dataset.csrf ?? "";
   const initial = JSON.parse(data.textContent ?? "{}") as JSONDocument;
+  const pages = JSON.parse(document.getElementById("editor-pages")?.textContent ?? "[]") as PickerPage[];
+  const picker = new LinkPicker(app, pages);
 
   const saver = new Saver({
     snapshot: () => JSON.stringify(fromEditor(view.state.doc)),
@@ -132,7 +135,7 @@ function start(): void {
         "Mod-i": mark("italic"),
         "Mod-e": mark("code"),
         "Shift-Mod-x": mark("strikethrough"),
-        "Mod-k": toggleLink(ask),
+        "Mod-k": toggleLink(picker),
         "Mod-s": saveNow,
         "Mod-Enter": toggleTask,
         "Alt-ArrowUp": moveBlock(-1),
@@ -145,7 +148,7 @@ function start(): void {
       history(),
       dropCursor(),
       gapCursor(),
-      floatingToolbar(ask),
+      floatingToolbar(picker),
       blockBar(),
       new Plugin({
         props: {

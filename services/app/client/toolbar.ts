@@ -4,7 +4,7 @@ import { toggleMark } from "prosemirror-commands";
 import type { MarkType } from "prosemirror-model";
 import { Plugin, type Command, type EditorState } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
-import { safeUrl } from "./blocks";
+import type { LinkPicker } from "./link-picker";
 import { schema } from "./schema";
 
 function markActive(state: EditorState, type: MarkType): boolean {
@@ -13,9 +13,9 @@ function markActive(state: EditorState, type: MarkType): boolean {
   return state.doc.rangeHasMark(from, to, type);
 }
 
-/** Adds a link (asking for its address) to the selection, or removes the link it has. */
-export function toggleLink(ask: (question: string) => string | null): Command {
-  return (state, dispatch) => {
+/** Removes the selection's link, or opens the link picker (a page or an address) for it. */
+export function toggleLink(picker: LinkPicker): Command {
+  return (state, dispatch, view) => {
     const { from, to, empty } = state.selection;
     if (empty) return false;
     const link = schema.marks.link;
@@ -23,10 +23,7 @@ export function toggleLink(ask: (question: string) => string | null): Command {
       if (dispatch) dispatch(state.tr.removeMark(from, to, link));
       return true;
     }
-    if (!dispatch) return true;
-    const url = safeUrl(ask("The link's address (https://…)"));
-    if (!url) return false;
-    dispatch(state.tr.addMark(from, to, link.create({ data: { ref: { kind: "url", url } } })));
+    if (dispatch && view) picker.open(view, from, to);
     return true;
   };
 }
@@ -39,7 +36,7 @@ const BUTTONS: Array<{ id: string; label: string; text: string; mark?: string }>
   { id: "link", label: "Link", text: "Link", mark: "link" },
 ];
 
-export function floatingToolbar(ask: (question: string) => string | null): Plugin {
+export function floatingToolbar(picker: LinkPicker): Plugin {
   return new Plugin({
     view(view) {
       const bar = document.createElement("div");
@@ -67,9 +64,9 @@ export function floatingToolbar(ask: (question: string) => string | null): Plugi
       });
       view.dom.parentNode?.appendChild(bar);
       const run = (view: EditorView, id: string) => {
-        const command = id === "link" ? toggleLink(ask) : toggleMark(schema.marks[id]);
-        command(view.state, view.dispatch);
-        view.focus();
+        const command = id === "link" ? toggleLink(picker) : toggleMark(schema.marks[id]);
+        if (id !== "link") view.focus();
+        command(view.state, view.dispatch, view);
       };
       const update = (view: EditorView) => {
         const { empty, from } = view.state.selection;

@@ -82,6 +82,9 @@ async function currentTree(as: As, space: SpaceView & { revision?: string }): Pr
   return pages;
 }
 
+/** The most pages the block editor's link picker is given. */
+const EDITOR_PAGES = 2000;
+
 const ROLES_OFFERED = ["admin", "create", "review", "edit", "comment", "read", "guest"];
 
 const TOKEN = /^[A-Za-z0-9._~+/=-]{8,256}$/;
@@ -519,8 +522,18 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
   if (content && req.query.edit === "blocks") {
-    const { document } = await as(changeRequests.getPageByPath, { ...ref, pagePath: content.path, format: "document" });
-    return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, editorAssets()));
+    const [{ document }, revision] = await Promise.all([as(changeRequests.getPageByPath, { ...ref, pagePath: content.path, format: "document" }), as(changeRequests.getRevision, ref)]);
+    // The link picker's pages: the change request's documents (at most EDITOR_PAGES of them).
+    const pages: Array<{ id: string; title: string; path: string }> = [];
+    const collect = (list: contentApi.RevisionPageResource[]) => {
+      for (const p of list) {
+        if (pages.length >= EDITOR_PAGES) return;
+        if (p.type === "document") pages.push({ id: p.id, title: p.title, path: p.path });
+        collect(p.pages ?? []);
+      }
+    };
+    collect(revision.pages);
+    return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, pages, editorAssets()));
   }
   const [revision, shown, reviews, main] = await Promise.all([
     as(changeRequests.getRevision, ref),

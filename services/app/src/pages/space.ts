@@ -317,7 +317,8 @@ function scriptJson(value: unknown): Html {
 }
 
 /**
- * The block editor (client/editor.ts): the page's GitBook document in a JSON data block, the editor's
+ * The block editor (client/editor.ts): the page's GitBook document and the change request's pages (for
+ * the link picker) in JSON data blocks, the editor's
  * script and stylesheet (served by the app, hashed names), saves posted back to the page's address.
  * Without script the page says so and links the Markdown editor.
  */
@@ -327,6 +328,7 @@ export function blockEditorPage(
   cr: ChangeRequestView,
   page: { title: string; path: string },
   document: unknown,
+  pages: Array<{ id: string; title: string; path: string }>,
   assets: { js: string; css: string },
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
@@ -339,7 +341,8 @@ export function blockEditorPage(
 <a href="${base}/${page.path}?edit=1">Markdown source</a> · <a href="${base}/${page.path}">Done</a></div>
 <div id="editor-app" data-save="${base}/${page.path}" data-csrf="${viewer.csrf}"><div id="editor"></div></div>
 <noscript><p class="notice">The block editor needs JavaScript: <a href="${base}/${page.path}?edit=1">edit the Markdown instead</a>.</p></noscript>
-<script type="application/json" id="editor-document">${scriptJson(document)}</script>`,
+<script type="application/json" id="editor-document">${scriptJson(document)}</script>
+<script type="application/json" id="editor-pages">${scriptJson(pages)}</script>`,
     undefined,
     html`
 <link rel="stylesheet" href="${assets.css}">
