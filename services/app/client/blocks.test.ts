@@ -2,7 +2,8 @@ import { EditorState, TextSelection } from "prosemirror-state";
 import { BLOCK_ITEMS, matching, moveBlock, placeBlock, safeUrl, toggleTask } from "./blocks";
 import { fromEditor } from "./convert";
 import { schema } from "./schema";
-import { checkDocument, documentToMarkdown } from "@docshelf/document";
+import { checkDocument, documentToMarkdown, markdownToDocument } from "@docshelf/document";
+import { choicesFor } from "./link-picker";
 
 const p = (text: string) => schema.node("paragraph", null, text ? [schema.text(text)] : []);
 
@@ -15,13 +16,20 @@ describe("the slash menu's blocks", () => {
     const node = item.make(() => "https://example.com/x.png");
     expect(node).toBeDefined();
     const state = stateWith(schema.node("doc", null, [p("before"), p(""), p("after")]), 9);
-    const next = state.apply(placeBlock(state, node!));
+    const placed = state.apply(placeBlock(state, node!));
+    // Text typed where the cursor lands (in the new block, or after a void one).
+    const next = placed.apply(placed.tr.insertText("typed"));
     next.doc.check();
     const gitbook = fromEditor(next.doc);
     expect(() => checkDocument(gitbook)).not.toThrow();
     expect(() => documentToMarkdown(gitbook)).not.toThrow();
     expect(gitbook.nodes[0].type).toBe("paragraph");
     expect(gitbook.nodes[1].type).toBe(item.id.startsWith("hint") ? "hint" : item.id === "image" ? "images" : item.id);
+    // Stored (and exported by Git Sync) as Markdown, and read back: the same block, the same Markdown.
+    const markdown = documentToMarkdown(gitbook);
+    const back = markdownToDocument(markdown);
+    expect(back.nodes[1]?.type).toBe(gitbook.nodes[1].type);
+    expect(documentToMarkdown(back)).toBe(markdown);
   });
 
   test("prompted blocks are not made when the prompt is cancelled or gives a script URL", () => {
@@ -58,5 +66,19 @@ describe("the slash menu's blocks", () => {
     expect(documentToMarkdown(fromEditor(state.doc))).toContain("* [x] todo");
     toggleTask(state, (tr) => (state = state.apply(tr)));
     expect(documentToMarkdown(fromEditor(state.doc))).toContain("* [ ] todo");
+  });
+});
+
+describe("the link picker's choices", () => {
+  const pages = [
+    { id: "p1", title: "Getting started", path: "getting-started" },
+    { id: "p2", title: "API", path: "reference/api" },
+  ];
+  test("pages match by title or path, an address is offered as itself, nothing for script", () => {
+    expect(choicesFor("start", pages)).toEqual([{ kind: "page", page: pages[0] }]);
+    expect(choicesFor("REFERENCE", pages)).toEqual([{ kind: "page", page: pages[1] }]);
+    expect(choicesFor("https://example.com/x", pages)).toEqual([{ kind: "url", url: "https://example.com/x" }]);
+    expect(choicesFor("javascript:alert(1)", pages)).toEqual([]);
+    expect(choicesFor("  ", pages)).toEqual([]);
   });
 });
