@@ -367,13 +367,9 @@ suites("the block editor in Chromium over %s", (mode) => {
     const html = XSS_CORPUS.map((c) => `<p>${c.markdown}</p>`).join("\n") + `<p><a href="javascript:window.__xss=1">js link</a> <img src="x" onerror="window.__xss=1"> <svg onload="window.__xss=1"></svg></p>`;
     const text = XSS_CORPUS.map((c) => c.markdown).join("\n\n");
     for (const [type, data] of [["text/html", html], ["text/plain", text]] as const) {
+      // A paste as the browser makes it (a string: the test's TypeScript has no DOM types).
       await page.evaluate(
-        ([type, data]) => {
-          const transfer = new DataTransfer();
-          transfer.setData(type, data);
-          document.querySelector(".editor-content")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
-        },
-        [type, data],
+        `(() => { const t = new DataTransfer(); t.setData(${JSON.stringify(type)}, ${JSON.stringify(data)}); document.querySelector(".editor-content").dispatchEvent(new ClipboardEvent("paste", { clipboardData: t, bubbles: true, cancelable: true })); })()`,
       );
     }
     await page.waitForLoadState("load");
