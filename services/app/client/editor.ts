@@ -21,6 +21,7 @@ import { schema } from "./schema";
 import { slashMenu } from "./slash";
 import { LinkPicker, type PickerPage } from "./link-picker";
 import { floatingToolbar, toggleLink } from "./toolbar";
+import { imageUploads } from "./upload";
 
 const n = schema.nodes;
 const ask = (question: string): string | null => window.prompt(question);
@@ -150,6 +151,7 @@ function start(): void {
       gapCursor(),
       floatingToolbar(picker),
       blockBar(),
+      imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
       new Plugin({
         props: {
           // A task's box (the item's own padding, left of its text) ticks it.

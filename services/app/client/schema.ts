@@ -124,7 +124,7 @@ const nodes: Record<string, NodeSpec> = {
       const d = dataOf(node);
       const ref = (d.ref ?? {}) as Record<string, unknown>;
       const src = ref.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : "";
-      return ["figure", { class: "atom atom-image", "data-type": "image", contenteditable: "false" }, src ? ["img", { src, alt: String(d.alt ?? "") }] : ["span", { class: "atom-label" }, `Image ${refLabel(ref)}`]];
+      return ["figure", { class: "atom atom-image", "data-type": "image", contenteditable: "false" }, src ? ["img", { src, alt: String(d.alt ?? "") }] : ["span", { class: "atom-label" }, `Image ${String(d.alt ?? "") || refLabel(ref)}`]];
     },
   },
   divider: { group: "block", atom: true, attrs: ATOM_ATTRS, toDOM: () => ["hr"], parseDOM: [{ tag: "hr" }] },

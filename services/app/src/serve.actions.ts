@@ -601,14 +601,24 @@ async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space
   };
   if (req.method !== "POST") return show(200);
   if (req.form?.intent !== "upload") throw notFound();
+  // The block editor uploads a pasted or dropped image with `reply: json`: the same checks, answered in JSON.
+  const asJson = req.form?.reply === "json";
+  const refuse = (status: number, message: string) => (asJson ? json(status, { error: message }) : show(status, message));
   const upload = req.upload;
-  if (!upload) return show(400, "Pick a file to upload.");
+  if (!upload) return refuse(400, "Pick a file to upload.");
   const size = upload.omitted ? (upload.size ?? 0) : Buffer.byteLength(upload.base64, "base64");
-  if (upload.omitted || size > uploadLimit) return show(413, `That file is too large: ${size} bytes; a file is at most ${uploadLimit} bytes (${describeBytes(uploadLimit)}) here.`);
+  if (upload.omitted || size > uploadLimit) return refuse(413, `That file is too large: ${size} bytes; a file is at most ${uploadLimit} bytes (${describeBytes(uploadLimit)}) here.`);
   const name = uploadName(upload.name);
-  if (!name) return show(400, "That file has no usable name.");
+  if (!name) return refuse(400, "That file has no usable name.");
   const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
-  await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
+  const answer = (await as(changeRequests.updateContent, { ...ref, compat: !asJson, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] })) as {
+    insertedFiles?: Array<{ id: string; name?: string; contentType?: string }>;
+  };
+  if (asJson) {
+    const file = answer.insertedFiles?.[0];
+    if (!file) throw new Error("the upload answered no inserted file");
+    return json(200, { file: { id: file.id, name: file.name ?? name, contentType: file.contentType ?? contentType } });
+  }
   return redirect(`/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~files`);
 }
 

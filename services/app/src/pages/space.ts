@@ -339,7 +339,7 @@ export function blockEditorPage(
 <h1>Edit ${page.title}</h1>
 <div class="editor-bar"><span id="save-status" role="status" aria-live="polite">Loading the editor…</span>
 <a href="${base}/${page.path}?edit=1">Markdown source</a> · <a href="${base}/${page.path}">Done</a></div>
-<div id="editor-app" data-save="${base}/${page.path}" data-csrf="${viewer.csrf}"><div id="editor"></div></div>
+<div id="editor-app" data-save="${base}/${page.path}" data-files="${base}/~files" data-csrf="${viewer.csrf}"><div id="editor"></div></div>
 <noscript><p class="notice">The block editor needs JavaScript: <a href="${base}/${page.path}?edit=1">edit the Markdown instead</a>.</p></noscript>
 <script type="application/json" id="editor-document">${scriptJson(document)}</script>
 <script type="application/json" id="editor-pages">${scriptJson(pages)}</script>`,
