@@ -296,6 +296,34 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.close();
   });
 
+  test("an image pasted, and one dropped, are uploaded into the change request's files and inserted as image blocks", async () => {
+    const cr = await changeRequest("Images");
+    const { page, trace } = await openEditor(cr.path);
+    await page.click(".editor-content");
+    await newParagraphAfterTitle(page);
+    // A 1×1 PNG.
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const file = (name: string) => `new File([Uint8Array.from(atob(${JSON.stringify(png)}), (c) => c.charCodeAt(0))], ${JSON.stringify(name)}, { type: "image/png" })`;
+    await page.evaluate(
+      `(() => { const t = new DataTransfer(); t.items.add(${file("pasted.png")}); document.querySelector(".editor-content").dispatchEvent(new ClipboardEvent("paste", { clipboardData: t, bubbles: true, cancelable: true })); })()`,
+    );
+    await page.waitForSelector('.editor-content figure.atom-image:has-text("pasted.png")');
+    await page.evaluate(
+      `(() => { const t = new DataTransfer(); t.items.add(${file("dropped.png")}); const el = document.querySelector(".editor-content p"); const r = el.getBoundingClientRect(); el.dispatchEvent(new DragEvent("drop", { dataTransfer: t, bubbles: true, cancelable: true, clientX: r.left + 5, clientY: r.top + 5 })); })()`,
+    );
+    await page.waitForSelector('.editor-content figure.atom-image:has-text("dropped.png")');
+    await saved(page);
+    const files = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content/files`);
+    const byName = new Map((files.body.items as Array<{ id: string; name: string }>).map((f) => [f.name, f.id]));
+    expect([...byName.keys()]).toEqual(expect.arrayContaining(["pasted.png", "dropped.png"]));
+    const { document, markdown } = await stored(cr.number);
+    const json = JSON.stringify(document);
+    for (const name of ["pasted.png", "dropped.png"]) expect(json).toContain(JSON.stringify({ kind: "file", file: byName.get(name) }));
+    expect(markdown).toContain(".gitbook/assets/pasted.png");
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  });
+
   test("the block bar sets a code block's language, title and line numbers, a hint's style and a tab's title, from the keyboard", async () => {
     const cr = await changeRequest("Block settings");
     const { page, trace } = await openEditor(cr.path);

@@ -125,6 +125,30 @@ describe.each(MODES)("the block editor's page and save over %s", (mode) => {
     expect(after).toBe(before);
   });
 
+  test("the editor's image upload (reply=json) answers the file's id, or its refusal in JSON", async () => {
+    const csrf = csrfOf((await author.get(`${crPath}/welcome?edit=1`)).text);
+    const post = async (file?: { name: string; bytes: Buffer }) => {
+      const body = new FormData();
+      body.append("_csrf", csrf);
+      body.append("intent", "upload");
+      body.append("reply", "json");
+      if (file) body.append("file", new Blob([new Uint8Array(file.bytes)], { type: "image/png" }), file.name);
+      const res = await fetch(`${sys.url}${crPath}/~files`, { method: "POST", body, headers: { cookie: author.cookieHeader() }, redirect: "manual" });
+      return { status: res.status, body: (await res.json()) as { file?: { id: string; name: string }; error?: string } };
+    };
+    const ok = await post({ name: "diagram.png", bytes: Buffer.from("89504e470d0a1a0a", "hex") });
+    expect(ok.status).toBe(200);
+    expect(ok.body.file?.name).toBe("diagram.png");
+    const files = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/files`);
+    expect((files.body.items as Array<{ id: string }>).map((f) => f.id)).toContain(ok.body.file!.id);
+    const none = await post();
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatch(/Pick a file/);
+    const big = await post({ name: "big.png", bytes: Buffer.alloc(1024 * 1024 + 1) });
+    expect(big.status).toBe(413);
+    expect(big.body.error).toMatch(/too large/);
+  });
+
   test("no save without a session, with a wrong CSRF token, by a reader, or into another organization's change request", async () => {
     const document = JSON.stringify({ ...DOC, nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Intruder", marks: [] }] }] }] });
     const anonymous = new Browser(sys.url);
