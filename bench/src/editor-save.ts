@@ -12,7 +12,7 @@
 import { documentToMarkdown, markdownToDocument } from "@docshelf/document";
 import { cpuTimeMs, http } from "./procs";
 import { now, pct } from "./large-space";
-import { appSignIn, largeEmbeddedSystem, writeMarkedSection } from "./page-bench";
+import { appSignIn, largeEmbeddedSystem, pageMarkdown, writeMarkedSection } from "./page-bench";
 import { bounded, median, runBench, WRITE } from "./systems";
 
 const BLOCKS = bounded("BENCH_EDITOR_BLOCKS", 500, 10, 5000);
@@ -20,19 +20,6 @@ const SAVES = bounded("BENCH_EDITOR_SAVES", 20, 1, 200);
 const ROUNDS = bounded("BENCH_EDITOR_ROUNDS", 5, 1, 20);
 const WATCHDOG_MS = 10 * 60_000;
 const TARGET_MS = 20;
-
-/** A page of `blocks` blocks of the kinds a documentation page has, `variant` changing one word in each. */
-function pageMarkdown(blocks: number, variant: number): string {
-  const kinds = [
-    (i: number) => `## Section ${i} v${variant}`,
-    (i: number) => `Paragraph ${i} with **bold**, _italic_, \`code\` and a [link](https://example.com/${i}) (v${variant}).`,
-    (i: number) => `* item ${i} one\n* item ${i} two v${variant}`,
-    (i: number) => `{% hint style="info" %}\nHint ${i} v${variant}.\n{% endhint %}`,
-    (i: number) => `\`\`\`js\nconst x${i} = ${variant};\nconsole.log(x${i});\n\`\`\``,
-    (i: number) => `> A quote ${i} v${variant}.`,
-  ];
-  return Array.from({ length: blocks }, (_, i) => kinds[i % kinds.length](i)).join("\n\n") + "\n";
-}
 
 async function main(): Promise<void> {
   const system = await largeEmbeddedSystem("editor", 1, 1);

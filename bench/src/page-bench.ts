@@ -187,3 +187,16 @@ export async function appSignIn(base: string, token: string): Promise<string> {
   if (res.status !== 303) throw new Error(`signing in answered ${res.status}`);
   return `docshelf_session=${cookieOf(res, "docshelf_session")}`;
 }
+
+/** A page of `blocks` blocks of the kinds a documentation page has, `variant` changing one word in each. */
+export function pageMarkdown(blocks: number, variant: number): string {
+  const kinds = [
+    (i: number) => `## Section ${i} v${variant}`,
+    (i: number) => `Paragraph ${i} with **bold**, _italic_, \`code\` and a [link](https://example.com/${i}) (v${variant}).`,
+    (i: number) => `* item ${i} one\n* item ${i} two v${variant}`,
+    (i: number) => `{% hint style="info" %}\nHint ${i} v${variant}.\n{% endhint %}`,
+    (i: number) => `\`\`\`js\nconst x${i} = ${variant};\nconsole.log(x${i});\n\`\`\``,
+    (i: number) => `> A quote ${i} v${variant}.`,
+  ];
+  return Array.from({ length: blocks }, (_, i) => kinds[i % kinds.length](i)).join("\n\n") + "\n";
+}
