@@ -324,6 +324,29 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.close();
   });
 
+  test("switching to the Markdown source right after typing saves first, and the Markdown has the edit", async () => {
+    const cr = await changeRequest("Source mode");
+    const { page, trace } = await openEditor(cr.path);
+    await page.click(".editor-content");
+    await newParagraphAfterTitle(page);
+    await page.keyboard.type("## Typed just now");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("and **left** at once");
+    // No pause for the idle save: the link itself saves, then goes.
+    await page.click('.editor-bar a:text-is("Markdown source")');
+    await page.waitForURL(/\?edit=1$/);
+    const markdown = await page.inputValue("#markdown");
+    expect(markdown).toContain("## Typed just now");
+    expect(markdown).toContain("and \\*\\*left\\*\\* at once");
+    // And back to the blocks: the same content, nothing lost either way.
+    await page.click('a:text-is("Back to the block editor")');
+    await page.waitForSelector('#editor-app[data-ready="true"]');
+    expect(await page.textContent(".editor-content h2")).toBe("Typed just now");
+    expect(trace.dialogs).toEqual([]);
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  });
+
   test("the block bar sets a code block's language, title and line numbers, a hint's style and a tab's title, from the keyboard", async () => {
     const cr = await changeRequest("Block settings");
     const { page, trace } = await openEditor(cr.path);

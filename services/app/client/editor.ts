@@ -180,6 +180,17 @@ function start(): void {
   status.dataset.state = "saved";
   app.dataset.ready = "true";
 
+  // Leaving through the page's own links (the Markdown source, Done): the edits are saved first, then
+  // the browser goes, so the Markdown editor opens on what was just typed (and no "leave?" prompt).
+  for (const link of document.querySelectorAll<HTMLAnchorElement>(".editor-bar a[href]")) {
+    link.addEventListener("click", (event) => {
+      if (!saver.pending || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      void saver.flush().then(() => {
+        if (!saver.pending) window.location.assign(link.href);
+      });
+    });
+  }
   window.addEventListener("beforeunload", (event) => {
     if (!saver.pending) return;
     void saver.flush(true);
