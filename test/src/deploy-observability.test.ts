@@ -120,4 +120,22 @@ describe("logs, traces and metrics of a multi-process system", () => {
       expect(text).toContain("process_");
     }
   });
+
+  test("the gateway counts and times HTTP requests by route pattern and status, never by URL", async () => {
+    const owner = await createUser(system.admin);
+    const org = await createOrg(owner.api);
+    expect((await owner.api.get(`/v1/orgs/${org.id}`)).status).toBe(200);
+    expect((await fetch(`${system.url}/v1/orgs/${org.id}`)).status).toBe(401);
+    expect((await fetch(`${system.url}/sites/no-such-site-${org.id}/page`)).status).toBe(404);
+    const gateway = metricsPorts[groups.findIndex((g) => g.includes("gateway"))];
+    const text = await (await fetch(`http://127.0.0.1:${gateway}/metrics`)).text();
+    const counted = (route: string, status: number) =>
+      text.split("\n").some((line) => line.startsWith("docshelf_http_requests_total{") && line.includes(`route="${route}"`) && line.includes(`method="GET"`) && line.includes(`status="${status}"`));
+    expect(counted("/v1/orgs/:organizationId", 200)).toBe(true);
+    expect(counted("/v1/orgs/:organizationId", 401)).toBe(true);
+    expect(counted("sites", 404)).toBe(true);
+    expect(text.split("\n").some((line) => line.startsWith("docshelf_http_request_duration_seconds_bucket{") && line.includes('route="/v1/orgs/:organizationId"'))).toBe(true);
+    // Ids, site paths and queries never become labels.
+    expect(text).not.toContain(org.id);
+  });
 });

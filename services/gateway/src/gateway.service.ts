@@ -31,6 +31,7 @@ import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/pub
 import { appPages } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
+import { httpMetrics } from "./http-metrics";
 import { allowedMethods } from "./alias-index";
 import { apiMcpGateway, isApiMcp, serveApiMcp } from "./mcp";
 
@@ -56,6 +57,8 @@ interface GatewayVars {
   published: PublishedSites;
   /** The front page's list of public sites, kept briefly: `/` needs no token and is not rate limited. */
   homeSites?: { at: number; sites: Promise<PublicSiteLink[] | undefined> };
+  /** Records a request in the HTTP metrics (http-metrics.ts); undefined when metrics are off. */
+  observeHttp?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 interface GatewayMethods {
   identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
@@ -355,6 +358,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
       /** A published site's page (under /sites/, or on a site's own hostname) is served here; anything else goes to moleculer-web. */
       httpHandler(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
+        this.observeHttp?.(req, res);
         if (isApiMcp(req)) return serveApiMcp(apiMcpGateway(this, cfg, guardOptions.trusted), req, res).catch((err: unknown) => this.renderError(req, res, err));
         const params = this.published.target(req);
         // The app and SSO answer only on the instance's own host: on a site's hostname their paths are the site's.
@@ -467,6 +471,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
       answerClientErrors((this as unknown as { server: Server }).server);
       this.tokens = new TokenCache(cfg.authCacheTtlMs);
       this.published = publishedSites(cfg.publicUrl, cfg.requestTimeoutMs);
+      this.observeHttp = httpMetrics(this.broker);
       // Opened here, not in started(): moleculer-web's started() may already take requests, and the
       // guards wait on this promise. started() below makes a failure to open them stop start-up.
       this.counterErrorLoggedAt = 0;
