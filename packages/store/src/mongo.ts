@@ -4,7 +4,7 @@ import { ConflictError } from "@docshelf/errors";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
-import { toModifiers } from "./nedb";
+import { toModifiers } from "./modifiers";
 import { newId } from "./ids";
 import { decodeKeys, encodeKeys } from "./keys";
 import { GridFsBlobStore, type BlobStore } from "./blobs";

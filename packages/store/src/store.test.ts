@@ -6,9 +6,21 @@ import { runStoreContract } from "./contract";
 import { afterQuery, cursorOf, normalizeSort } from "./cursor";
 import { op, toQuery, type Filter, type Primitive } from "./filter";
 import { newId, newSecret } from "./ids";
-import { MongoStore, NedbStore, openStore } from "./index";
+import { MongoStore, NedbStore, openStore, SqliteStore } from "./index";
 
 runStoreContract("nedb in memory", async () => new NedbStore({}));
+runStoreContract("sqlite in memory", async () => new SqliteStore({}));
+
+describe("sqlite on files", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "docshelf-sqlite-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  runStoreContract("sqlite on files", async () => new SqliteStore({ dir: join(dir, "svc") }), { persistent: true });
+});
 
 describe("nedb on files", () => {
   let dir = "";
