@@ -10,10 +10,10 @@
 // DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
 // ends however it ends, and the lock is the open file's, not a pid's: two containers on one volume, both
 // pid 1, are refused as any two processes are.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { ConflictError } from "@docshelf/errors";
 import { DiskBlobStore, type BlobStore } from "./blobs";
 import { normalizeSort, afterQuery } from "./cursor";
@@ -29,6 +29,8 @@ import type { Collection, CollectionSpec, Doc, FindOptions, IndexSpec, Store, Up
 export const DB_FILE = "store.sqlite";
 /** The file whose SQLite lock says which process holds the directory. */
 export const OWNER_LOCK_FILE = "store.lock";
+/** Names the holding process (pid, host, since) for the message another process shows; the lock is OWNER_LOCK_FILE's. */
+export const HOLDER_FILE = ".lock";
 /** Where an imported nedb store's files are kept (never deleted) after their import. */
 export const NEDB_KEPT_DIR = "nedb-imported";
 
@@ -52,6 +54,30 @@ export class StoreTooNewError extends Error {
 }
 
 type Row = { id: string; doc: string };
+
+let sqliteModule: typeof import("node:sqlite") | undefined;
+
+/**
+ * node:sqlite, loaded on first use. Node 22 marks it experimental and says so once per process on stderr;
+ * that one warning is left out (every other warning still shows), as the adapter is the default store.
+ */
+export function nodeSqlite(): typeof import("node:sqlite") {
+  if (!sqliteModule) {
+    const emit = process.emitWarning;
+    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+      const text = typeof warning === "string" ? warning : warning.message;
+      if (/SQLite is an experimental feature/.test(text)) return;
+      (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+    }) as typeof process.emitWarning;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      sqliteModule = require("node:sqlite") as typeof import("node:sqlite");
+    } finally {
+      process.emitWarning = emit;
+    }
+  }
+  return sqliteModule;
+}
 
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -84,13 +110,24 @@ function fromRow<T extends Doc>(row: Row): T {
 /** One open database (and its owner lock) per directory in this process, shared by the stores opened on it. */
 interface Connection {
   db: DatabaseSync;
-  lock?: DatabaseSync;
+  /** Releases the owner lock (a store on files). */
+  release?: () => void;
   statements: Map<string, StatementSync>;
   refs: number;
   key: string;
 }
 
 const connections = new Map<string, Connection>();
+let exitHookInstalled = false;
+
+/** A process that exits without closing its stores (process.exit, an uncaught error) leaves no holder file. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const connection of connections.values()) connection.release?.();
+  });
+}
 
 function regexpFunction(): (value: unknown, source: unknown, flags: unknown) => number {
   const cache = new Map<string, RegExp>();
@@ -119,10 +156,10 @@ function configure(db: DatabaseSync, file: boolean): void {
 }
 
 /** Takes the directory's owner lock or throws DataDirLockedError naming the holder. */
-function takeOwnerLock(dir: string, dataDir: string): DatabaseSync {
+function takeOwnerLock(dir: string, dataDir: string): { lock: DatabaseSync; release: () => void } {
   const file = join(dir, OWNER_LOCK_FILE);
-  const holderFile = `${file}.holder`;
-  const lock = new DatabaseSync(file);
+  const holderFile = join(dir, HOLDER_FILE);
+  const lock = new (nodeSqlite().DatabaseSync)(file);
   try {
     lock.exec("PRAGMA busy_timeout = 0");
     lock.exec("PRAGMA locking_mode = EXCLUSIVE");
@@ -141,16 +178,27 @@ function takeOwnerLock(dir: string, dataDir: string): DatabaseSync {
     } catch {
       // written a moment after the lock is taken
     }
-    throw new DataDirLockedError(dataDir, holder, file);
+    throw new DataDirLockedError(dataDir, holder, file, true);
   }
-  // For the message another process shows; the lock itself is the SQLite one.
-  writeFileSync(holderFile, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
-  return lock;
+  // For the message another process shows; the lock itself is the SQLite one. Replaced whole (a rename).
+  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  const partial = `${holderFile}.${process.pid}.tmp`;
+  writeFileSync(partial, content);
+  renameSync(partial, holderFile);
+  const release = () => {
+    try {
+      if (readFileSync(holderFile, "utf8") === content) unlinkSync(holderFile);
+    } catch {
+      // gone already
+    }
+    lock.close();
+  };
+  return { lock, release };
 }
 
 function openConnection(dir: string | undefined, dataDir: string | undefined): Connection {
   if (!dir) {
-    const db = new DatabaseSync(":memory:");
+    const db = new (nodeSqlite().DatabaseSync)(":memory:");
     configure(db, false);
     const connection: Connection = { db, statements: new Map(), refs: 1, key: "" };
     migrate(connection, "");
@@ -163,18 +211,19 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
     return existing;
   }
   mkdirSync(key, { recursive: true });
-  const lock = takeOwnerLock(key, dataDir ?? dir);
+  const { release } = takeOwnerLock(key, dataDir ?? dir);
   let db: DatabaseSync | undefined;
   try {
-    db = new DatabaseSync(join(key, DB_FILE));
+    db = new (nodeSqlite().DatabaseSync)(join(key, DB_FILE));
     configure(db, true);
-    const connection: Connection = { db, lock, statements: new Map(), refs: 1, key };
+    const connection: Connection = { db, release, statements: new Map(), refs: 1, key };
     migrate(connection, key);
     connections.set(key, connection);
+    installExitHook();
     return connection;
   } catch (err) {
     db?.close();
-    lock.close();
+    release();
     throw err;
   }
 }
@@ -193,7 +242,7 @@ function closeConnection(connection: Connection): void {
     }
   }
   connection.db.close();
-  connection.lock?.close();
+  connection.release?.();
 }
 
 function transaction<R>(db: DatabaseSync, work: () => R): R {
