@@ -10,6 +10,9 @@ const EMBEDDED_ONLY = [
   "render-fixtures", // renders files, starts no system
   "sweep-authz", // compares the embedded store's files before and after each request
   "sweep-bad-input", // likewise
+  "store-kill", // the embedded store's durability: one server process on its DATA_DIR
+  "store-upgrade", // the embedded store's migrations
+  "store-backup", // the embedded store's backup and restore
 ];
 
 // Suites about the NATS transport itself or about what a browser shows: the store under them is not their
@@ -51,6 +54,9 @@ const ALONE = [
   "resource-markdown",
   "resource-openapi",
   "tenancy-diff",
+  "store-kill", // the server SIGKILLed during sustained writes, again and again
+  "store-upgrade", // servers started on copies of an old DATA_DIR
+  "store-backup", // a server backed up while it writes, restored into a fresh DATA_DIR
 ];
 
 const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
