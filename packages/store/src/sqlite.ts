@@ -387,9 +387,13 @@ function createIndexes(db: DatabaseSync, name: string, indexes: IndexSpec[]): vo
       // Unique among documents that have the fields; a plain index beside it serves lookups.
       const present = index.fields.filter((f) => f !== "id").map((f) => `${fieldExpr(f)} IS NOT NULL`).join(" AND ") || "1";
       db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(name, index, ":unique-sparse")} ON ${tableOf(name)} (${columns}) WHERE ${present}`);
-      db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(name, index, "")} ON ${tableOf(name)} (${columns})`);
+      db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(name, index, "")} ON ${tableOf(name)} (${columns}, id)`);
+    } else if (index.unique) {
+      db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(name, index, ":unique")} ON ${tableOf(name)} (${columns})`);
     } else {
-      db.exec(`CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${indexName(name, index, index.unique ? ":unique" : "")} ON ${tableOf(name)} (${columns})`);
+      // id last, as every sort ends with it (normalizeSort): a sorted page is read off the index in order.
+      const withId = index.fields.includes("id") ? columns : `${columns}, id`;
+      db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(name, index, "")} ON ${tableOf(name)} (${withId})`);
     }
   }
 }

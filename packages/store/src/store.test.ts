@@ -33,7 +33,7 @@ describe("nedb on files", () => {
   runStoreContract("nedb on files", async () => new NedbStore({ dir: join(dir, "svc") }), { persistent: true });
 
   test("each collection is kept in its own file under the service directory", async () => {
-    const store = await openStore("filesvc", { dataDir: dir });
+    const store = new NedbStore({ dir: join(dir, "filesvc") });
     const c = await store.collection({ name: "things" });
     await c.insert({ id: newId() });
     await store.close();
@@ -153,10 +153,20 @@ if (mongoUrl) {
 }
 
 describe("openStore", () => {
-  test("opens an in-memory nedb store when asked for memory or given no data directory", async () => {
+  test("opens the service's SQLite database under DATA_DIR/<service>", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docshelf-open-"));
+    const store = await openStore("filesvc", { dataDir: dir });
+    expect(store.kind).toBe("sqlite");
+    await (await store.collection({ name: "things" })).insert({ id: newId() });
+    await store.close();
+    expect(readdirSync(join(dir, "filesvc")).sort()).toEqual(["store.lock", "store.sqlite"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("opens an in-memory SQLite store when asked for memory or given no data directory", async () => {
     for (const options of [{ memory: true, dataDir: "/nonexistent" }, {}]) {
       const store = await openStore("svc", options);
-      expect(store.kind).toBe("nedb");
+      expect(store.kind).toBe("sqlite");
       expect(store.isOpen()).toBe(true);
       await store.close();
     }
