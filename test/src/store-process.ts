@@ -23,9 +23,14 @@ const CONFIG_NAMES = ["PORT", "HOST", "PUBLIC_URL", "DATA_DIR", "MONGO_URL", "TR
 
 /** Runs a node script of the repository with a clean configuration and `env`. */
 export function runNode(args: string[], env: Record<string, string>): Omit<Server, "port" | "url"> {
+  return run(process.execPath, args, env);
+}
+
+/** Runs a command in the repository's root with a clean configuration and `env`. */
+export function run(command: string, args: string[], env: Record<string, string>): Omit<Server, "port" | "url"> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONFIG_NAMES) delete base[name];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: ROOT, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout?.on("data", (d) => (out += String(d)));
