@@ -245,7 +245,20 @@ function closeConnection(connection: Connection): void {
   connection.release?.();
 }
 
+/** Runs `work` in a transaction (a savepoint inside one already open, so that callers may group writes). */
 function transaction<R>(db: DatabaseSync, work: () => R): R {
+  if ((db as DatabaseSync & { isTransaction?: boolean }).isTransaction) {
+    db.exec("SAVEPOINT docshelf");
+    try {
+      const result = work();
+      db.exec("RELEASE docshelf");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO docshelf");
+      db.exec("RELEASE docshelf");
+      throw err;
+    }
+  }
   db.exec("BEGIN IMMEDIATE");
   try {
     const result = work();
