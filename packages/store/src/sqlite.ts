@@ -44,9 +44,10 @@ export class StoreTooNewError extends Error {
   constructor(
     readonly location: string,
     readonly found: number,
+    readonly supported: number = SCHEMA_VERSION,
   ) {
     super(
-      `The store in ${location} has schema version ${found}, written by a newer docshelf; this version understands up to ${SCHEMA_VERSION}. ` +
+      `The store in ${location} has schema version ${found}, written by a newer docshelf; this version understands up to ${supported}. ` +
         `Run the newer version again, or restore a backup made before the upgrade (docs/OPERATIONS.md). Nothing was changed.`,
     );
     this.name = "StoreTooNewError";

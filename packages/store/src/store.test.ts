@@ -7,6 +7,7 @@ import { afterQuery, cursorOf, normalizeSort } from "./cursor";
 import { op, toQuery, type Filter, type Primitive } from "./filter";
 import { newId, newSecret } from "./ids";
 import { MongoStore, NedbStore, openStore, SqliteStore } from "./index";
+import { MONGO_SCHEMA_VERSION } from "./mongo";
 
 runStoreContract("nedb in memory", async () => new NedbStore({}));
 runStoreContract("sqlite in memory", async () => new SqliteStore({}));
@@ -115,6 +116,21 @@ if (mongoUrl) {
   const server = process.env.MONGO_SERVER ?? "unknown server";
   const prefix = `contract${newId().slice(-8)}`;
   runStoreContract(`mongodb (${server})`, () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
+
+  describe(`schema versions on ${server}`, () => {
+    test("the migrations are recorded once, and a database of a newer version is refused with the embedded store's message", async () => {
+      const service = `versions${newId().slice(-8)}`;
+      const first = await MongoStore.connect(mongoUrl, service);
+      await first.close();
+      const again = await MongoStore.connect(mongoUrl, service);
+      const recorded = (again as unknown as { connection: { collection(name: string): { find(q: object): { toArray(): Promise<Array<{ _id: number }>> }; insertOne(doc: object): Promise<unknown>; drop(): Promise<unknown> } } }).connection.collection(`${service}__migrations`);
+      expect((await recorded.find({}).toArray()).map((m) => m._id)).toEqual([MONGO_SCHEMA_VERSION]);
+      await recorded.insertOne({ _id: MONGO_SCHEMA_VERSION + 1, name: "from the future", appliedAt: "", detail: "" });
+      await expect(MongoStore.connect(mongoUrl, service)).rejects.toThrow(`has schema version ${MONGO_SCHEMA_VERSION + 1}, written by a newer docshelf; this version understands up to ${MONGO_SCHEMA_VERSION}`);
+      await recorded.drop();
+      await again.close();
+    });
+  });
 
   describe(`per-document locks on ${server}`, () => {
     const ferret1 = /^FerretDB v?1\./.test(server);
