@@ -129,6 +129,24 @@ describe("schema versions", () => {
   });
 });
 
+describe("array fields", () => {
+  test("the fields that hold arrays are remembered across a reopen and an import, so equality still matches an element", async () => {
+    const dir = dirFor("arrays");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "orgs.db"), JSON.stringify({ _id: "o1", emailDomains: ["a.test", "b.test"] }) + "\n");
+    let store = new SqliteStore({ dir });
+    let c = await store.collection<{ id: string; emailDomains?: string[]; members?: string[] }>({ name: "orgs", indexes: [{ fields: ["emailDomains"] }] });
+    expect((await c.find({ emailDomains: "b.test" })).map((o) => o.id)).toEqual(["o1"]);
+    await c.insert({ id: "o2", members: ["u1"] });
+    await store.close();
+    store = new SqliteStore({ dir });
+    c = await store.collection({ name: "orgs" });
+    expect((await c.find({ members: "u1" })).map((o) => o.id)).toEqual(["o2"]);
+    expect((await c.find({ emailDomains: "a.test" })).map((o) => o.id)).toEqual(["o1"]);
+    await store.close();
+  });
+});
+
 describe("importing a nedb directory", () => {
   const nedbLines = (docs: object[]) => docs.map((d) => JSON.stringify(d)).join("\n") + "\n";
 

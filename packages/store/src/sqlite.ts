@@ -114,6 +114,8 @@ interface Connection {
   /** Releases the owner lock (a store on files). */
   release?: () => void;
   statements: Map<string, StatementSync>;
+  /** Per collection, the top-level fields that hold an array in some document (table `_arrays`). */
+  arrays: Map<string, Set<string>>;
   refs: number;
   key: string;
 }
@@ -201,7 +203,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
   if (!dir) {
     const db = new (nodeSqlite().DatabaseSync)(":memory:");
     configure(db, false);
-    const connection: Connection = { db, statements: new Map(), refs: 1, key: "" };
+    const connection: Connection = { db, statements: new Map(), arrays: new Map(), refs: 1, key: "" };
     migrate(connection, "");
     return connection;
   }
@@ -217,7 +219,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
   try {
     db = new (nodeSqlite().DatabaseSync)(join(key, DB_FILE));
     configure(db, true);
-    const connection: Connection = { db, release, statements: new Map(), refs: 1, key };
+    const connection: Connection = { db, release, statements: new Map(), arrays: new Map(), refs: 1, key };
     migrate(connection, key);
     connections.set(key, connection);
     installExitHook();
@@ -289,6 +291,7 @@ function migrate(connection: Connection, location: string): void {
   const { db } = connection;
   db.exec("CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   db.exec("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, detail TEXT NOT NULL)");
+  db.exec("CREATE TABLE IF NOT EXISTS _arrays (collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field))");
   const current = Number((db.prepare("SELECT value FROM _meta WHERE key = 'schema_version'").get() as { value?: string } | undefined)?.value ?? 0);
   if (current > SCHEMA_VERSION) throw new StoreTooNewError(location, current);
   for (const migration of MIGRATIONS) {
@@ -350,10 +353,14 @@ function importNedb(db: DatabaseSync, dir: string): string {
     }
     createTable(db, name);
     const insert = db.prepare(`INSERT OR REPLACE INTO ${tableOf(name)} (id, doc) VALUES (?, ?)`);
+    const arrays = new Set<string>();
     for (const [id, doc] of docs) {
       delete doc._id;
+      for (const field of arrayFieldsOf(doc)) arrays.add(field);
       insert.run(id, toJson(doc));
     }
+    const note = db.prepare("INSERT OR IGNORE INTO _arrays (collection, field) VALUES (?, ?)");
+    for (const field of arrays) note.run(name, field);
     report.push(`${name}: ${docs.size} documents${skipped ? `, ${skipped} unreadable lines skipped` : ""}`);
   }
   return `imported ${report.join("; ")}; files kept in ${NEDB_KEPT_DIR}/`;
@@ -386,6 +393,13 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** The top-level fields of a stored document that hold an array. */
+function arrayFieldsOf(doc: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key in doc) if (Array.isArray(doc[key])) out.push(key);
+  return out;
+}
+
 function createTable(db: DatabaseSync, name: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(name)} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
 }
@@ -414,12 +428,30 @@ function createIndexes(db: DatabaseSync, name: string, indexes: IndexSpec[]): vo
 
 class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
+  /** Shared by every instance of this collection on the connection. */
+  private readonly arrays: Set<string>;
 
   constructor(
     readonly name: string,
     private readonly connection: Connection,
   ) {
     this.table = tableOf(name);
+    let arrays = connection.arrays.get(name);
+    if (!arrays) {
+      const rows = connection.db.prepare("SELECT field FROM _arrays WHERE collection = ?").all(name) as Array<{ field: string }>;
+      arrays = new Set(rows.map((r) => r.field));
+      connection.arrays.set(name, arrays);
+    }
+    this.arrays = arrays;
+  }
+
+  /** Records the array fields of a document about to be written, inside the write's transaction. */
+  private noteArrays(doc: Record<string, unknown>): void {
+    for (const field of arrayFieldsOf(doc)) {
+      if (this.arrays.has(field)) continue;
+      this.statement("INSERT OR IGNORE INTO _arrays (collection, field) VALUES (?, ?)").run(this.name, field);
+      this.arrays.add(field);
+    }
   }
 
   private statement(sql: string): StatementSync {
@@ -434,14 +466,14 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   private where(filter: Filter): SqlPart {
-    return toWhere(toQuery(filter));
+    return toWhere(toQuery(filter), this.arrays);
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const sort = normalizeSort(options.sort);
     let where = this.where(filter);
     if (options.after) {
-      const after = toWhere(afterQuery(sort, options.after));
+      const after = toWhere(afterQuery(sort, options.after), this.arrays);
       where = { sql: `(${where.sql}) AND (${after.sql})`, params: [...where.params, ...after.params] };
     }
     const params: SqlValue[] = [...where.params];
@@ -466,9 +498,17 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async insert(doc: T): Promise<T> {
     const { id, ...rest } = doc as T & Record<string, unknown>;
-    const json = toJson(encodeKeys(rest));
+    const stored = encodeKeys(rest);
+    const json = toJson(stored);
     try {
-      this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+      if (arrayFieldsOf(stored).some((field) => !this.arrays.has(field))) {
+        transaction(this.connection.db, () => {
+          this.noteArrays(stored);
+          this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+        });
+      } else {
+        this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+      }
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
       throw err;
@@ -488,6 +528,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         const stored = JSON.parse(row.doc) as Record<string, unknown>;
         applyModifiers(stored, mods);
         delete stored.id;
+        this.noteArrays(stored);
         const json = toJson(stored);
         this.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(json, row.id);
         return fromRow<T>({ id: row.id, doc: json });
