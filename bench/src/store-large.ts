@@ -197,7 +197,13 @@ async function main(): Promise<void> {
     const current = existsSync(file) ? readFileSync(file, "utf8") : "";
     const at = current.indexOf("<!-- store-large:start -->");
     const end = current.indexOf("<!-- store-large:end -->");
-    const next = at >= 0 && end > at ? current.slice(0, at) + text + current.slice(end + "<!-- store-large:end -->".length) : `${current.trimEnd()}\n\n${text}\n`;
+    const notesEnd = current.indexOf("<!-- notes:end -->");
+    const next =
+      at >= 0 && end > at
+        ? current.slice(0, at) + text + current.slice(end + "<!-- store-large:end -->".length)
+        : notesEnd >= 0
+          ? `${current.slice(0, notesEnd)}${text}\n${current.slice(notesEnd)}`
+          : `${current.trimEnd()}\n\n${text}\n`;
     writeFileSync(file, next);
   }
 }
