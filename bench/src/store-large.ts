@@ -183,24 +183,24 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   const text = [
-    `<!-- store-large:start -->`,
+    `<!-- store-large-${PAGES}:start -->`,
     `### The embedded store at ${PAGES.toLocaleString("en")} pages (\`bench/src/store-large.ts\`)`,
     ``,
-    `${PAGES.toLocaleString("en")} pages (~2 KB of markdown each) over ${SPACES} spaces, each page changed ${REVISIONS} times after it was written, every version kept as a revision document (${(PAGES * (REVISIONS + 1)).toLocaleString("en")} revisions). Each store measured in a process of its own, on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, ${new Date().toISOString().slice(0, 10)}. Ratios against nedb, the store SQLite replaces, measured in the same run. Reads are \`findOne({id})\`, writes \`updateOne({id}, {$set})\` (each one transaction, fsynced: \`synchronous=FULL\`), one at a time.`,
+    `${PAGES.toLocaleString("en")} pages (~2 KB of markdown each) over ${SPACES} spaces, each page changed ${REVISIONS} times after it was written, every version kept as a revision document (${(PAGES * (REVISIONS + 1)).toLocaleString("en")} revisions). Each store measured in a process of its own, on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, ${new Date().toISOString().slice(0, 10)}. ${results.some((r) => r.adapter === "nedb") ? "Ratios against nedb, the store SQLite replaces, measured in the same run." : "nedb left out at this size (it holds every document in memory); the 10,000-page section has the ratios."} Reads are \`findOne({id})\`, writes \`updateOne({id}, {$set})\` (each one transaction, fsynced: \`synchronous=FULL\`), one at a time.`,
     ``,
     table(results),
-    `<!-- store-large:end -->`,
+    `<!-- store-large-${PAGES}:end -->`,
   ].join("\n");
   process.stdout.write(`\n${text}\n`);
   if (WRITE) {
     const file = join(ROOT, "BENCHMARKS.md");
     const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-    const at = current.indexOf("<!-- store-large:start -->");
-    const end = current.indexOf("<!-- store-large:end -->");
+    const at = current.indexOf(`<!-- store-large-${PAGES}:start -->`);
+    const end = current.indexOf(`<!-- store-large-${PAGES}:end -->`);
     const notesEnd = current.indexOf("<!-- notes:end -->");
     const next =
       at >= 0 && end > at
-        ? current.slice(0, at) + text + current.slice(end + "<!-- store-large:end -->".length)
+        ? current.slice(0, at) + text + current.slice(end + `<!-- store-large-${PAGES}:end -->`.length)
         : notesEnd >= 0
           ? `${current.slice(0, notesEnd)}${text}\n${current.slice(notesEnd)}`
           : `${current.trimEnd()}\n\n${text}\n`;
