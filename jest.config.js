@@ -10,6 +10,8 @@ const { reporters, ...projectSettings } = require("./jest.preset.js");
 const EXTRA = {
   // Names the MongoDB server of the store contract's run (MONGO_URL), once per run.
   "packages/store": { globalSetup: "<rootDir>/mongo-check.js" },
+  // The app's browser code (client/) has unit tests of its own beside the server's.
+  "services/app": { testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/client/**/*.test.ts"] },
 };
 
 const folders = require("./package.json").workspaces.flatMap((pattern) =>

@@ -1,5 +1,5 @@
 // A jest reporter that records each run's pass/fail counts and each suite's duration, for npm test's closing
-// lines (scripts/test.sh): appended to $TEST_SUMMARY_FILE, and with TEST_SUMMARY_LOCAL=1 also written to
+// lines (scripts/test.sh): the counts, the failed tests' names: appended to $TEST_SUMMARY_FILE, and with TEST_SUMMARY_LOCAL=1 also written to
 // test-summary.json in the package, which turbo keeps as the unit tests' output (a cached run restores it).
 const { appendFileSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
@@ -12,6 +12,12 @@ class SummaryReporter {
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
+      // The failed tests by name (and suites that failed to run), for the closing lines' list of failures.
+      failures: results.testResults.flatMap((suite) => {
+        const file = path.relative(process.cwd(), suite.testFilePath);
+        if (suite.testExecError) return [`${file}: ${String(suite.testExecError.message).split("\n")[0]}`];
+        return suite.testResults.filter((t) => t.status === "failed").map((t) => `${file}: ${t.fullName}`);
+      }),
       suites: results.testResults.map((suite) => ({
         file: path.relative(process.cwd(), suite.testFilePath),
         seconds: Math.round((suite.perfStats.end - suite.perfStats.start) / 100) / 10,

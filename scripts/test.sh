@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: every workspace's unit suites (turbo, two workspaces at a time, each result kept by turbo's cache
 # under the workspace's inputs), then the end-to-end suites (test/: one system per process mode shared by the
-# suites, started by test/global-setup.js), then with E2E_MONGO_URL the end-to-end suites once more over NATS
-# with every collection on that MongoDB-wire server. Closes with the totals and the 15 slowest suites.
+# suites, started by test/global-setup.js): in one process on the embedded store, and over NATS with every
+# collection on the MongoDB-wire server E2E_MONGO_URL names (the embedded store without it). Closes with the
+# totals, the 15 slowest suites and the name of every failed test.
 #
 #   npm test                     everything
 #   npm run test:quick           the unit suites and the end-to-end suites in one process (no NATS, no MongoDB)
@@ -28,8 +29,7 @@ e2e() { # $1: the pass's name; $2: jest's options; the rest: environment for it
 }
 
 # The suites on the shared systems two at a time (E2E_WORKERS), then those about a process's life, time or
-# rates one after another (test/jest.config.js lists them). On FerretDB (the MongoDB pass) the shared suites run
-# one at a time too (E2E_MONGO_WORKERS): two at once made simultaneous writes there exceed their timeouts.
+# rates one after another (test/jest.config.js lists them).
 e2e_pass() { # $1: the pass's name; $2: suites at a time on the shared systems; the rest: environment for it
   local name="$1" workers="$2"
   shift 2
@@ -43,14 +43,8 @@ if [ $# -eq 0 ]; then
     echo "end-to-end suites in one process on the shared system (test:quick: no NATS, no MongoDB, not the suites run alone)"
     e2e e2e "--maxWorkers=${E2E_WORKERS:-2}" E2E_GROUP=shared E2E_ONLY=embedded E2E_MONGO_URL=
   else
-    echo "end-to-end suites: in one process and over NATS"
-    e2e_pass e2e "${E2E_WORKERS:-2}" E2E_MONGO_URL=
-    # With E2E_MONGO_URL: over NATS only, one process per service, every collection in MongoDB (test/jest.config.js).
-    if [ -n "${E2E_MONGO_URL:-}" ]; then
-      echo
-      echo "end-to-end suites again: over NATS, every collection on the MongoDB server E2E_MONGO_URL names"
-      e2e_pass e2e-mongo "${E2E_MONGO_WORKERS:-1}"
-    fi
+    echo "end-to-end suites: in one process, and over NATS${E2E_MONGO_URL:+ with every collection on the MongoDB server E2E_MONGO_URL names}"
+    e2e_pass e2e "${E2E_WORKERS:-2}"
   fi
 fi
 
@@ -65,6 +59,8 @@ for (const s of suites.slice(0, 15)) console.log(`  ${s.seconds.toFixed(1).padSt
 console.log(`units ${minutes(unitsDone - began)}, end-to-end ${minutes(Math.round(Date.now() / 1000) - unitsDone)}`);
 console.log(`\ntest packages: ${lines.length}`);
 console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`);
+const failures = lines.flatMap((l) => (l.failures ?? []).map((f) => `${l.pass}: ${f}`));
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 ' "$summary" "$started" "$units_done"
 rm -f "$summary"
 exit $status

@@ -10,7 +10,8 @@ module.exports = async function globalSetup() {
   // The suites run alone (E2E_GROUP=alone, jest.config.js) start systems of their own.
   if (process.env.E2E_GROUP === "alone") return;
   const { startEmbedded, startNats, describeShared, SHARED_SYSTEM_ENV, SHARED_SYSTEM_ENV_VALUES } = require("@docshelf/testkit");
-  const modes = process.env.E2E_MONGO_URL ? ["nats"] : process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
+  // Over NATS on E2E_MONGO_URL's server when it is set (testkit's startNats), on the embedded store otherwise.
+  const modes = process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
   const started = [];
   globalThis.__DOCSHELF_SHARED_SYSTEMS__ = started;
   const began = Date.now();

@@ -1,33 +1,8 @@
-// End-to-end suites: the HTTP API with every service running, in one process and over NATS.
-// With E2E_MONGO_URL (npm test's second end-to-end run) every suite that starts a NATS system runs again,
-// over NATS only, with every collection in MongoDB (FerretDB in CI); the suites below never start one.
-const EMBEDDED_ONLY = [
-  "cross-node", // brokers inside the test process on the Fake/NATS transporter, no store of interest
-  "deploy", // parses manifests
-  "deploy-helm", // renders the Helm chart
-  "image", // assembles the release filesystem and starts one embedded server from it
-  "git-sync-restart", // one in-process broker restarted on the same DATA_DIR
-  "render-fixtures", // renders files, starts no system
-  "sweep-authz", // compares the embedded store's files before and after each request
-  "sweep-bad-input", // likewise
-  "store-kill", // the embedded store's durability: one server process on its DATA_DIR
-  "store-upgrade", // the embedded store's migrations
-  "store-backup", // the embedded store's backup and restore
-];
+// End-to-end suites: the HTTP API with every service running, in one process on the embedded store, and over
+// NATS (one process per service) on the MongoDB-wire server E2E_MONGO_URL names when it is set (FerretDB in CI),
+// on the embedded store otherwise. One run covers both shapes the project ships.
 
-// Suites about the NATS transport itself or about what a browser shows: the store under them is not their
-// subject, and the first run covers them over NATS. Left out of the MongoDB run, which CI's hour cannot afford
-// twice (about 3.5 minutes).
-const NOT_ON_MONGO = [
-  "fault", // NATS stopped and restarted, a process killed
-  "nats-cluster-kill", // a node of a NATS cluster killed
-  "nats-auth", // NATS credentials and permissions
-  "app-browser", // the web app in Chromium
-  "sites-browser", // published sites in Chromium
-  "render-browser", // every rendered block in Chromium
-];
-
-// Replicas of a service share data only in MongoDB: these run in the MongoDB run alone.
+// Replicas of a service share data only in MongoDB: these run only with E2E_MONGO_URL.
 const MONGO_ONLY = [
   "scale-kill", // two content replicas, one killed under load
 ];
@@ -69,5 +44,5 @@ module.exports = {
   setupFiles: ["<rootDir>/src/setup-fetch.ts"],
   globalSetup: "<rootDir>/global-setup.js",
   globalTeardown: "<rootDir>/global-teardown.js",
-  testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? ignore([...EMBEDDED_ONLY, ...NOT_ON_MONGO]) : ignore(MONGO_ONLY)), ...group],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? [] : ignore(MONGO_ONLY)), ...group],
 };

@@ -23,7 +23,7 @@ module.exports = async function natsCheck() {
     process.stderr.write(`\n${banner}\n${message}\n${banner}\n\n`);
     if (process.env.REQUIRE_NATS === "1" || process.env.E2E_MONGO_URL) throw new Error(`${message} ${process.env.E2E_MONGO_URL ? "E2E_MONGO_URL" : "REQUIRE_NATS=1"} makes this a failure.`);
   }
-  // The MongoDB run is only asked for explicitly: a server that does not answer fails it.
+  // MongoDB under the NATS systems is only asked for explicitly: a server that does not answer fails the run.
   const mongoUrl = process.env.E2E_MONGO_URL;
   if (mongoUrl) {
     const { MongoClient } = require("mongoose").mongo;

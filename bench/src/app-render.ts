@@ -11,7 +11,7 @@
 // Everything listens on 127.0.0.1; every loop is bounded; children are killed on exit, error or signal.
 import { http } from "./procs";
 import { now, pct, r1, rnd } from "./large-space";
-import { largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
+import { appSignIn as signIn, largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
 import { bounded, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
@@ -22,29 +22,6 @@ const WRITE = process.env.BENCH_WRITE !== "0";
 const WATCHDOG_MS = 15 * 60_000;
 /** One decimal, always shown ("1.0 ms", not "1 ms"). */
 const f1 = (x: number): string => r1(x).toFixed(1);
-
-/** The value of cookie `name` among a response's Set-Cookie lines. */
-function cookieOf(res: Response, name: string): string {
-  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-  if (!line) throw new Error(`no ${name} cookie (status ${res.status})`);
-  return line.slice(name.length + 1).split(";")[0];
-}
-
-/** Signs in through the app's form with the API token, as a browser does: answers the session cookie header. */
-async function signIn(base: string, token: string): Promise<string> {
-  const form = await fetch(`${base}/app/sign-in`, { redirect: "manual" });
-  const presession = cookieOf(form, "docshelf_signin");
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
-  if (!csrf) throw new Error("no CSRF token on the sign-in page");
-  const res = await fetch(`${base}/app/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `docshelf_signin=${presession}` },
-    body: new URLSearchParams({ _csrf: csrf, token }).toString(),
-  });
-  if (res.status !== 303) throw new Error(`signing in answered ${res.status}`);
-  return `docshelf_session=${cookieOf(res, "docshelf_session")}`;
-}
 
 async function main(): Promise<void> {
   const system = await largeEmbeddedSystem("app", PAGES, BATCH);

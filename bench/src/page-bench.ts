@@ -164,3 +164,39 @@ export function writeMarkedSection(name: string, section: string): string {
   writeFileSync(file, next);
   return file;
 }
+
+/** The value of cookie `name` among a response's Set-Cookie lines. */
+function cookieOf(res: Response, name: string): string {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  if (!line) throw new Error(`no ${name} cookie (status ${res.status})`);
+  return line.slice(name.length + 1).split(";")[0];
+}
+
+/** Signs in through the app's form with the API token, as a browser does: answers the session cookie header. */
+export async function appSignIn(base: string, token: string): Promise<string> {
+  const form = await fetch(`${base}/app/sign-in`, { redirect: "manual" });
+  const presession = cookieOf(form, "docshelf_signin");
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+  if (!csrf) throw new Error("no CSRF token on the sign-in page");
+  const res = await fetch(`${base}/app/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: `docshelf_signin=${presession}` },
+    body: new URLSearchParams({ _csrf: csrf, token }).toString(),
+  });
+  if (res.status !== 303) throw new Error(`signing in answered ${res.status}`);
+  return `docshelf_session=${cookieOf(res, "docshelf_session")}`;
+}
+
+/** A page of `blocks` blocks of the kinds a documentation page has, `variant` changing one word in each. */
+export function pageMarkdown(blocks: number, variant: number): string {
+  const kinds = [
+    (i: number) => `## Section ${i} v${variant}`,
+    (i: number) => `Paragraph ${i} with **bold**, _italic_, \`code\` and a [link](https://example.com/${i}) (v${variant}).`,
+    (i: number) => `* item ${i} one\n* item ${i} two v${variant}`,
+    (i: number) => `{% hint style="info" %}\nHint ${i} v${variant}.\n{% endhint %}`,
+    (i: number) => `\`\`\`js\nconst x${i} = ${variant};\nconsole.log(x${i});\n\`\`\``,
+    (i: number) => `> A quote ${i} v${variant}.`,
+  ];
+  return Array.from({ length: blocks }, (_, i) => kinds[i % kinds.length](i)).join("\n\n") + "\n";
+}

@@ -8,6 +8,7 @@ import { MODES, start } from "./modes";
 import { newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { addPages, header, rawGet } from "./sites-serve-fixtures";
 import { badArguments, callTool, INITIALIZE, mcpClient, rawPost } from "./ai-fixtures";
+import { Browser, signIn } from "./app-fixtures";
 
 const TOOLS = [
   "comment",
@@ -97,7 +98,7 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
     }
   });
 
-  test("an agent's flow: search, read, open a change request, edit, move, insert, delete, comment, request a review; the API shows the changes", async () => {
+  test("an agent's flow: search, read, open a change request, edit, move, insert, delete, comment, request a review; the API and the app's diff page show the changes", async () => {
     const client: Client = await connect(w.editor);
     try {
       const found = await callTool(client, "searchContent", { organizationId: w.orgId, query: "zeppelins" });
@@ -149,6 +150,12 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
       expect(JSON.stringify(reviewers.body)).toContain(w.owner.id);
       const status = await w.owner.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}`);
       expect(status.body.status).toBe("open");
+      // And the app's diff page, as the reviewer opens it: the edit, the new page and the deletion.
+      const browser = new Browser(sys.url);
+      await signIn(browser, w.owner.token);
+      const diffPage = await browser.get(`/s/${spaceId}/~/changes/${status.body.number}/~diff`);
+      expect(diffPage.status).toBe(200);
+      for (const expected of ["dirigibles", "Hangars", "Archive"]) expect(diffPage.text).toContain(expected);
     } finally {
       await client.close();
     }

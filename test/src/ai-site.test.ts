@@ -1,8 +1,9 @@
 // A published site for AI tools, through HTTP in every process mode: `{page}.md` and Accept: text/markdown,
-// /llms.txt (against a reviewed file in test/fixtures) and /llms-full.txt (with its size bound), the Link
+// /llms.txt (against a reviewed file in test/fixtures) and /llms-full.txt (streamed), the Link
 // header of HTML pages, and the site's MCP server at ~gitbook/mcp with the SDK's own client: its tools,
 // visibility (share-link, unlisted) exactly as the HTML pages, and generated bad input.
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import type { RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
@@ -93,17 +94,37 @@ describe.each(MODES)("published sites for AI tools over %s", (mode) => {
       expect(res.text).not.toContain("Hidden but reachable.");
     });
 
-    test("llms-full.txt stops at its documented bound (512 KB) with a note pointing at llms.txt", async () => {
-      const big = "Lorem ipsum dolor sit amet, zeppelin. ".repeat(2500); // ~95 KB a page
-      const pages = Array.from({ length: 8 }, (_, i) => ({ title: `Big ${i + 1}`, markdown: big }));
-      const site = await publishedSite(sys, w, { title: "Big docs", pages });
+    test("llms-full.txt of a site larger than one transporter message (1.6 MB) comes whole, streamed page by page, without an ETag", async () => {
+      // Multi-byte characters throughout, so chunks cut anywhere would show as broken text.
+      const big = "Zeppelins über Käse, 飛行船 🚀. ".repeat(2600); // ~100 KB a page
+      const pages = Array.from({ length: 16 }, (_, i) => ({ title: `Big ${i + 1}`, markdown: `${big}\nEnd of page ${i + 1}.` }));
+      // Four pages a request: one request body is at most one transporter message too.
+      const site = await publishedSite(sys, w, { title: "Big docs", pages: pages.slice(0, 4) });
+      for (let at = 4; at < pages.length; at += 4) await addPages(sys, site.spaceId, pages.slice(at, at + 4));
       const res = await rawGet(sys.url, `${site.base}/llms-full.txt`);
       expect(res.status).toBe(200);
-      expect(Buffer.byteLength(res.text, "utf8")).toBeLessThanOrEqual(512 * 1024);
-      expect(res.text).toContain("# Big 5\n");
-      expect(res.text).not.toContain("# Big 8\n");
-      expect(res.text.trimEnd().endsWith("can be read as Markdown at its `.md` URL.")).toBe(true);
-      expect(res.text).toContain("[llms.txt](");
+      expect(header(res, "content-type")).toBe("text/plain; charset=utf-8");
+      expect(header(res, "transfer-encoding")).toBe("chunked");
+      expect(header(res, "etag")).toBe("");
+      expect(header(res, "cache-control")).toBe("public, max-age=60");
+      expect(Buffer.byteLength(res.text, "utf8")).toBeGreaterThan(1_600_000);
+      expect(res.text).not.toContain("\uFFFD");
+      for (let i = 1; i <= 16; i++) {
+        expect(res.text).toContain(`# Big ${i}\n`);
+        expect(res.text).toContain(`${big}\nEnd of page ${i}.`);
+      }
+      expect(res.text.indexOf("# Big 2\n")).toBeLessThan(res.text.indexOf("# Big 16\n"));
+      expect(res.text).not.toContain("This document stops here");
+      const head = await new Promise<number>((resolve, reject) => {
+        const url = new URL(sys.url);
+        const req = request({ host: url.hostname, port: url.port, path: `${site.base}/llms-full.txt`, method: "HEAD" }, (r) => {
+          r.resume();
+          r.on("end", () => resolve(r.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(head).toBe(200);
     });
   });
 

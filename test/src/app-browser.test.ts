@@ -5,36 +5,14 @@
 // until a second user (a reviewer, in a browser of their own) approves under the organization's merge
 // rules, merges and reads the merged page; the XSS page runs no script; the
 // main pages pass axe-core's WCAG 2.1 A/AA rules without serious violations. Screenshots go to test/artifacts/.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { addMember, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
-/** axe-core's engine, evaluated in the page through the DevTools protocol (the pages' CSP admits no script tag). */
-const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** Serious and critical WCAG 2 A/AA violations of the page as it is now. */
-async function seriousViolations(page: Page): Promise<Array<{ id: string; impact?: string | null; help: string; targets: unknown[] }>> {
-  await page.evaluate(AXE);
-  const { violations, passes } = (await page.evaluate(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => ({ violations: r.violations, passes: r.passes.length }))",
-  )) as { violations: AxeViolation[]; passes: number };
-  // The engine ran and checked something (an empty list from a check that never ran proves nothing).
-  expect(passes).toBeGreaterThan(5);
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
-}
 const suites = browserSuites("the app's browser suite");
 suites("the app in Chromium over %s", (mode) => {
   let sys: RunningSystem;
@@ -84,7 +62,7 @@ suites("the app in Chromium over %s", (mode) => {
     await page.waitForURL(/\/~\/changes\/\d+$/);
     expect(await page.textContent("h1")).toContain("Browser edit");
     await page.click('nav.sidebar a:text-is("Welcome")');
-    await page.click('a:text-is("Edit this page")');
+    await page.click('a:text-is("Edit the Markdown")');
     await page.fill("#markdown", "# Welcome\n\nEdited in **Chromium**.\n");
     await page.click('button:text-is("Preview")');
     expect(await page.innerHTML("section.preview")).toContain("<strong>Chromium</strong>");

@@ -1,11 +1,12 @@
-// The process modes a suite runs in: always one process; over NATS when the global setup found it.
-// With E2E_MONGO_URL (the second end-to-end run of `npm test`), only over NATS: one process per service,
-// every collection in a fresh database on that MongoDB-wire server (testkit's startNats).
-import { startEmbedded, startNats, sharedSystem, E2E_MONGO_URL, type RunningSystem } from "@docshelf/testkit";
+// The process modes a suite runs in: always one process (on the embedded store); over NATS when the global
+// setup found it, one process per service, with every collection in a fresh database on the MongoDB-wire
+// server E2E_MONGO_URL names when it is set (testkit's startNats), on the embedded store otherwise. These are
+// the two shapes the project ships: one container, and services scaled out over NATS on MongoDB.
+import { startEmbedded, startNats, sharedSystem, type RunningSystem } from "@docshelf/testkit";
 
 export type Mode = "embedded" | "nats";
 
-export const MODES: Mode[] = E2E_MONGO_URL ? ["nats"] : process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
+export const MODES: Mode[] = process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
 
 /**
  * The system of `mode` that every suite of this run shares (started once by global-setup.js): the suite

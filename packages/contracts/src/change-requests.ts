@@ -70,7 +70,8 @@ export type ContentChange = { operation: string; [field: string]: unknown };
 export const list = action<{ spaceId: string; status?: string; limit?: number; page?: string }, Listed<ChangeRequestResource>>("change-requests.list");
 export const create = action<{ spaceId: string; subject?: string }, ChangeRequestResource>("change-requests.create");
 export const get = action<ChangeRequestRef, ChangeRequestResource>("change-requests.get");
-export const updateContent = action<ChangeRequestRef & { changes: ContentChange[] }, unknown>("change-requests.updateContent");
+/** `compat: false` answers GitBook's newer form: `{changeRequest, changes, insertedFiles?}` (the inserted files with their ids). */
+export const updateContent = action<ChangeRequestRef & { changes: ContentChange[]; compat?: boolean }, unknown>("change-requests.updateContent");
 export const submitReview = action<ChangeRequestRef & { status: "approved" | "changes-requested"; comment?: { markdown: string } }, ReviewResource>("change-requests.submitReview");
 export const merge = action<ChangeRequestRef, unknown>("change-requests.merge");
 export const listReviews = action<ChangeRequestRef & { outdated?: boolean; limit?: number; page?: string }, Listed<ReviewResource>>("change-requests.listReviews");

@@ -61,8 +61,15 @@ export interface ServeAnswer {
   body: string;
 }
 
-/** Null when `host` names no site and the path is not under /sites/. */
-export const serve = action<ServeParams, ServeAnswer | null>("sites.serve");
+/**
+ * A long answer (a site's /llms-full.txt) comes as a stream of its bytes (UTF-8, each chunk whole characters)
+ * instead of a ServeAnswer: its status and headers are then in the call's answered meta under this key.
+ */
+export const SERVE_HEAD_META = "$serveHead";
+export type ServeHead = Omit<ServeAnswer, "body">;
+
+/** Null when `host` names no site and the path is not under /sites/; a stream for a long answer (SERVE_HEAD_META). */
+export const serve = action<ServeParams, ServeAnswer | NodeJS.ReadableStream | null>("sites.serve");
 
 // The public actions the app calls as the signed-in user.
 

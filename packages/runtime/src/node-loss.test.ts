@@ -6,6 +6,8 @@ import { fakeBroker as broker } from "./__tests__/fake-broker";
 interface Discoverer {
   checkRemoteNodes(): void;
   stopHeartbeatTimers(): void;
+  startHeartbeatTimers(): void;
+  beat(): void;
 }
 const discovererOf = (b: ServiceBroker) => (b.registry as unknown as { discoverer: Discoverer }).discoverer;
 
@@ -27,6 +29,37 @@ test("a peer whose heartbeats stop (a killed process) is dropped within 7 s of i
     expect(droppedAt - silentFrom).toBeLessThan(7_000);
     // Moleculer alone checks every heartbeatTimeout (4 s): at most 2 checks in that time, one a second here.
     expect(checks.mock.calls.length).toBeGreaterThanOrEqual(4);
+  } finally {
+    await callee.stop();
+    await caller.stop();
+  }
+}, 20_000);
+
+test("a process that stood still longer than heartbeatTimeout (a stalled machine) drops no live peer when it resumes", async () => {
+  const namespace = `nl${randomBytes(4).toString("hex")}`;
+  const caller = broker("caller", namespace);
+  const callee = broker("callee", namespace);
+  callee.createService({ name: "echo", actions: { hi: () => "hi" } });
+  await caller.start();
+  await callee.start();
+  try {
+    await caller.waitForServices("echo", 2_000);
+    const drops: string[] = [];
+    caller.localBus.on("$node.disconnected", ({ node }: { node: { id: string } }) => drops.push(node.id));
+    // The whole machine stands still: the callee sends nothing and the caller runs nothing for 5.5 s. When
+    // both run again, the callee's next heartbeat arrives a moment after the caller's overdue checks.
+    discovererOf(callee).stopHeartbeatTimers();
+    const until = Date.now() + 5_500;
+    while (Date.now() < until) {
+      /* stand still */
+    }
+    setTimeout(() => {
+      discovererOf(callee).beat();
+      discovererOf(callee).startHeartbeatTimers();
+    }, 100);
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(drops).toEqual([]);
+    expect(await caller.call("echo.hi")).toBe("hi");
   } finally {
     await callee.stop();
     await caller.stop();

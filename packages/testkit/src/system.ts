@@ -291,7 +291,7 @@ export const SHARED_SYSTEM_ENV: Record<RunningSystem["mode"], string> = { embedd
  * budgets (hardening, sites-rate-limit, isolation-gateway) start systems of their own with the defaults.
  */
 export const SHARED_SYSTEM_ENV_VALUES: Record<string, string> = {
-  // Two suites at a time on one system: a burst of one (twelve merges at once, on FerretDB in the MongoDB pass)
+  // Two suites at a time on one system: a burst of one (twelve merges at once, on FerretDB under NATS)
   // queues behind the other's requests. The suites about timeouts (fault, git-sync) start systems of their own.
   REQUEST_TIMEOUT_MS: "30000",
   RATE_LIMIT_PER_MINUTE: "1000000",

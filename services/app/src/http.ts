@@ -1,6 +1,6 @@
 // What the gateway hands the app for one browser request, and what the app answers.
 import type { AppUpload } from "@docshelf/contracts/app";
-import { parseCookies, pageSecurityHeaders } from "@docshelf/document";
+import { PAGE_CSP, parseCookies, pageSecurityHeaders } from "@docshelf/document";
 
 export { parseCookies };
 
@@ -49,6 +49,29 @@ export function redirect(location: string, setCookies: string[] = []): AppAnswer
 
 export function asset(contentType: string, body: string): AppAnswer {
   return { status: 200, headers: { ...SECURITY_HEADERS, "Content-Type": contentType, "Cache-Control": "public, max-age=300" }, body };
+}
+
+/** A built file whose name holds its content's hash: cached for a year, never revalidated. */
+export function immutableAsset(contentType: string, body: string): AppAnswer {
+  const { Vary: _vary, ...headers } = SECURITY_HEADERS;
+  return { status: 200, headers: { ...headers, "Content-Type": contentType, "Cache-Control": "public, max-age=31536000, immutable" }, body };
+}
+
+/**
+ * The block editor's page: the app's CSP plus its own script and the saves it posts back (`script-src
+ * 'self'`, `connect-src 'self'`; still no inline script, no eval). Every other page keeps no script at all.
+ */
+export const EDITOR_CSP = `${PAGE_CSP}; script-src 'self'; connect-src 'self'`;
+
+export function scriptPage(status: number, body: string): AppAnswer {
+  const answer = page(status, body);
+  answer.headers["Content-Security-Policy"] = EDITOR_CSP;
+  return answer;
+}
+
+/** A JSON answer to the editor's script. */
+export function json(status: number, value: unknown): AppAnswer {
+  return { status, headers: { ...SECURITY_HEADERS, "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(value) };
 }
 
 

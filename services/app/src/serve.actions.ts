@@ -11,9 +11,10 @@ import * as identity from "@docshelf/contracts/identity";
 import * as openapi from "@docshelf/contracts/openapi";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
-import { asset, page, parseCookies, redirect, setCookie, type AppAnswer, type AppRequest } from "./http";
+import { asset, json, page, parseCookies, redirect, scriptPage, setCookie, type AppAnswer, type AppRequest } from "./http";
+import { assetAnswer, editorAssets } from "./assets";
 import { compare, DiffCache, lineDiff, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type PageDiff } from "./diff";
-import { renderMarkdown } from "@docshelf/document";
+import { checkDocument, DocumentError, renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
 import { mergeRulesOfForm } from "./merge-rules";
@@ -22,7 +23,7 @@ import { arrangePage, changesPage, type ShownConflict, type ShownPageChange } fr
 import { DIRECTIONS, moveChange, placeOf, type Direction } from "./arrange";
 import { pageChanges, pageConflicts, type PageChanges } from "./conflicts";
 import { signInPage, ssoChoicePage } from "./pages/sign-in";
-import { MAX_UPLOAD_BYTES, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type ChangeRequestView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
+import { MAX_UPLOAD_BYTES, blockEditorPage, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type ChangeRequestView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
 import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
@@ -81,6 +82,9 @@ async function currentTree(as: As, space: SpaceView & { revision?: string }): Pr
   return pages;
 }
 
+/** The most pages the block editor's link picker is given. */
+const EDITOR_PAGES = 2000;
+
 const ROLES_OFFERED = ["admin", "create", "review", "edit", "comment", "read", "guest"];
 
 const TOKEN = /^[A-Za-z0-9._~+/=-]{8,256}$/;
@@ -113,6 +117,10 @@ export const serveActions: AppActions = {
       const req = { ...ctx.params, query: ctx.params.query ?? {}, secure: ctx.params.secure === true };
       const post = req.method === "POST";
       if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
+      if (req.path.startsWith("/app/assets/") && !post) {
+        const answer = assetAnswer(req.path.slice("/app/assets/".length));
+        if (answer) return answer;
+      }
       const cookies = parseCookies(req.cookie);
       if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
       if (req.path === "/app/sign-in/sso" && post) return ssoStart(ctx, req, cookies);
@@ -502,6 +510,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   if (pagePath === "~pages") return arrange(as, req, viewer, space, cr);
   if (pagePath === "~diff" && req.method !== "POST") return changesView(as, viewer, space, cr, 200, undefined, typeof req.query.page === "string" && req.query.page ? req.query.page : undefined);
   const content = pagePath ? await as(changeRequests.getPageByPath, { ...ref, pagePath, format: "markdown" }) : undefined;
+  if (req.method === "POST" && content && intent === "save-document") return saveDocument(as, ref, content.id, req.form?.document);
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
     if (intent === "save") {
@@ -512,6 +521,20 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     throw notFound();
   }
   if (content && req.query.edit === "1") return page(200, editPage(viewer, space, cr, content, content.markdown ?? "", undefined));
+  if (content && req.query.edit === "blocks") {
+    const [{ document }, revision] = await Promise.all([as(changeRequests.getPageByPath, { ...ref, pagePath: content.path, format: "document" }), as(changeRequests.getRevision, ref)]);
+    // The link picker's pages: the change request's documents (at most EDITOR_PAGES of them).
+    const pages: Array<{ id: string; title: string; path: string }> = [];
+    const collect = (list: contentApi.RevisionPageResource[]) => {
+      for (const p of list) {
+        if (pages.length >= EDITOR_PAGES) return;
+        if (p.type === "document") pages.push({ id: p.id, title: p.title, path: p.path });
+        collect(p.pages ?? []);
+      }
+    };
+    collect(revision.pages);
+    return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, pages, editorAssets()));
+  }
   const [revision, shown, reviews, main] = await Promise.all([
     as(changeRequests.getRevision, ref),
     threadComments(as, changeRequestThread, ref, {}),
@@ -527,6 +550,35 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "", requestBudget())) : undefined;
   const diffLink = content ? `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/~diff?page=${encodeURIComponent(content.id)}` : undefined;
   return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink));
+}
+
+/**
+ * The block editor's save (`intent: save-document`, `document`: the page's GitBook JSON document): one
+ * `update_page` as the user, answered in JSON for the editor's script: 200 `{saved: true}`; a document
+ * that is not JSON or not a document, or that the API refuses, 400 `{error}` naming the field; the
+ * action's other refusals as any page's (404 for a reader or another organization's change request).
+ */
+async function saveDocument(as: As, ref: { spaceId: string; changeRequestId: string }, pageId: string, raw: string | undefined): Promise<AppAnswer> {
+  let document: unknown;
+  try {
+    document = JSON.parse(raw ?? "");
+  } catch {
+    return json(400, { error: "'document' must be a JSON document." });
+  }
+  try {
+    checkDocument(document);
+  } catch (err) {
+    if (err instanceof DocumentError) return json(400, { error: err.message });
+    throw err;
+  }
+  try {
+    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "update_page", page: pageId, document: { document } }] });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 400 || code === 422) return json(400, { error: (err as Error).message });
+    throw err;
+  }
+  return json(200, { saved: true });
 }
 
 /** A file name as the API takes it: no path separators or NUL, at most 256 characters (a browser may send a path). */
@@ -549,14 +601,24 @@ async function changeRequestFiles(as: As, req: AppRequest, viewer: Viewer, space
   };
   if (req.method !== "POST") return show(200);
   if (req.form?.intent !== "upload") throw notFound();
+  // The block editor uploads a pasted or dropped image with `reply: json`: the same checks, answered in JSON.
+  const asJson = req.form?.reply === "json";
+  const refuse = (status: number, message: string) => (asJson ? json(status, { error: message }) : show(status, message));
   const upload = req.upload;
-  if (!upload) return show(400, "Pick a file to upload.");
+  if (!upload) return refuse(400, "Pick a file to upload.");
   const size = upload.omitted ? (upload.size ?? 0) : Buffer.byteLength(upload.base64, "base64");
-  if (upload.omitted || size > uploadLimit) return show(413, `That file is too large: ${size} bytes; a file is at most ${uploadLimit} bytes (${describeBytes(uploadLimit)}) here.`);
+  if (upload.omitted || size > uploadLimit) return refuse(413, `That file is too large: ${size} bytes; a file is at most ${uploadLimit} bytes (${describeBytes(uploadLimit)}) here.`);
   const name = uploadName(upload.name);
-  if (!name) return show(400, "That file has no usable name.");
+  if (!name) return refuse(400, "That file has no usable name.");
   const contentType = CONTENT_TYPE.test(upload.contentType) && upload.contentType.length <= 255 ? upload.contentType : "application/octet-stream";
-  await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] });
+  const answer = (await as(changeRequests.updateContent, { ...ref, compat: !asJson, changes: [{ operation: "insert_files", files: [{ name, contentType, base64: upload.base64 }] }] })) as {
+    insertedFiles?: Array<{ id: string; name?: string; contentType?: string }>;
+  };
+  if (asJson) {
+    const file = answer.insertedFiles?.[0];
+    if (!file) throw new Error("the upload answered no inserted file");
+    return json(200, { file: { id: file.id, name: file.name ?? name, contentType: file.contentType ?? contentType } });
+  }
   return redirect(`/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~files`);
 }
 

@@ -6,6 +6,8 @@ import * as sites from "@docshelf/contracts/sites";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Context, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import { ALL_SERVICES, type Config } from "@docshelf/config";
@@ -132,6 +134,9 @@ function rootCallOptions(options: { requestID?: string }, req: IncomingMessage):
 }
 
 
+/** dist/openapi.json (scripts/build-openapi.js), read on the first request for it. */
+let ownApiText: string | undefined;
+
 /** moleculer-web reads its routes when the service is created, so they are built from `cfg` up front. */
 export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown>, GatewayMethods, GatewayVars> {
   const guardOptions: GuardOptions = {
@@ -172,7 +177,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           path: "/",
           mappingPolicy: "restrict",
           authentication: false,
-          aliases: { "GET /": "gateway.home", "GET health": "gateway.health", "GET ready": "gateway.ready" },
+          aliases: { "GET /": "gateway.home", "GET health": "gateway.health", "GET ready": "gateway.ready", "GET v1/openapi.json": "gateway.openapiDocument" },
           bodyParsers: { json: false, urlencoded: false },
           logging: routeLogging,
         },
@@ -248,6 +253,17 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           meta.$responseType = "text/html; charset=utf-8";
           meta.$responseHeaders = HOME_HEADERS;
           return homePage(cfg.publicUrl, await this.homeSites.sites);
+        },
+      },
+      /** `GET /v1/openapi.json`: this instance's API description (own-api.ts), made at build time; no token needed. */
+      openapiDocument: {
+        visibility: "published",
+        handler(ctx: Context) {
+          const meta = ctx.meta as Record<string, unknown>;
+          meta.$responseType = "application/json; charset=utf-8";
+          meta.$responseHeaders = { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" };
+          ownApiText ??= readFileSync(join(__dirname, "openapi.json"), "utf8");
+          return ownApiText;
         },
       },
       health: {

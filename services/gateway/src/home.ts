@@ -50,7 +50,8 @@ published documentation sites it serves as web pages.</p>
 <p><a href="${escape(publicUrl)}/app/sign-in">Sign in to the app</a> with an API token to read and edit your organizations' spaces.</p>
 <h2>API</h2>
 <p>The API is at <code>${escape(api)}</code>. Every call needs an API token:
-<code>Authorization: Bearer &lt;token&gt;</code>. GitBook API clients work against it unchanged.</p>
+<code>Authorization: Bearer &lt;token&gt;</code>. GitBook API clients work against it unchanged. Its
+description, as OpenAPI: <a href="${escape(api)}/openapi.json">${escape(api)}/openapi.json</a>.</p>
 <p>New here? Follow the walk-through in the ${escape(WALK_THROUGH)} of docshelf's source: an
 administrator token, a user, an organization, a space and a published site, with curl. It starts with
 the token the server was started with:</p>

@@ -12,7 +12,8 @@ export function csrfField(viewer: Viewer): Html {
   return html`<input type="hidden" name="_csrf" value="${viewer.csrf}">`;
 }
 
-export function layout(title: string, viewer: Viewer, main: Interpolated, aside?: Interpolated): string {
+/** A page; `head` adds to its head (the editor's stylesheet and script, on the editor's page only). */
+export function layout(title: string, viewer: Viewer, main: Interpolated, aside?: Interpolated, head?: Interpolated): string {
   const signOut = viewer.userId
     ? html`<form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form>`
     : "";
@@ -22,7 +23,7 @@ export function layout(title: string, viewer: Viewer, main: Interpolated, aside?
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title} · docshelf</title>
-<link rel="stylesheet" href="/app/style.css">
+<link rel="stylesheet" href="/app/style.css">${head}
 </head>
 <body>
 <header class="top"><a href="/app" class="brand">docshelf</a>${signOut}</header>

@@ -234,7 +234,7 @@ export function changeRequestPage(
 ${cr.outdated ? html`<p class="notice">Main changed since this change request was made: <a href="${base}/~diff#conflicts">see its changes and any conflicts</a>.</p>` : ""}
 ${
   current
-    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=1">Edit this page</a></p>${trusted(current.html)}</article>
+    ? html`<article><h2>${current.title}</h2><p><a href="${base}/${current.path}?edit=blocks">Edit this page</a> · <a href="${base}/${current.path}?edit=1">Edit the Markdown</a></p>${trusted(current.html)}</article>
 ${diffSection(diff, diffLink)}`
     : html`<p class="meta">Pick a page on the left to read or edit it in this change request.</p>`
 }
@@ -311,6 +311,45 @@ function diffSection(diff: PageDiff | "new" | undefined, link?: string): Html {
   return html`<section id="diff"><h2>Changes against main</h2>${body}</section>`;
 }
 
+/** JSON placed in a `<script type="application/json">`: nothing in it can close the element or start markup. */
+function scriptJson(value: unknown): Html {
+  return trusted(JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026"));
+}
+
+/**
+ * The block editor (client/editor.ts): the page's GitBook document and the change request's pages (for
+ * the link picker) in JSON data blocks, the editor's
+ * script and stylesheet (served by the app, hashed names), saves posted back to the page's address.
+ * Without script the page says so and links the Markdown editor.
+ */
+export function blockEditorPage(
+  viewer: Viewer,
+  space: SpaceView,
+  cr: ChangeRequestView,
+  page: { title: string; path: string },
+  document: unknown,
+  pages: Array<{ id: string; title: string; path: string }>,
+  assets: { js: string; css: string },
+): string {
+  const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
+  return layout(
+    `Edit ${page.title}`,
+    viewer,
+    html`<p class="meta"><a href="${base}">#${cr.number} ${cr.subject || "Untitled"}</a> › editing</p>
+<h1>Edit ${page.title}</h1>
+<div class="editor-bar"><span id="save-status" role="status" aria-live="polite">Loading the editor…</span>
+<a href="${base}/${page.path}?edit=1">Markdown source</a> · <a href="${base}/${page.path}">Done</a></div>
+<div id="editor-app" data-save="${base}/${page.path}" data-files="${base}/~files" data-csrf="${viewer.csrf}"><div id="editor"></div></div>
+<noscript><p class="notice">The block editor needs JavaScript: <a href="${base}/${page.path}?edit=1">edit the Markdown instead</a>.</p></noscript>
+<script type="application/json" id="editor-document">${scriptJson(document)}</script>
+<script type="application/json" id="editor-pages">${scriptJson(pages)}</script>`,
+    undefined,
+    html`
+<link rel="stylesheet" href="${assets.css}">
+<script src="${assets.js}" defer></script>`,
+  );
+}
+
 export function editPage(
   viewer: Viewer,
   space: SpaceView,
@@ -328,6 +367,7 @@ export function editPage(
 <h1>Edit ${page.title}</h1>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
 <form method="post" action="${base}/${page.path}">${csrfField(viewer)}
+<p class="meta"><a href="${base}/${page.path}?edit=blocks">Back to the block editor</a></p>
 <label for="markdown">Markdown</label>
 <textarea id="markdown" name="markdown" maxlength="1000000">
 ${markdown}</textarea>

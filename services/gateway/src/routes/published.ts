@@ -2,9 +2,9 @@
 // this instance's), goes to `sites.serve`, which answers {status, headers, body}. No bearer token, no
 // /v1 rate-limit headers: these are the public pages. They are taken before moleculer-web routes the
 // request, since a site's hostname owns every path but the instance's own (INSTANCE_PATH).
-import { call } from "@docshelf/contracts/action";
 import * as sites from "@docshelf/contracts/sites";
-import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
+import type { ServeAnswer, ServeHead, ServeParams } from "@docshelf/contracts/sites";
+import type { AnswerOf } from "@docshelf/contracts/action";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
 import { acceptsMarkdown, isSiteMcpPost, mcpRefusal, readSiteMcp } from "../mcp/site";
@@ -57,6 +57,29 @@ function errorPage(status: number): string {
     status === 400 ? "This address is not one a site has" : status === 404 ? "There is no page at this address" : status === 429 ? "Too many requests" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
   const hint = status === 400 || status === 404 ? "Check the link you followed." : "Try again in a moment.";
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
+}
+
+function isStream(value: ServeAnswer | NodeJS.ReadableStream): value is NodeJS.ReadableStream {
+  return typeof (value as NodeJS.ReadableStream).pipe === "function";
+}
+
+/**
+ * A streamed answer (a site's llms-full.txt): its head, then its chunks as they come, with back-pressure from
+ * the client. A stream that fails half way ends the response abruptly, so the client sees it incomplete.
+ */
+function writeStream(req: IncomingMessage, res: ServerResponse, stream: NodeJS.ReadableStream, head: ServeHead | undefined): void {
+  const readable = stream as NodeJS.ReadableStream & { destroy?: (err?: Error) => void };
+  res.statusCode = head?.status ?? 200;
+  const headers: ServeHead["headers"] = head?.headers ?? { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (req.method === "HEAD") {
+    readable.destroy?.();
+    res.end();
+    return;
+  }
+  readable.on("error", () => res.destroy());
+  res.on("close", () => readable.destroy?.());
+  readable.pipe(res);
 }
 
 export function publishedSites(publicUrl: string, timeoutMs: number): PublishedSites {
@@ -112,14 +135,20 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
     },
 
     async serve(broker, req, res, params, requestID) {
-      let answer: ServeAnswer | null = null;
+      let answer: ServeAnswer | NodeJS.ReadableStream | null = null;
+      let head: ServeHead | undefined;
       try {
         if (req.method === "POST") {
           const mcp = await readSiteMcp(req);
           if ("refuse" in mcp) answer = mcpRefusal(mcp.refuse, mcp.refuse === 413 ? "The request body is too large." : "An MCP request is JSON (Content-Type: application/json).");
           else params.mcp = mcp;
         }
-        answer ??= await call(broker, sites.serve, params, { timeout: timeoutMs, requestID });
+        if (!answer) {
+          // Moleculer's call promise carries its context, whose meta holds what the action answered in it.
+          const pending = broker.call(sites.serve.name, params, { timeout: timeoutMs, requestID, meta: {} }) as Promise<AnswerOf<typeof sites.serve>> & { ctx?: { meta?: Record<string, unknown> } };
+          answer = await pending;
+          head = pending.ctx?.meta?.[sites.SERVE_HEAD_META] as ServeHead | undefined;
+        }
         // A POST to a path that is no site's is the API's (404 there).
         if (!answer && req.method === "POST") answer = mcpRefusal(404, "There is no site here.");
       } catch (err) {
@@ -135,6 +164,10 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
         return true;
       }
       if (!answer) return false;
+      if (isStream(answer)) {
+        writeStream(req, res, answer, head);
+        return true;
+      }
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       const body = Buffer.from(answer.body, "utf8");

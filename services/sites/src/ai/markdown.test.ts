@@ -57,6 +57,17 @@ test("llms-full.txt stops before its bound and says so", () => {
   expect(writer.add({ title: "more", body: "" }, "u")).toBe(false);
 });
 
+test("llms-full.txt's pieces, taken as they are written, join into the whole document", () => {
+  const writer = new LlmsFullWriter({ title: "Site", description: "About", groups: [] }, "https://x/llms.txt", 2000);
+  const taken = [writer.take()];
+  expect(taken[0]).toBe("# Site\n\n> About\n");
+  for (let i = 0; writer.add({ title: `P${i}`, body: "y".repeat(300) }, `https://x/p${i}.md`); i++) taken.push(writer.take());
+  taken.push(writer.take());
+  expect(writer.take()).toBe("");
+  expect(taken.join("")).toBe(writer.text());
+  expect(taken.at(-1)).toContain("This document stops here");
+});
+
 test("a .md path is the page path without .md", () => {
   expect(markdownPath(["guide", "install.md"])).toEqual(["guide", "install"]);
   expect(markdownPath(["guide"])).toBeNull();

@@ -141,17 +141,19 @@ export function llmsTxt(index: LlmsIndex, maxBytes = LLMS_TXT_MAX_BYTES): string
 }
 
 /**
- * The most `/llms-full.txt` answers (UTF-8 bytes): one answer crosses the transporter as one message
- * (NATS: 1 MB by default, and the JSON envelope escapes newlines and quotes), so past this the document
- * ends with a note that points at /llms.txt and the `.md` pages.
+ * The most `/llms-full.txt` answers (UTF-8 bytes). It is streamed page by page (a chunk at a time across the
+ * transporter), so this bounds what one request may make the instance read and send, not its memory.
  */
-export const LLMS_FULL_MAX_BYTES = 512 * 1024;
+export const LLMS_FULL_MAX_BYTES = 10 * 1024 * 1024;
 /** The most pages `/llms-full.txt` reads (each is one read of content), whatever their size. */
-export const LLMS_FULL_MAX_PAGES = 2000;
+export const LLMS_FULL_MAX_PAGES = 5000;
+/** The longest `/llms-full.txt` works: past it the document ends with the note (a slow store, a huge site). */
+export const LLMS_FULL_MAX_MS = 60_000;
 
-/** Builds llms-full.txt page by page, and stops before the bound. */
+/** Builds llms-full.txt page by page, and stops before the bound; `take` hands over what was written since it last did. */
 export class LlmsFullWriter {
-  private readonly parts: string[] = [];
+  private parts: string[] = [];
+  private written: string[] = [];
   private bytes = 0;
   truncated = false;
 
@@ -168,6 +170,14 @@ export class LlmsFullWriter {
   private push(text: string): void {
     this.parts.push(text);
     this.bytes += Buffer.byteLength(text, "utf8");
+  }
+
+  /** The text added since the last take (the head, pages, the closing note). */
+  take(): string {
+    const out = this.parts.join("");
+    this.written.push(out);
+    this.parts = [];
+    return out;
   }
 
   /** Adds one page; false (and the document closed) when it would pass the bound. */
@@ -190,10 +200,11 @@ export class LlmsFullWriter {
   }
 
   private noteText(): string {
-    return `\n---\n\n> This document stops here: the site's content is larger than ${Math.round(this.maxBytes / 1024)} KB or ${LLMS_FULL_MAX_PAGES} pages. Every page is listed in [llms.txt](${this.llmsTxtUrl}) and can be read as Markdown at its \`.md\` URL.\n`;
+    return `\n---\n\n> This document stops here: the site's content is larger than ${Math.round(this.maxBytes / 1024)} KB or ${LLMS_FULL_MAX_PAGES} pages, or took too long to read. Every page is listed in [llms.txt](${this.llmsTxtUrl}) and can be read as Markdown at its \`.md\` URL.\n`;
   }
 
+  /** The whole document so far. */
   text(): string {
-    return this.parts.join("");
+    return [...this.written, ...this.parts].join("");
   }
 }

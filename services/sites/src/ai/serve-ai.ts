@@ -6,14 +6,16 @@
 // `Link: </llms.txt>; rel="llms-txt"` header from `withAiLinks`.
 import { call } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
-import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
+import type { ServeAnswer, ServeHead, ServeParams } from "@docshelf/contracts/sites";
+import { utf8Chunks } from "@docshelf/runtime";
+import { Readable } from "node:stream";
 import type { SiteDoc } from "../models";
 import type { SitesService } from "../service-types";
 import type { TreeIndex, TreePage } from "../serve/content";
 import { resolveFileLink, resolvePageLink } from "../serve/content";
 import { Lru } from "../serve/lru";
 import { routeOf, type SiteMap, type SiteSpaceView } from "../serve/site-map";
-import { indexPointer, LLMS_FULL_MAX_PAGES, LlmsFullWriter, llmsTxt, pageMarkdown, rewriteLinks, substituteMarkdownVariables, type LlmsGroup, type LlmsIndex } from "./markdown";
+import { indexPointer, LLMS_FULL_MAX_MS, LLMS_FULL_MAX_PAGES, LlmsFullWriter, llmsTxt, pageMarkdown, rewriteLinks, substituteMarkdownVariables, type LlmsGroup, type LlmsIndex } from "./markdown";
 import { serveSiteMcp } from "./mcp";
 
 export const MARKDOWN = "text/markdown; charset=utf-8";
@@ -151,8 +153,14 @@ export function markdownPath(rest: string[]): string[] | null {
   return [...rest.slice(0, -1), last.slice(0, -3)];
 }
 
+/** An answer sent as a stream of bytes (llms-full.txt): its status and headers, then its body. */
+export interface StreamedAnswer {
+  head: ServeHead;
+  stream: Readable;
+}
+
 /** The AI answer for this request, or null when it is one of the site's ordinary pages. */
-export async function serveAi(service: SitesService, request: AiRequest): Promise<ServeAnswer | null> {
+export async function serveAi(service: SitesService, request: AiRequest): Promise<ServeAnswer | StreamedAnswer | null> {
   const { rest, respond, params } = request;
   const ai = new SiteAi(service, request);
   if (rest.length === MCP_SEGMENTS.length && rest.every((segment, i) => segment === MCP_SEGMENTS[i])) return serveSiteMcp(ai, params.mcp);
@@ -163,19 +171,13 @@ export async function serveAi(service: SitesService, request: AiRequest): Promis
     return respond(200, MARKDOWN_TEXT, llmsTxt(index));
   }
   if (rest.length === 1 && rest[0] === "llms-full.txt") {
+    // The head as for any answer (caching by visibility, noindex), without an ETag: the body is not known
+    // before it is sent. `If-None-Match: *` still gets its 304.
+    const head = respond(200, MARKDOWN_TEXT, "");
+    if (head.status !== 200) return head;
+    delete head.headers.ETag;
     const { index, pages } = await ai.index();
-    const writer = new LlmsFullWriter(index, ai.llmsTxtUrl());
-    // Read a few pages at a time, in order, until the bound (bytes, or LLMS_FULL_MAX_PAGES pages).
-    const listed = pages.slice(0, LLMS_FULL_MAX_PAGES + 1);
-    for (let at = 0; at < listed.length && !writer.truncated; at += LLMS_FULL_BATCH) {
-      const batch = listed.slice(at, at + LLMS_FULL_BATCH);
-      const bodies = await Promise.all(batch.map(({ view, tree, page }) => ai.body(view, tree, page)));
-      for (const [i, { view, page }] of batch.entries()) {
-        const added = at + i < LLMS_FULL_MAX_PAGES ? writer.add({ title: page.title, description: page.description, body: bodies[i] }, ai.markdownUrl(view, page)) : writer.close();
-        if (!added) break;
-      }
-    }
-    return respond(200, MARKDOWN_TEXT, writer.text());
+    return { head, stream: Readable.from(llmsFullChunks(ai, index, pages), { objectMode: false }) };
   }
   const mdPath = markdownPath(rest);
   const wantsMarkdown = mdPath !== null || (params.markdown === true && !rest.some((segment) => segment.startsWith("~")));
@@ -188,6 +190,30 @@ export async function serveAi(service: SitesService, request: AiRequest): Promis
   }
   const noindex = !!(found.page.noIndex || found.page.noRobotsIndex);
   return withVaryAccept(respond(200, MARKDOWN, await ai.pageDocument(found.view, found.tree, found.page), noindex));
+}
+
+/**
+ * llms-full.txt's bytes: the header, then each page as it is read (a few at a time, in order), each piece in
+ * chunks of whole UTF-8 characters, until the bound (LLMS_FULL_MAX_BYTES, LLMS_FULL_MAX_PAGES, LLMS_FULL_MAX_MS)
+ * or a page that cannot be read, where the closing note ends it.
+ */
+async function* llmsFullChunks(ai: SiteAi, index: LlmsIndex, pages: Array<{ view: SiteSpaceView; tree: TreeIndex; page: TreePage }>): AsyncGenerator<Buffer> {
+  const writer = new LlmsFullWriter(index, ai.llmsTxtUrl());
+  const deadline = Date.now() + LLMS_FULL_MAX_MS;
+  const listed = pages.slice(0, LLMS_FULL_MAX_PAGES + 1);
+  yield* utf8Chunks(Buffer.from(writer.take(), "utf8"));
+  for (let at = 0; at < listed.length && !writer.truncated; at += LLMS_FULL_BATCH) {
+    const batch = listed.slice(at, at + LLMS_FULL_BATCH);
+    const bodies = Date.now() < deadline ? await Promise.all(batch.map(({ view, tree, page }) => ai.body(view, tree, page))).catch(() => null) : null;
+    if (!bodies) writer.close();
+    else {
+      for (const [i, { view, page }] of batch.entries()) {
+        const added = at + i < LLMS_FULL_MAX_PAGES ? writer.add({ title: page.title, description: page.description, body: bodies[i] }, ai.markdownUrl(view, page)) : writer.close();
+        if (!added) break;
+      }
+    }
+    yield* utf8Chunks(Buffer.from(writer.take(), "utf8"));
+  }
 }
 
 /** llms.txt and llms-full.txt are served as text/plain (what llmstxt.org's readers fetch), in UTF-8. */

@@ -1,6 +1,7 @@
 // `sites.serve`: one GET of a published site, by `/sites/{basename}/…` or by the site's own hostname,
 // answered as {status, headers, body} for the gateway to write.
-import type { ServeParams } from "@docshelf/contracts/sites";
+import { SERVE_HEAD_META, type ServeParams } from "@docshelf/contracts/sites";
+import type { Readable } from "node:stream";
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import { configFor } from "@docshelf/config";
@@ -132,7 +133,7 @@ export const serveActions: SitesActions = {
       markdown: { type: "boolean", optional: true },
       mcp: { type: "object", optional: true, props: { body: { type: "string", max: 1_048_576 }, contentType: { type: "string", max: 256, optional: true }, accept: { type: "string", max: 1024, optional: true }, protocolVersion: { type: "string", max: 64, optional: true } } },
     },
-    async handler(this: SitesService, ctx: Ctx<ServeParams>): Promise<ServeAnswer | null> {
+    async handler(this: SitesService, ctx: Ctx<ServeParams>): Promise<ServeAnswer | Readable | null> {
       const { publicUrl } = configFor(this.broker);
       const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, "");
       const query = stringQuery(ctx.params.query);
@@ -226,6 +227,10 @@ export const serveActions: SitesActions = {
       );
       const map = buildSiteMap({ site, sections, groups, siteSpaces }, heads, access.claims, base);
       const ai = await serveAi(this, { site, base, origin: served.origin, rest, query, map, params: ctx.params, respond });
+      if (ai && "stream" in ai) {
+        (ctx.meta as Record<string, unknown>)[SERVE_HEAD_META] = ai.head;
+        return ai.stream;
+      }
       if (ai) return ai;
 
       const sitemapFile = rest.length === 1 ? /^sitemap(?:-([1-9]\d{0,4}))?\.xml$/.exec(rest[0]) : null;

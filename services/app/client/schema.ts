@@ -1,0 +1,198 @@
+// The editor's ProseMirror schema: GitBook's JSON document model, one node type per block type (its
+// name with `_` for `-`; `code` is `code_block`). Every node keeps the GitBook fields the editor does not edit as attributes
+// (`key`, `data`, `isVoid`, and an atom's `fragments`), so a document goes in and comes out unchanged
+// (convert.ts). Blocks with fragments the editor edits in place (expandable: title and body) hold them
+// as `fragment` children; the others (an image's caption, a table's cells) keep them as an attribute.
+import { Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
+
+/** Attributes every block and inline node carries back to its GitBook form. */
+const KEPT = { key: { default: null }, data: { default: null }, isVoid: { default: null } };
+const ATOM_ATTRS = { ...KEPT, fragments: { default: null } };
+
+type Data = Record<string, unknown> | null;
+const dataOf = (node: PMNode): Record<string, unknown> => (node.attrs.data as Data) ?? {};
+
+function container(tag: string, className: string, content: string, group = "block", extra: Partial<NodeSpec> = {}): NodeSpec {
+  return {
+    content,
+    group,
+    attrs: KEPT,
+    defining: true,
+    toDOM: (): DOMOutputSpec => [tag, { class: className }, 0],
+    parseDOM: [{ tag: `${tag}.${className.split(" ")[0]}` }],
+    ...extra,
+  };
+}
+
+/** A void block shown as a labelled box: what the editor cannot change in place yet is kept as it is. */
+function atom(type: string, label: (node: PMNode) => string): NodeSpec {
+  return {
+    group: "block",
+    atom: true,
+    selectable: true,
+    draggable: true,
+    attrs: ATOM_ATTRS,
+    toDOM: (node): DOMOutputSpec => ["div", { class: `atom atom-${type}`, "data-type": type, contenteditable: "false" }, label(node)],
+  };
+}
+
+function refLabel(ref: unknown): string {
+  if (!ref || typeof ref !== "object") return "";
+  const r = ref as Record<string, unknown>;
+  return String(r.url ?? r.page ?? r.file ?? r.anchor ?? r.space ?? r.reusableContent ?? "");
+}
+
+const nodes: Record<string, NodeSpec> = {
+  doc: { content: "block+", attrs: { data: { default: null } } },
+  text: { group: "inline" },
+  paragraph: {
+    content: "inline*",
+    group: "block",
+    attrs: KEPT,
+    toDOM: (): DOMOutputSpec => ["p", 0],
+    parseDOM: [{ tag: "p" }],
+  },
+  heading_1: { content: "inline*", group: "block", attrs: KEPT, defining: true, toDOM: () => ["h1", 0], parseDOM: [{ tag: "h1" }] },
+  heading_2: { content: "inline*", group: "block", attrs: KEPT, defining: true, toDOM: () => ["h2", 0], parseDOM: [{ tag: "h2" }] },
+  heading_3: { content: "inline*", group: "block", attrs: KEPT, defining: true, toDOM: () => ["h3", 0], parseDOM: [{ tag: "h3" }, { tag: "h4" }, { tag: "h5" }, { tag: "h6" }] },
+  list_item: {
+    content: "block+",
+    attrs: KEPT,
+    defining: true,
+    toDOM: (node): DOMOutputSpec => {
+      const checked = dataOf(node).checked;
+      return typeof checked === "boolean" ? ["li", { class: checked ? "task done" : "task", "data-checked": String(checked) }, 0] : ["li", 0];
+    },
+    parseDOM: [{ tag: "li" }],
+  },
+  list_unordered: container("ul", "list", "list_item+", "block", { parseDOM: [{ tag: "ul" }] }),
+  list_tasks: container("ul", "tasks", "list_item+"),
+  list_ordered: {
+    content: "list_item+",
+    group: "block",
+    attrs: KEPT,
+    toDOM: (node): DOMOutputSpec => {
+      const start = dataOf(node).start;
+      return typeof start === "number" && start !== 1 ? ["ol", { start: String(start) }, 0] : ["ol", 0];
+    },
+    parseDOM: [{ tag: "ol" }],
+  },
+  blockquote: container("blockquote", "quote", "block+", "block", { parseDOM: [{ tag: "blockquote" }] }),
+  hint: {
+    content: "block+",
+    group: "block",
+    attrs: KEPT,
+    defining: true,
+    toDOM: (node): DOMOutputSpec => {
+      const style = String(dataOf(node).style ?? "info");
+      return ["div", { class: `hint hint-${style}`, "data-style": style }, 0];
+    },
+    parseDOM: [{ tag: "div.hint" }],
+  },
+  code_block: {
+    content: "code_line+",
+    group: "block",
+    attrs: KEPT,
+    defining: true,
+    toDOM: (node): DOMOutputSpec => {
+      const d = dataOf(node);
+      return ["pre", { class: "code", "data-syntax": String(d.syntax ?? ""), "data-title": String(d.title ?? "") }, ["code", 0]];
+    },
+    parseDOM: [{ tag: "pre", preserveWhitespace: "full" }],
+  },
+  code_line: { content: "text*", marks: "", code: true, attrs: KEPT, toDOM: () => ["div", { class: "code-line" }, 0] },
+  tabs: container("div", "tabs", "tabs_item+"),
+  tabs_item: {
+    content: "block+",
+    attrs: KEPT,
+    defining: true,
+    toDOM: (node): DOMOutputSpec => ["section", { class: "tab", "data-title": String(dataOf(node).title ?? "") }, 0],
+  },
+  stepper: container("ol", "stepper", "stepper_step+"),
+  stepper_step: { content: "block+", attrs: KEPT, defining: true, toDOM: () => ["li", { class: "step" }, 0] },
+  expandable: container("div", "expandable", "fragment+"),
+  fragment: {
+    content: "block+",
+    attrs: { fragment: { default: "" }, type: { default: null } },
+    defining: true,
+    toDOM: (node): DOMOutputSpec => ["div", { class: `fragment fragment-${String(node.attrs.type ?? node.attrs.fragment)}` }, 0],
+  },
+  images: container("div", "images", "image+"),
+  image: {
+    ...atom("image", (node) => String(dataOf(node).alt ?? "")),
+    toDOM: (node): DOMOutputSpec => {
+      const d = dataOf(node);
+      const ref = (d.ref ?? {}) as Record<string, unknown>;
+      const src = ref.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : "";
+      return ["figure", { class: "atom atom-image", "data-type": "image", contenteditable: "false" }, src ? ["img", { src, alt: String(d.alt ?? "") }] : ["span", { class: "atom-label" }, `Image ${String(d.alt ?? "") || refLabel(ref)}`]];
+    },
+  },
+  divider: { group: "block", atom: true, attrs: ATOM_ATTRS, toDOM: () => ["hr"], parseDOM: [{ tag: "hr" }] },
+  file: atom("file", (node) => `File ${refLabel(dataOf(node).ref)}`),
+  embed: atom("embed", (node) => `Embed ${String(dataOf(node).url ?? "")}`),
+  math: atom("math", (node) => String(dataOf(node).formula ?? "")),
+  content_ref: atom("content-ref", (node) => `Link to ${refLabel(dataOf(node).ref)}`),
+  reusable_content: atom("reusable-content", (node) => `Reusable content ${refLabel(dataOf(node).ref)}`),
+  table: {
+    ...atom("table", () => ""),
+    toDOM: (node): DOMOutputSpec => {
+      const d = dataOf(node) as { view?: { columns?: string[] }; definition?: Record<string, { title?: string }>; records?: Record<string, { orderIndex?: string }> };
+      const columns = d.view?.columns ?? [];
+      const rows = Object.keys(d.records ?? {}).length;
+      return ["div", { class: "atom atom-table", "data-type": "table", contenteditable: "false" }, `Table: ${columns.map((c) => d.definition?.[c]?.title ?? c).join(" | ")} (${rows} rows)`];
+    },
+  },
+  inline_image: {
+    inline: true,
+    group: "inline",
+    atom: true,
+    attrs: KEPT,
+    toDOM: (node): DOMOutputSpec => {
+      const d = dataOf(node);
+      const ref = (d.ref ?? {}) as Record<string, unknown>;
+      const src = ref.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : "";
+      return src ? ["img", { class: "inline-image", src, alt: String(d.alt ?? "") }] : ["span", { class: "inline-image" }, `[${String(d.alt ?? "image")}]`];
+    },
+  },
+  inline_math: {
+    inline: true,
+    group: "inline",
+    atom: true,
+    attrs: KEPT,
+    toDOM: (node): DOMOutputSpec => ["span", { class: "inline-math" }, String(dataOf(node).formula ?? "")],
+  },
+};
+
+/** GitBook's marks, and the link inline (a mark here, so text runs stay editable across it). */
+const marks: Record<string, MarkSpec> = {
+  link: {
+    attrs: { data: { default: null }, key: { default: null } },
+    inclusive: false,
+    toDOM: (mark): DOMOutputSpec => {
+      const ref = ((mark.attrs.data as Data)?.ref ?? {}) as Record<string, unknown>;
+      const href = ref.kind === "url" && typeof ref.url === "string" && /^(https?:|mailto:)/i.test(ref.url) ? ref.url : "#";
+      return ["a", { href, rel: "noopener noreferrer nofollow", "data-kind": String(ref.kind ?? "") }, 0];
+    },
+    // A pasted link keeps its address only when it is http(s) or mailto (a javascript: link is plain text).
+    parseDOM: [
+      {
+        tag: "a[href]",
+        getAttrs: (dom) => {
+          const url = (dom as HTMLElement).getAttribute("href")?.trim() ?? "";
+          return /^(https?:\/\/|mailto:)/i.test(url) && url.length <= 2048 ? { data: { ref: { kind: "url", url } } } : false;
+        },
+      },
+    ],
+  },
+  bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b" }] },
+  italic: { toDOM: () => ["em", 0], parseDOM: [{ tag: "em" }, { tag: "i" }] },
+  strikethrough: { toDOM: () => ["s", 0], parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }] },
+  code: { toDOM: () => ["code", 0], parseDOM: [{ tag: "code" }] },
+};
+
+export const schema = new Schema({ nodes, marks });
+
+/** GitBook's block or inline type as a node name of this schema. */
+export const nodeName = (gitbookType: string): string => (gitbookType === "code" ? "code_block" : gitbookType.replace(/-/g, "_"));
+/** A node name of this schema as GitBook's type (`code_block`: `code` is also a mark's name). */
+export const gitbookType = (name: string): string => (name === "code_block" ? "code" : name.replace(/_/g, "-"));
