@@ -29,6 +29,9 @@ const ALONE = [
   "resource-markdown",
   "resource-openapi",
   "tenancy-diff",
+  "store-kill", // the server SIGKILLed during sustained writes, again and again
+  "store-upgrade", // servers started on copies of an old DATA_DIR
+  "store-backup", // a server backed up while it writes, restored into a fresh DATA_DIR
 ];
 
 const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);

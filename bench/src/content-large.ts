@@ -59,8 +59,8 @@ async function main(): Promise<void> {
     if (MODE === "nats" && (!isLoopback(new URL(NATS_URL).hostname) || !(await natsReachable(NATS_URL)))) {
       throw new Error(`BENCH_LARGE_MODE=nats needs a NATS server on the loopback at NATS_URL (${NATS_URL})`);
     }
-    for (const [i, group] of GROUPS.entries()) {
-      children.push(
+    const startAll = () =>
+      GROUPS.map((group, i) =>
         startChild(`real (${group.join(", ")})`, [MAIN], {
           ...process.env,
           NODE_ENV: "test",
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
           REQUEST_TIMEOUT_MS: "120000",
         }),
       );
-    }
+    children.push(...startAll());
     // The process holding the content service (embedded: everything): its RSS is the one reported.
     const proc = children[MODE === "nats" ? 1 : 0];
     /** CPU used so far by the processes answering GET …/content (gateway and content), in ms. */
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       await json("GET", `/v1/spaces/${spaceId}/content/page/${encodeURIComponent(id)}`);
       pageMs.push(now() - t);
     }
+    const somePage = pageIds[0];
     pageIds = [];
     const rssBeforeSearch = rssMb(proc.proc.pid);
 
@@ -165,6 +166,16 @@ async function main(): Promise<void> {
 
     const rss = rssMb(proc.proc.pid);
 
+    // A restart on the same DATA_DIR (two spaces of PAGES pages now): time to /ready, then the first page read.
+    await Promise.all(children.splice(0).map((child) => child.stop()));
+    t = now();
+    children.push(...startAll());
+    await waitUntil("/ready after a restart", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, children);
+    const restartMs = now() - t;
+    t = now();
+    await json("GET", `/v1/spaces/${spaceId}/content/page/${encodeURIComponent(somePage)}`);
+    const firstPageAfterRestartMs = now() - t;
+
     const rows: Array<[string, string, string, boolean]> = [
       [`GET /v1/spaces/{id}/content p50 (${CONTENT_RUNS} requests, ${(contentBytes / 1e6).toFixed(1)} MB body; p95 ${r1(pct(contentMs, 95))} ms)`, `${r1(pct(contentMs, 50))} ms`, "≤ 150 ms", pct(contentMs, 50) <= 150],
       [`GET /v1/spaces/{id}/content/page/{pageId} p50 (${PAGE_RUNS} random pages; p95 ${r1(pct(pageMs, 95))} ms)`, `${r1(pct(pageMs, 50))} ms`, "≤ 10 ms", pct(pageMs, 50) <= 10],
@@ -174,6 +185,8 @@ async function main(): Promise<void> {
       [`(for reference) CPU per GET …/content request, ${MODE === "nats" ? "gateway and content processes" : "the system process"} (user + system)`, `${r1(contentCpuMs)} ms`, "–", true],
       [`RSS of the ${MODE === "nats" ? "content" : "system"} process after all of the above (VmRSS)`, `${rss} MB`, "≤ 500 MB", rss <= 500],
       ["(for reference) RSS after inserts, content and page reads, before the first search", `${rssBeforeSearch} MB`, "–", true],
+      [`restart on the same DATA_DIR to /ready (${2 * PAGES} pages with the duplicate)`, `${Math.round(restartMs)} ms`, "≤ 3000 ms", restartMs <= 3000],
+      ["(for reference) first page read after the restart", `${r1(firstPageAfterRestartMs)} ms`, "–", true],
     ];
     const out = [
       `Large space bench: ${PAGES} pages, ${(bytes / 1e6).toFixed(1)} MB of markdown (inserted in batches of ${BATCH} through POST /v1/_test/spaces/{id}/changes in ${(insertMs / 1000).toFixed(1)} s), ${MODE === "nats" ? "over NATS (gateway, content, the other services: 3 processes)" : "embedded"}, node ${process.version}`,

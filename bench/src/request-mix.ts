@@ -33,6 +33,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import { ALL_SERVICES } from "@docshelf/config";
 import type { MixFloorRoute } from "./mix-floor";
@@ -135,25 +136,20 @@ interface MixModeResult {
 }
 
 /**
- * Documents in each nedb collection under a DATA_DIR (`<service>/<collection>.db`), read from the files
- * while the system runs: a file is nedb's append log, so the documents are the ids whose last line is
- * not a deletion (index lines left out).
+ * Documents in each collection under a DATA_DIR (`<service>/store.sqlite`, a table `c:<collection>` each),
+ * read while the system runs (a read-only connection sees the last committed state).
  */
 function documentsIn(dataDir: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const service of readdirSync(dataDir).sort()) {
-    const dir = join(dataDir, service);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".db")).sort()) {
-      const live = new Set<string>();
-      for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
-        if (!line) continue;
-        const doc = JSON.parse(line) as { _id?: string; $$deleted?: boolean };
-        if (doc._id === undefined) continue;
-        if (doc.$$deleted) live.delete(doc._id);
-        else live.add(doc._id);
-      }
-      out[`${service}/${file.slice(0, -3)}`] = live.size;
+    const file = join(dataDir, service, "store.sqlite");
+    if (!statSync(join(dataDir, service)).isDirectory() || !existsSync(file)) continue;
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c:%' ORDER BY name").all() as Array<{ name: string }>;
+      for (const { name } of tables) out[`${service}/${name.slice(2)}`] = Number((db.prepare(`SELECT count(*) AS n FROM "${name.replace(/"/g, '""')}"`).get() as { n: number }).n);
+    } finally {
+      db.close();
     }
   }
   return out;

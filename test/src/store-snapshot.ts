@@ -1,8 +1,10 @@
-// Reads every collection of every service from the embedded store's files (DATA_DIR/<service>/<name>.db),
-// as NeDB would load them: its files are append-only logs where a later line for an id replaces the
-// earlier one and `$$deleted` removes it. Reading the files needs no hook in the services.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// Reads every collection of every service from the embedded store's files (DATA_DIR/<service>/store.sqlite,
+// one table `c:<collection>` per collection, each document as JSON), read-only beside the running server
+// (WAL: a reader sees the last committed state). Documents keep their id as `_id`, as the store's files
+// always named it. Reading the files needs no hook in the services.
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import mongoose from "mongoose";
 
 /** `service/collection` → id → document. */
@@ -11,27 +13,27 @@ export type StoreSnapshot = Record<string, Record<string, unknown>>;
 /** Fields that change without a request changing anything, per `service/collection`. */
 export type Volatile = Record<string, string[]>;
 
-function replay(file: string, drop: string[]): Record<string, unknown> {
-  const docs: Record<string, unknown> = {};
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    let doc: Record<string, unknown>;
-    try {
-      doc = JSON.parse(line);
-    } catch {
-      // A line being appended while we read: the next snapshot sees it whole.
-      continue;
+function readDatabase(file: string, service: string, volatile: Volatile, snapshot: StoreSnapshot): void {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("BEGIN");
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c:%'").all() as Array<{ name: string }>;
+    for (const { name } of tables) {
+      const collection = `${service}/${name.slice(2)}`;
+      const drop = volatile[collection] ?? [];
+      const docs: Record<string, unknown> = {};
+      for (const row of db.prepare(`SELECT id, doc FROM "${name.replace(/"/g, '""')}" ORDER BY id`).all() as Array<{ id: string; doc: string }>) {
+        const doc: Record<string, unknown> = { ...(JSON.parse(row.doc) as Record<string, unknown>), _id: row.id };
+        for (const field of drop) delete doc[field];
+        docs[row.id] = doc;
+      }
+      snapshot[collection] = docs;
     }
-    if ("$$indexCreated" in doc || "$$indexRemoved" in doc) continue;
-    const id = String(doc._id);
-    if (doc.$$deleted === true) {
-      delete docs[id];
-      continue;
-    }
-    for (const field of drop) delete doc[field];
-    docs[id] = doc;
+    db.exec("COMMIT");
+  } finally {
+    db.close();
   }
-  return docs;
 }
 
 /** Every collection's documents as they stand on disk, without the `volatile` fields. */
@@ -40,11 +42,8 @@ export function readStore(dataDir: string, volatile: Volatile = {}): StoreSnapsh
   for (const service of readdirSync(dataDir)) {
     const dir = join(dataDir, service);
     if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith(".db")) continue;
-      const collection = `${service}/${name.slice(0, -3)}`;
-      snapshot[collection] = replay(join(dir, name), volatile[collection] ?? []);
-    }
+    const file = join(dir, "store.sqlite");
+    if (existsSync(file)) readDatabase(file, service, volatile, snapshot);
     // File bytes are stored by hash beside the collections.
     const files = join(dir, "files");
     if (existsSync(files) && statSync(files).isDirectory()) snapshot[`${service}/files`] = Object.fromEntries(readdirSync(files).map((f) => [f, statSync(join(files, f)).size]));

@@ -177,7 +177,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "PORT", default: "8080", why: "HTTP port of the gateway." },
   { name: "HOST", default: "127.0.0.1", why: "Interface the gateway (and the health and metrics ports) binds to; only this machine can connect by default. 0.0.0.0 serves every interface (the container image sets it)." },
   { name: "PUBLIC_URL", default: "http://localhost:$PORT", why: "Absolute base URL used in every `urls` member." },
-  { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store's files (ignored when MONGO_URL is set)." },
+  { name: "DATA_DIR", default: "./data", why: "Directory of the embedded store: a SQLite database and stored files per service, DATA_DIR/<service>/ (ignored when MONGO_URL is set)." },
   { name: "MONGO_URL", default: "", why: "MongoDB connection string; when set, collections live in MongoDB." },
   { name: "TRANSPORTER", default: "", why: "Moleculer transporter: nats:// URLs separated by commas (nats://user:password@nats:4222 to log in with a password); empty means one process." },
   { name: "NATS_TOKEN", default: "", why: "Authorization token of the NATS servers (instead of a password in TRANSPORTER)." },

@@ -1,7 +1,7 @@
 // Content-addressed bytes (uploaded files): on disk beside the embedded store, or in GridFS beside the
 // MongoDB collections, so that replicas of a service share them without a shared volume.
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import mongoose from "mongoose";
@@ -24,6 +24,19 @@ export function sha256Of(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** fsyncs a directory, so a rename in it survives a power cut (where the file system allows it). */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // not every file system lets a directory be fsynced
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Blobs as files named by their SHA-256 in one directory (written to a temp name, then renamed). */
 export class DiskBlobStore implements BlobStore {
   readonly kind = "disk" as const;
@@ -36,9 +49,17 @@ export class DiskBlobStore implements BlobStore {
     const sha256 = sha256Of(bytes);
     const target = join(this.dir, sha256);
     if (!existsSync(target)) {
+      // Durable before it is named: written and fsynced under a temporary name, renamed, the directory fsynced.
       const partial = `${target}.${process.pid}.${Date.now()}.tmp`;
-      writeFileSync(partial, bytes);
+      const fd = openSync(partial, "wx");
+      try {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(partial, target);
+      syncDirectory(this.dir);
     }
     return sha256;
   }

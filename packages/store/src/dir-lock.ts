@@ -24,11 +24,15 @@ export class DataDirLockedError extends Error {
     readonly dataDir: string,
     readonly holder: Holder,
     readonly lockFile: string,
+    /** The lock is a file lock the kernel holds for a live process (the SQLite store), not a file naming a pid. */
+    kernelLock = false,
   ) {
     super(
       `DATA_DIR ${dataDir} is in use by another docshelf process (pid ${holder.pid} on ${holder.host}, since ${holder.since}). ` +
         `Two processes on one data directory overwrite each other's files: stop that process first, or give this one another DATA_DIR. ` +
-        `(Lock file: ${lockFile}. A lock whose process is gone is taken over by itself; should pid ${holder.pid} be another program, remove that file.)`,
+        (kernelLock
+          ? `(Lock: ${lockFile}, held by the running process itself and released when it ends, however it ends; nothing to remove by hand. The pid is as that process saw it: in another container it may be another process's pid here.)`
+          : `(Lock file: ${lockFile}. A lock whose process is gone is taken over by itself; should pid ${holder.pid} be another program, remove that file.)`),
     );
     this.name = "DataDirLockedError";
   }

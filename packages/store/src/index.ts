@@ -1,7 +1,8 @@
-// The store: one contract, an embedded nedb adapter and a MongoDB adapter, chosen by configuration.
+// The store: one contract, an embedded SQLite adapter and a MongoDB adapter, chosen by configuration. The nedb
+// adapter remains for unit tests of other packages and as the source an embedded store imports (sqlite.ts).
 import { join, resolve } from "node:path";
 import { MongoStore } from "./mongo";
-import { NedbStore } from "./nedb";
+import { SqliteStore } from "./sqlite";
 import type { Store } from "./types";
 
 export * from "./types";
@@ -9,6 +10,7 @@ export { op, Operator, toQuery, type Filter, type FilterValue, type Primitive } 
 export { cursorOf, normalizeSort } from "./cursor";
 export { newId, newSecret } from "./ids";
 export { NedbStore } from "./nedb";
+export { SqliteStore, StoreTooNewError, SCHEMA_VERSION, DB_FILE, OWNER_LOCK_FILE, NEDB_KEPT_DIR } from "./sqlite";
 export { DataDirLockedError, lockDirectory, LOCK_FILE } from "./dir-lock";
 export { MongoStore } from "./mongo";
 export { DiskBlobStore, GridFsBlobStore, sha256Of, type BlobStore } from "./blobs";
@@ -23,7 +25,7 @@ export interface StoreOptions {
 /** Opens the store a service keeps its collections in. */
 export async function openStore(service: string, options: StoreOptions): Promise<Store> {
   if (options.mongoUrl) return MongoStore.connect(options.mongoUrl, service);
-  if (options.memory || !options.dataDir) return new NedbStore({});
-  return new NedbStore({ dir: join(resolve(options.dataDir), service), dataDir: options.dataDir });
+  if (options.memory || !options.dataDir) return new SqliteStore({});
+  return new SqliteStore({ dir: join(resolve(options.dataDir), service), dataDir: options.dataDir });
 }
 export { storeMixin, type StoreVars } from "./mixin";

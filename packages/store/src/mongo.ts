@@ -4,10 +4,50 @@ import { ConflictError } from "@docshelf/errors";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
-import { toModifiers } from "./nedb";
+import { toModifiers } from "./modifiers";
 import { newId } from "./ids";
 import { decodeKeys, encodeKeys } from "./keys";
 import { GridFsBlobStore, type BlobStore } from "./blobs";
+import { StoreTooNewError } from "./sqlite";
+
+/**
+ * The MongoDB store's schema version. Each version's migration runs once at start-up and is recorded in
+ * `<service>__migrations` (one document per version, its _id the version: replicas starting together
+ * record it once); data of a higher version is refused, as in the embedded store.
+ */
+export const MONGO_SCHEMA_VERSION = 1;
+
+interface MongoMigration {
+  version: number;
+  name: string;
+  up(connection: mongoose.Connection, prefix: string): Promise<string>;
+}
+
+const MONGO_MIGRATIONS: MongoMigration[] = [{ version: 1, name: "collections named <service>_<collection>", up: async () => "nothing to change" }];
+
+interface MigrationDoc {
+  _id: number;
+  name: string;
+  appliedAt: string;
+  detail: string;
+}
+
+/** Runs the migrations this database has not recorded, in order; refuses a database of a newer version. */
+export async function migrateMongo(connection: mongoose.Connection, prefix: string): Promise<void> {
+  const recorded = connection.collection<MigrationDoc>(`${prefix}__migrations`) as unknown as mongoose.mongo.Collection<MigrationDoc>;
+  const newest = await recorded.find({}).sort({ _id: -1 }).limit(1).toArray();
+  const current = newest[0]?._id ?? 0;
+  if (current > MONGO_SCHEMA_VERSION) throw new StoreTooNewError(`the MongoDB collections of ${prefix}`, current, MONGO_SCHEMA_VERSION);
+  for (const migration of MONGO_MIGRATIONS) {
+    if (migration.version <= current) continue;
+    const detail = await migration.up(connection, prefix);
+    try {
+      await recorded.insertOne({ _id: migration.version, name: migration.name, appliedAt: new Date().toISOString(), detail });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // another replica recorded it first
+    }
+  }
+}
 
 type Stored = Record<string, unknown> & { _id: string };
 type RawCollection = mongoose.mongo.Collection<Stored>;
@@ -193,6 +233,12 @@ export class MongoStore implements Store {
   static async connect(url: string, service: string): Promise<MongoStore> {
     const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
     const info = (await connection.db!.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string };
+    try {
+      await migrateMongo(connection, service);
+    } catch (err) {
+      await connection.close();
+      throw err;
+    }
     // FerretDB 1.x applies an update by reading the document, changing it and writing it back, with no
     // check that it is still what was read (FerretDB issue #3040): two racing updates may both "match".
     if (info.ferretdbVersion) return new MongoStore(connection, service, `FerretDB ${info.ferretdbVersion}`, /^v?1\./.test(info.ferretdbVersion));

@@ -11,6 +11,9 @@ import { copyDecoded, decodeKeys, encodeKeys } from "./keys";
 import { OrderedView } from "./nedb-ordered";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
+import { toModifiers } from "./modifiers";
+
+export { toModifiers };
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
 
 type Stored = Record<string, unknown> & { _id: string };
@@ -44,24 +47,6 @@ function toStored(doc: Doc): Stored {
 
 function isUniqueViolation(err: unknown): boolean {
   return (err as { errorType?: string })?.errorType === "uniqueViolated";
-}
-
-/**
- * Translates the contract's update into nedb's modifiers (nedb has no $unset list form). The keys of
- * `$set` and `$push` are field paths; the keys inside their values are encoded (keys.ts).
- */
-export function toModifiers<T>(update: Update<T>): Record<string, unknown> {
-  const mods: Record<string, unknown> = {};
-  if (update.$set) {
-    const set: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(update.$set)) if (v !== undefined && k !== "id") set[k] = encodeKeys(v);
-    if (Object.keys(set).length) mods.$set = set;
-  }
-  if (update.$unset?.length) mods.$unset = Object.fromEntries(update.$unset.map((k) => [k, true]));
-  if (update.$inc && Object.keys(update.$inc).length) mods.$inc = update.$inc;
-  if (update.$push && Object.keys(update.$push).length) mods.$push = Object.fromEntries(Object.entries(update.$push).map(([k, v]) => [k, encodeKeys(v)]));
-  if (update.$pull && Object.keys(update.$pull).length) mods.$pull = update.$pull;
-  return mods;
 }
 
 /** The part of nedb's persistence (not in its typings) that {@link appendThroughOpenFile} replaces. */

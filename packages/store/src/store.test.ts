@@ -6,9 +6,22 @@ import { runStoreContract } from "./contract";
 import { afterQuery, cursorOf, normalizeSort } from "./cursor";
 import { op, toQuery, type Filter, type Primitive } from "./filter";
 import { newId, newSecret } from "./ids";
-import { MongoStore, NedbStore, openStore } from "./index";
+import { MongoStore, NedbStore, openStore, SqliteStore } from "./index";
+import { MONGO_SCHEMA_VERSION } from "./mongo";
 
 runStoreContract("nedb in memory", async () => new NedbStore({}));
+runStoreContract("sqlite in memory", async () => new SqliteStore({}));
+
+describe("sqlite on files", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "docshelf-sqlite-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  runStoreContract("sqlite on files", async () => new SqliteStore({ dir: join(dir, "svc") }), { persistent: true });
+});
 
 describe("nedb on files", () => {
   let dir = "";
@@ -21,7 +34,7 @@ describe("nedb on files", () => {
   runStoreContract("nedb on files", async () => new NedbStore({ dir: join(dir, "svc") }), { persistent: true });
 
   test("each collection is kept in its own file under the service directory", async () => {
-    const store = await openStore("filesvc", { dataDir: dir });
+    const store = new NedbStore({ dir: join(dir, "filesvc") });
     const c = await store.collection({ name: "things" });
     await c.insert({ id: newId() });
     await store.close();
@@ -104,6 +117,21 @@ if (mongoUrl) {
   const prefix = `contract${newId().slice(-8)}`;
   runStoreContract(`mongodb (${server})`, () => MongoStore.connect(mongoUrl, prefix), { persistent: true });
 
+  describe(`schema versions on ${server}`, () => {
+    test("the migrations are recorded once, and a database of a newer version is refused with the embedded store's message", async () => {
+      const service = `versions${newId().slice(-8)}`;
+      const first = await MongoStore.connect(mongoUrl, service);
+      await first.close();
+      const again = await MongoStore.connect(mongoUrl, service);
+      const recorded = (again as unknown as { connection: { collection(name: string): { find(q: object): { toArray(): Promise<Array<{ _id: number }>> }; insertOne(doc: object): Promise<unknown>; drop(): Promise<unknown> } } }).connection.collection(`${service}__migrations`);
+      expect((await recorded.find({}).toArray()).map((m) => m._id)).toEqual([MONGO_SCHEMA_VERSION]);
+      await recorded.insertOne({ _id: MONGO_SCHEMA_VERSION + 1, name: "from the future", appliedAt: "", detail: "" });
+      await expect(MongoStore.connect(mongoUrl, service)).rejects.toThrow(`has schema version ${MONGO_SCHEMA_VERSION + 1}, written by a newer docshelf; this version understands up to ${MONGO_SCHEMA_VERSION}`);
+      await recorded.drop();
+      await again.close();
+    });
+  });
+
   describe(`per-document locks on ${server}`, () => {
     const ferret1 = /^FerretDB v?1\./.test(server);
     let store: MongoStore;
@@ -141,10 +169,20 @@ if (mongoUrl) {
 }
 
 describe("openStore", () => {
-  test("opens an in-memory nedb store when asked for memory or given no data directory", async () => {
+  test("opens the service's SQLite database under DATA_DIR/<service>", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docshelf-open-"));
+    const store = await openStore("filesvc", { dataDir: dir });
+    expect(store.kind).toBe("sqlite");
+    await (await store.collection({ name: "things" })).insert({ id: newId() });
+    await store.close();
+    expect(readdirSync(join(dir, "filesvc")).sort()).toEqual(["store.lock", "store.sqlite"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("opens an in-memory SQLite store when asked for memory or given no data directory", async () => {
     for (const options of [{ memory: true, dataDir: "/nonexistent" }, {}]) {
       const store = await openStore("svc", options);
-      expect(store.kind).toBe("nedb");
+      expect(store.kind).toBe("sqlite");
       expect(store.isOpen()).toBe(true);
       await store.close();
     }

@@ -61,9 +61,9 @@ export interface CollectionSpec {
 }
 
 export interface Store {
-  readonly kind: "nedb" | "mongo";
+  readonly kind: "sqlite" | "nedb" | "mongo";
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
-  /** The service's content-addressed bytes named `name`: files beside nedb's, a GridFS bucket in MongoDB. */
+  /** The service's content-addressed bytes named `name`: files beside the embedded store's database, a GridFS bucket in MongoDB. */
   blobs(name: string): BlobStore;
   isOpen(): boolean;
   close(): Promise<void>;

@@ -18,6 +18,21 @@ export function filtersContract(h: Harness): void {
       expect(await c.count({ org: "o1", role: "read" })).toBe(1);
     });
 
+    test("equality and op.in on a field holding an array match the documents whose array holds the value, also through an index", async () => {
+      const c = await fresh([{ fields: ["contributors"] }]);
+      const [a, b, cc] = await seed(c, [{ contributors: ["u1", "u2"], space: "s" }, { contributors: ["u2"], space: "s" }, { contributors: "u3", space: "t" }]);
+      expect(ids(await c.find({ contributors: "u2" }))).toEqual([a.id, b.id]);
+      expect(ids(await c.find({ contributors: "u1", space: "s" }))).toEqual([a.id]);
+      expect(ids(await c.find({ contributors: "u3" }))).toEqual([cc.id]);
+      expect(await c.count({ contributors: op.in(["u1", "u3"]) })).toBe(2);
+      expect(await c.count({ contributors: "nobody" })).toBe(0);
+      // A field that becomes an array through an update.
+      await c.updateOne({ id: cc.id }, { $push: { tags: "x" } });
+      await c.updateOne({ id: b.id }, { $set: { tags: ["x", "y"] } });
+      expect(ids(await c.find({ tags: "x" }))).toEqual([b.id, cc.id]);
+      expect(ids(await c.find({ tags: "y" }))).toEqual([b.id]);
+    });
+
     test("an empty filter matches every document and an undefined filter value is ignored", async () => {
       const c = await fresh();
       const docs = await seed(c, [{ n: 1 }, { n: 2 }, { n: 3 }]);

@@ -112,22 +112,102 @@ interface RankedPage {
   score: number;
 }
 
-export class SearchIndex {
-  private readonly spaces = new Map<string, SpaceIndex>();
+/** The memory the spaces' indexes of one content node may use together before the least recently used go. */
+export const DEFAULT_BUDGET_BYTES = 256 * 1024 * 1024;
+/**
+ * A space indexed or searched this recently is never evicted, whatever the budget: an organization search
+ * indexes its stale spaces one after the other and then searches them all, and none may go in between.
+ */
+export const MIN_KEEP_MS = 60_000;
 
-  /** Replaces whatever was indexed for the space by the given revision's pages. Idempotent. */
+export interface SearchIndexOptions {
+  budgetBytes?: number;
+  minKeepMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/** Roughly what a space's index holds in memory: its pages' text, postings and term dictionary. */
+export function approximateBytes(space: SpaceIndex): number {
+  let bytes = 0;
+  for (const page of space.pages) bytes += 2 * ((page.markdown?.length ?? 0) + page.title.length + page.path.length + page.id.length) + 64;
+  for (const postings of space.postings) bytes += postings.start.byteLength + postings.sections.byteLength + postings.freqs.byteLength;
+  bytes += space.firstSection.byteLength + space.sectionPage.byteLength + space.fieldLengths.reduce((sum, a) => sum + a.byteLength, 0);
+  return bytes + space.termCount * 80;
+}
+
+interface Held {
+  space: SpaceIndex;
+  bytes: number;
+  usedAt: number;
+}
+
+export class SearchIndex {
+  /** In order of last use, least recent first. */
+  private readonly spaces = new Map<string, Held>();
+  private totalBytes = 0;
+  private readonly budgetBytes: number;
+  private readonly minKeepMs: number;
+  private readonly now: () => number;
+
+  constructor(options: SearchIndexOptions = {}) {
+    this.budgetBytes = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
+    this.minKeepMs = options.minKeepMs ?? MIN_KEEP_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Replaces whatever was indexed for the space by the given revision's pages. Idempotent. Then evicts the
+   * least recently used spaces while over the budget (an evicted space is built again on its next search).
+   */
   indexRevision(spaceId: string, revisionId: string, pages: readonly PageInput[]): void {
-    if (this.spaces.get(spaceId)?.revisionId === revisionId) return;
-    this.spaces.set(spaceId, SpaceIndex.build(spaceId, revisionId, pages));
+    if (this.spaces.get(spaceId)?.space.revisionId === revisionId) return;
+    const space = SpaceIndex.build(spaceId, revisionId, pages);
+    this.removeSpace(spaceId);
+    const held = { space, bytes: approximateBytes(space), usedAt: this.now() };
+    this.spaces.set(spaceId, held);
+    this.totalBytes += held.bytes;
+    this.evict();
+  }
+
+  private evict(): void {
+    const keepAfter = this.now() - this.minKeepMs;
+    for (const [spaceId, held] of this.spaces) {
+      if (this.totalBytes <= this.budgetBytes || held.usedAt > keepAfter) return;
+      this.removeSpace(spaceId);
+    }
   }
 
   removeSpace(spaceId: string): void {
+    const held = this.spaces.get(spaceId);
+    if (!held) return;
     this.spaces.delete(spaceId);
+    this.totalBytes -= held.bytes;
   }
 
   /** The revision indexed for a space, if any. */
   revisionOf(spaceId: string): string | undefined {
-    return this.spaces.get(spaceId)?.revisionId;
+    return this.spaces.get(spaceId)?.space.revisionId;
+  }
+
+  /** The spaces held and the memory they take (approximately). */
+  get usage(): { spaces: number; bytes: number } {
+    return { spaces: this.spaces.size, bytes: this.totalBytes };
+  }
+
+  /** The indexes of the given spaces that are held, each marked as just used. */
+  private use(spaceIds: readonly string[]): SpaceIndex[] {
+    const now = this.now();
+    const out: SpaceIndex[] = [];
+    for (const id of new Set(spaceIds)) {
+      const held = this.spaces.get(id);
+      if (!held) continue;
+      held.usedAt = now;
+      this.spaces.delete(id);
+      this.spaces.set(id, held);
+      out.push(held.space);
+    }
+    return out;
   }
 
   /** Pages of the given spaces that match the query, best first. */
@@ -166,7 +246,7 @@ export class SearchIndex {
    * matches; when no section holds them all, sections holding any term are (`minMatched` says which).
    */
   private match(query: string, spaceIds: readonly string[]): { plan: Plan; scored: ScoredSpace[]; minMatched: number } | undefined {
-    const spaces = [...new Set(spaceIds)].flatMap((id) => this.spaces.get(id) ?? []);
+    const spaces = this.use(spaceIds);
     const terms = queryTerms(query).slice(0, MAX_QUERY_TERMS);
     if (spaces.length === 0 || terms.length === 0) return undefined;
     const plan = planQuery(terms, spaces);

@@ -6,6 +6,31 @@ import { processTerm } from "./stop-words";
 /** Word separators, as MiniSearch's default tokenizer: Unicode spaces, line breaks, punctuation. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
+/** Scripts written without spaces between words: their runs are split into words by Intl.Segmenter. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The words of a text: split at spaces and punctuation, then each piece holding Chinese, Japanese, Thai, Lao,
+ * Khmer or Burmese split again into words by ICU's dictionaries (Intl.Segmenter), so that 网关 or インストール
+ * is a word of a page written without spaces. The index and the queries split the same way. Pieces in other
+ * scripts (most) skip the segmenter, which is several times slower than the split.
+ */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.split(SPACE_OR_PUNCTUATION)) {
+    if (!token) continue;
+    if (!UNSPACED.test(token)) {
+      out.push(token);
+      continue;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+    for (const piece of segmenter.segment(token)) if (piece.isWordLike) out.push(piece.segment);
+  }
+  return out;
+}
+
 /** How many pages' split sections one space's index keeps for excerpts (a few hundred KB of text at most). */
 const SECTIONS_KEPT = 200;
 
@@ -15,8 +40,8 @@ export const FIELDS = ["title", "text"] as const;
 /** The distinct terms of a query, in order, stop words left out. */
 export function queryTerms(query: string): string[] {
   const terms = new Set<string>();
-  for (const token of query.split(SPACE_OR_PUNCTUATION)) {
-    const term = token && processTerm(token);
+  for (const token of wordsOf(query)) {
+    const term = processTerm(token);
     if (term) terms.add(term);
   }
   return [...terms];
@@ -80,8 +105,7 @@ export class SpaceIndex {
         FIELDS.forEach((field, f) => {
           counts.clear();
           words.clear();
-          for (const token of section[field].split(SPACE_OR_PUNCTUATION)) {
-            if (!token) continue;
+          for (const token of wordsOf(section[field])) {
             words.add(token);
             const term = processTerm(token);
             if (term) counts.set(term, (counts.get(term) ?? 0) + 1);

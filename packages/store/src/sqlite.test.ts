@@ -1,0 +1,177 @@
+// The SQLite adapter beyond the contract (store.test.ts runs the contract on it): one process per directory,
+// durability settings, schema versions, and the import of a nedb directory.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { DataDirLockedError } from "./dir-lock";
+import { newId } from "./ids";
+import { SCHEMA_VERSION, SqliteStore, StoreTooNewError } from "./sqlite";
+
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "docshelf-sqlite-unit-"));
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+const dirFor = (name: string) => join(root, name);
+
+/** A child process holding a store on `dir` until it is killed; resolves once it holds it. */
+function holdInChild(dir: string): Promise<{ pid: number; kill: () => Promise<void> }> {
+  const script = `
+    const { SqliteStore } = require(${JSON.stringify(join(__dirname, "..", "dist", "sqlite.js"))});
+    new SqliteStore({ dir: ${JSON.stringify(dir)} });
+    process.stdout.write("held\\n");
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    let err = "";
+    child.stderr.on("data", (d) => (err += String(d)));
+    child.stdout.on("data", (d) => {
+      if (String(d).includes("held")) resolve({ pid: child.pid!, kill: async () => void (child.kill("SIGKILL"), await exited) });
+    });
+    void exited.then(() => reject(new Error(`the child exited: ${err}`)));
+  });
+}
+
+describe("one process per directory", () => {
+  test("a second process is refused naming the holder's pid; once the holder is SIGKILLed the directory opens, with no lock to remove by hand", async () => {
+    const dir = dirFor("locked");
+    const holder = await holdInChild(dir);
+    let err: unknown;
+    try {
+      new SqliteStore({ dir, dataDir: "/data" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DataDirLockedError);
+    expect((err as Error).message).toContain(`DATA_DIR /data is in use by another docshelf process (pid ${holder.pid} `);
+    expect((err as Error).message).toContain("nothing to remove by hand");
+    await holder.kill();
+    // The holder file it left names a pid that is gone; the lock itself went with the process.
+    expect(existsSync(join(dir, ".lock"))).toBe(true);
+    const store = new SqliteStore({ dir });
+    expect(JSON.parse(readFileSync(join(dir, ".lock"), "utf8")).pid).toBe(process.pid);
+    await store.close();
+    expect(existsSync(join(dir, ".lock"))).toBe(false);
+  }, 30_000);
+
+  test("the lock does not depend on pids: a holder file naming this very process does not let a second process in", async () => {
+    const dir = dirFor("same-pid");
+    const holder = await holdInChild(dir);
+    // What two containers on one volume see: the holder's recorded pid is the reader's own pid.
+    writeFileSync(join(dir, ".lock"), JSON.stringify({ pid: process.pid, host: "other-container", since: "then" }));
+    expect(() => new SqliteStore({ dir })).toThrow(DataDirLockedError);
+    await holder.kill();
+  }, 30_000);
+
+  test("stores of one process on one directory share its database and see each other's writes", async () => {
+    const dir = dirFor("shared");
+    const a = new SqliteStore({ dir });
+    const b = new SqliteStore({ dir });
+    const id = newId();
+    await (await a.collection({ name: "things" })).insert({ id });
+    expect(await (await b.collection({ name: "things" })).findOne({ id })).toEqual({ id });
+    await a.close();
+    expect(await (await b.collection({ name: "things" })).count({})).toBe(1);
+    await b.close();
+  });
+});
+
+describe("durability settings", () => {
+  test("the database is in WAL mode with synchronous=FULL, and a clean close leaves one file", async () => {
+    const dir = dirFor("durable");
+    const store = new SqliteStore({ dir });
+    await (await store.collection({ name: "things" })).insert({ id: newId() });
+    const db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(db.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
+    await store.close();
+    expect(readdirSync(dir).filter((f) => f.startsWith("store.sqlite")).sort()).toEqual(["store.sqlite"]);
+  });
+
+  test("each declared index is an index on the document's JSON that queries use", async () => {
+    const store = new SqliteStore({ dir: dirFor("indexes") });
+    await store.collection({ name: "pages", indexes: [{ fields: ["spaceId", "updatedAt"] }, { fields: ["slug"], unique: true }] });
+    const db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id, doc FROM "c:pages" WHERE json_extract(doc, '$.spaceId') = ? ORDER BY json_extract(doc, '$.updatedAt') DESC, id DESC`).all("s") as Array<{ detail: string }>;
+    // The whole order comes from the index (id is its last column): no sorting step.
+    expect(plan.map((p) => p.detail)).toEqual(["SEARCH c:pages USING INDEX i:pages:spaceId,updatedAt (<expr>=?)"]);
+    await store.close();
+  });
+});
+
+describe("schema versions", () => {
+  test("a new store records every migration once, up to this version", async () => {
+    const dir = dirFor("versions");
+    let store = new SqliteStore({ dir });
+    expect(store.migrations().map((m) => m.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    await store.close();
+    store = new SqliteStore({ dir });
+    expect(store.migrations()).toHaveLength(SCHEMA_VERSION);
+    await store.close();
+  });
+
+  test("a store of a newer schema version is refused, unchanged, and the directory is free again", () => {
+    const dir = dirFor("newer");
+    const store = new SqliteStore({ dir });
+    void store.close();
+    const db = new DatabaseSync(join(dir, "store.sqlite"));
+    db.exec(`UPDATE _meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
+    db.close();
+    expect(() => new SqliteStore({ dir, dataDir: "/data" })).toThrow(StoreTooNewError);
+    expect(() => new SqliteStore({ dir })).toThrow(`has schema version ${SCHEMA_VERSION + 1}, written by a newer docshelf; this version understands up to ${SCHEMA_VERSION}`);
+    expect(existsSync(join(dir, ".lock"))).toBe(false);
+  });
+});
+
+describe("array fields", () => {
+  test("the fields that hold arrays are remembered across a reopen and an import, so equality still matches an element", async () => {
+    const dir = dirFor("arrays");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "orgs.db"), JSON.stringify({ _id: "o1", emailDomains: ["a.test", "b.test"] }) + "\n");
+    let store = new SqliteStore({ dir });
+    let c = await store.collection<{ id: string; emailDomains?: string[]; members?: string[] }>({ name: "orgs", indexes: [{ fields: ["emailDomains"] }] });
+    expect((await c.find({ emailDomains: "b.test" })).map((o) => o.id)).toEqual(["o1"]);
+    await c.insert({ id: "o2", members: ["u1"] });
+    await store.close();
+    store = new SqliteStore({ dir });
+    c = await store.collection({ name: "orgs" });
+    expect((await c.find({ members: "u1" })).map((o) => o.id)).toEqual(["o2"]);
+    expect((await c.find({ emailDomains: "a.test" })).map((o) => o.id)).toEqual(["o1"]);
+    await store.close();
+  });
+});
+
+describe("importing a nedb directory", () => {
+  const nedbLines = (docs: object[]) => docs.map((d) => JSON.stringify(d)).join("\n") + "\n";
+
+  test("replays each file as nedb did, turns dates into ISO strings, skips a torn last line, and keeps the files aside", async () => {
+    const dir = dirFor("nedb");
+    mkdirSync(dir, { recursive: true });
+    const things = nedbLines([
+      { _id: "a", n: 1, at: { $$date: Date.UTC(2024, 0, 2) } },
+      { _id: "b", n: 2 },
+      { $$indexCreated: { fieldName: "n", unique: false, sparse: false } },
+      { _id: "a", n: 3, at: { $$date: Date.UTC(2024, 0, 2) }, map: { "\ue0002%2E1-setup": "x" } },
+      { _id: "b", $$deleted: true },
+      { _id: "c", n: 4 },
+    ]) + '{"_id":"d","n":';
+    writeFileSync(join(dir, "things.db"), things);
+    writeFileSync(join(dir, "empty.db"), "");
+    const store = new SqliteStore({ dir });
+    const c = await store.collection<{ id: string; n: number; at?: string; map?: Record<string, string> }>({ name: "things", indexes: [{ fields: ["n"] }] });
+    expect(await c.find({}, { sort: [["n", 1]] })).toEqual([
+      { id: "a", n: 3, at: "2024-01-02T00:00:00.000Z", map: { "2.1-setup": "x" } },
+      { id: "c", n: 4 },
+    ]);
+    expect(store.migrations()[1].detail).toBe("imported empty: 0 documents; things: 2 documents, 1 unreadable lines skipped; files kept in nedb-imported/");
+    expect(readdirSync(dir).filter((f) => f.endsWith(".db"))).toEqual([]);
+    expect(readFileSync(join(dir, "nedb-imported", "things.db"), "utf8")).toBe(things);
+    await store.close();
+  });
+});

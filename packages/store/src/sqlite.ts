@@ -1,0 +1,613 @@
+// Embedded adapter: one SQLite database per service (DATA_DIR/<service>/store.sqlite) through node:sqlite,
+// a table per collection holding each document as JSON, an expression index per declared index.
+//
+// Durability: WAL journal, synchronous=FULL. A write is acknowledged after its transaction committed and
+// the WAL was fsynced, so it survives a killed process, an out-of-memory kill and a power cut. A WAL whose
+// tail is torn (a crash during a commit) loses only the transaction that was being written, which was
+// never acknowledged; SQLite recovers by itself on the next open.
+//
+// One process per directory: the process that opens a directory holds an exclusive SQLite (fcntl) lock on
+// DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
+// ends however it ends, and the lock is the open file's, not a pid's: two containers on one volume, both
+// pid 1, are refused as any two processes are.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { ConflictError } from "@docshelf/errors";
+import { DiskBlobStore, type BlobStore } from "./blobs";
+import { normalizeSort, afterQuery } from "./cursor";
+import { DataDirLockedError } from "./dir-lock";
+import { toQuery, type Filter, type Primitive } from "./filter";
+import { decodeKeys, encodeKeys } from "./keys";
+import { applyModifiers } from "./modify";
+import { toModifiers } from "./modifiers";
+import { fieldExpr, toOrderBy, toWhere, type SqlPart, type SqlValue } from "./sqlite-query";
+import type { Collection, CollectionSpec, Doc, FindOptions, IndexSpec, Store, Update } from "./types";
+
+/** The database file of a service's store, inside DATA_DIR/<service>/. */
+export const DB_FILE = "store.sqlite";
+/** The file whose SQLite lock says which process holds the directory. */
+export const OWNER_LOCK_FILE = "store.lock";
+/** Names the holding process (pid, host, since) for the message another process shows; the lock is OWNER_LOCK_FILE's. */
+export const HOLDER_FILE = ".lock";
+/** Where an imported nedb store's files are kept (never deleted) after their import. */
+export const NEDB_KEPT_DIR = "nedb-imported";
+
+/**
+ * The store's schema version: what this code reads and writes. Each version's migration runs once, at
+ * start-up, and is recorded in `_migrations`; data of a higher version is refused (an older binary).
+ */
+export const SCHEMA_VERSION = 2;
+
+export class StoreTooNewError extends Error {
+  constructor(
+    readonly location: string,
+    readonly found: number,
+    readonly supported: number = SCHEMA_VERSION,
+  ) {
+    super(
+      `The store in ${location} has schema version ${found}, written by a newer docshelf; this version understands up to ${supported}. ` +
+        `Run the newer version again, or restore a backup made before the upgrade (docs/OPERATIONS.md). Nothing was changed.`,
+    );
+    this.name = "StoreTooNewError";
+  }
+}
+
+type Row = { id: string; doc: string };
+
+let sqliteModule: typeof import("node:sqlite") | undefined;
+
+/**
+ * node:sqlite, loaded on first use. Node 22 marks it experimental and says so once per process on stderr;
+ * that one warning is left out (every other warning still shows), as the adapter is the default store.
+ */
+export function nodeSqlite(): typeof import("node:sqlite") {
+  if (!sqliteModule) {
+    const emit = process.emitWarning;
+    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+      const text = typeof warning === "string" ? warning : warning.message;
+      if (/SQLite is an experimental feature/.test(text)) return;
+      (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+    }) as typeof process.emitWarning;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      sqliteModule = require("node:sqlite") as typeof import("node:sqlite");
+    } finally {
+      process.emitWarning = emit;
+    }
+  }
+  return sqliteModule;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function tableOf(collection: string): string {
+  return quoteIdent(`c:${collection}`);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const { errcode, message } = (err ?? {}) as { errcode?: number; message?: string };
+  return errcode === 2067 || errcode === 1555 || (typeof message === "string" && message.includes("UNIQUE constraint failed"));
+}
+
+function isBusy(err: unknown): boolean {
+  const { errcode, message } = (err ?? {}) as { errcode?: number; message?: string };
+  return (errcode !== undefined && (errcode & 0xff) === 5) || (typeof message === "string" && /database is locked/.test(message));
+}
+
+function toJson(doc: Record<string, unknown>): string {
+  return JSON.stringify(doc);
+}
+
+function fromRow<T extends Doc>(row: Row): T {
+  const out = decodeKeys(JSON.parse(row.doc) as Record<string, unknown>);
+  out.id = row.id;
+  return out as unknown as T;
+}
+
+/** One open database (and its owner lock) per directory in this process, shared by the stores opened on it. */
+interface Connection {
+  db: DatabaseSync;
+  /** Releases the owner lock (a store on files). */
+  release?: () => void;
+  statements: Map<string, StatementSync>;
+  /** Per collection, the top-level fields that hold an array in some document (table `_arrays`). */
+  arrays: Map<string, Set<string>>;
+  refs: number;
+  key: string;
+}
+
+const connections = new Map<string, Connection>();
+let exitHookInstalled = false;
+
+/** A process that exits without closing its stores (process.exit, an uncaught error) leaves no holder file. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const connection of connections.values()) connection.release?.();
+  });
+}
+
+function regexpFunction(): (value: unknown, source: unknown, flags: unknown) => number {
+  const cache = new Map<string, RegExp>();
+  return (value, source, flags) => {
+    if (typeof value !== "string" || typeof source !== "string") return 0;
+    const key = `${String(flags)}/${source}`;
+    let re = cache.get(key);
+    if (!re) {
+      if (cache.size > 256) cache.clear();
+      re = new RegExp(source, typeof flags === "string" ? flags : "");
+      cache.set(key, re);
+    }
+    re.lastIndex = 0;
+    return re.test(value) ? 1 : 0;
+  };
+}
+
+function configure(db: DatabaseSync, file: boolean): void {
+  if (file) {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+  }
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = OFF");
+  db.function("ds_regexp", { deterministic: true }, regexpFunction() as (...args: unknown[]) => number);
+}
+
+/** Takes the directory's owner lock or throws DataDirLockedError naming the holder. */
+function takeOwnerLock(dir: string, dataDir: string): { lock: DatabaseSync; release: () => void } {
+  const file = join(dir, OWNER_LOCK_FILE);
+  const holderFile = join(dir, HOLDER_FILE);
+  const lock = new (nodeSqlite().DatabaseSync)(file);
+  try {
+    lock.exec("PRAGMA busy_timeout = 0");
+    lock.exec("PRAGMA locking_mode = EXCLUSIVE");
+    lock.exec("PRAGMA journal_mode = DELETE");
+    // The first write takes SQLite's EXCLUSIVE lock, which EXCLUSIVE locking mode keeps until close.
+    lock.exec("BEGIN EXCLUSIVE");
+    lock.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER, host TEXT, since TEXT)");
+    lock.exec("DELETE FROM holder");
+    lock.exec("COMMIT");
+  } catch (err) {
+    lock.close();
+    if (!isBusy(err)) throw err;
+    let holder = { pid: 0, host: "?", since: "?" };
+    try {
+      holder = { ...holder, ...(JSON.parse(readFileSync(holderFile, "utf8")) as typeof holder) };
+    } catch {
+      // written a moment after the lock is taken
+    }
+    throw new DataDirLockedError(dataDir, holder, file, true);
+  }
+  // For the message another process shows; the lock itself is the SQLite one. Replaced whole (a rename).
+  const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  const partial = `${holderFile}.${process.pid}.tmp`;
+  writeFileSync(partial, content);
+  renameSync(partial, holderFile);
+  const release = () => {
+    try {
+      if (readFileSync(holderFile, "utf8") === content) unlinkSync(holderFile);
+    } catch {
+      // gone already
+    }
+    lock.close();
+  };
+  return { lock, release };
+}
+
+function openConnection(dir: string | undefined, dataDir: string | undefined): Connection {
+  if (!dir) {
+    const db = new (nodeSqlite().DatabaseSync)(":memory:");
+    configure(db, false);
+    const connection: Connection = { db, statements: new Map(), arrays: new Map(), refs: 1, key: "" };
+    migrate(connection, "");
+    return connection;
+  }
+  const key = resolve(dir);
+  const existing = connections.get(key);
+  if (existing) {
+    existing.refs += 1;
+    return existing;
+  }
+  mkdirSync(key, { recursive: true });
+  const { release } = takeOwnerLock(key, dataDir ?? dir);
+  let db: DatabaseSync | undefined;
+  try {
+    db = new (nodeSqlite().DatabaseSync)(join(key, DB_FILE));
+    configure(db, true);
+    const connection: Connection = { db, release, statements: new Map(), arrays: new Map(), refs: 1, key };
+    migrate(connection, key);
+    connections.set(key, connection);
+    installExitHook();
+    return connection;
+  } catch (err) {
+    db?.close();
+    release();
+    throw err;
+  }
+}
+
+function closeConnection(connection: Connection): void {
+  connection.refs -= 1;
+  if (connection.refs > 0) return;
+  if (connection.key) connections.delete(connection.key);
+  connection.statements.clear();
+  if (connection.key) {
+    // Folds the WAL into the database file, so a closed store is one file.
+    try {
+      connection.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch {
+      // a reader (a backup) holds the WAL: the next open checkpoints
+    }
+  }
+  connection.db.close();
+  connection.release?.();
+}
+
+/** Runs `work` in a transaction (a savepoint inside one already open, so that callers may group writes). */
+function transaction<R>(db: DatabaseSync, work: () => R): R {
+  if ((db as DatabaseSync & { isTransaction?: boolean }).isTransaction) {
+    db.exec("SAVEPOINT docshelf");
+    try {
+      const result = work();
+      db.exec("RELEASE docshelf");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO docshelf");
+      db.exec("RELEASE docshelf");
+      throw err;
+    }
+  }
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+}
+
+// ---- schema versions and migrations ----
+
+interface Migration {
+  version: number;
+  name: string;
+  /** Runs inside the migration's transaction; returns what the record says it did. */
+  up(db: DatabaseSync, dir: string): string;
+}
+
+const MIGRATIONS: Migration[] = [
+  { version: 1, name: "collections as JSON tables", up: () => "bookkeeping tables created" },
+  { version: 2, name: "import the nedb store", up: (db, dir) => importNedb(db, dir) },
+];
+
+function migrate(connection: Connection, location: string): void {
+  const { db } = connection;
+  db.exec("CREATE TABLE IF NOT EXISTS _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  db.exec("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, detail TEXT NOT NULL)");
+  db.exec("CREATE TABLE IF NOT EXISTS _arrays (collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field))");
+  const current = Number((db.prepare("SELECT value FROM _meta WHERE key = 'schema_version'").get() as { value?: string } | undefined)?.value ?? 0);
+  if (current > SCHEMA_VERSION) throw new StoreTooNewError(location, current);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    transaction(db, () => {
+      const detail = migration.up(db, location);
+      db.prepare("INSERT OR REPLACE INTO _migrations (version, name, applied_at, detail) VALUES (?, ?, ?, ?)").run(migration.version, migration.name, new Date().toISOString(), detail);
+      db.prepare("INSERT OR REPLACE INTO _meta (key, value) VALUES ('schema_version', ?)").run(String(migration.version));
+    });
+  }
+  keepNedbFilesAside(location);
+}
+
+/** The nedb files (`<collection>.db`) of a directory written by earlier versions. */
+function nedbFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => name.endsWith(".db") && statSync(join(dir, name)).isFile());
+}
+
+/** nedb's `{$$date: ms}` as the ISO string the services store dates as. */
+function reviveNedb(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === "$$date") return new Date((value as { $$date: number }).$$date).toISOString();
+  }
+  return value;
+}
+
+/**
+ * Copies every document of the directory's nedb files into tables, replaying each file as nedb does (a later
+ * line for an id replaces an earlier one, `$$deleted` removes it). A line that does not parse (a torn last
+ * line left by a crash during an append) is skipped and counted in the migration's record. The files are
+ * read, not changed: they are moved aside after the migration committed (keepNedbFilesAside).
+ */
+function importNedb(db: DatabaseSync, dir: string): string {
+  const files = nedbFiles(dir);
+  if (!files.length) return "no nedb files";
+  const report: string[] = [];
+  for (const file of files) {
+    const name = file.slice(0, -3);
+    const docs = new Map<string, Record<string, unknown>>();
+    let skipped = 0;
+    for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      let doc: Record<string, unknown>;
+      try {
+        doc = JSON.parse(line, reviveNedb) as Record<string, unknown>;
+      } catch {
+        skipped++;
+        continue;
+      }
+      if (doc === null || typeof doc !== "object" || "$$indexCreated" in doc || "$$indexRemoved" in doc) continue;
+      if (typeof doc._id !== "string") {
+        skipped++;
+        continue;
+      }
+      if (doc.$$deleted === true) docs.delete(doc._id);
+      else docs.set(doc._id, doc);
+    }
+    createTable(db, name);
+    const insert = db.prepare(`INSERT OR REPLACE INTO ${tableOf(name)} (id, doc) VALUES (?, ?)`);
+    const arrays = new Set<string>();
+    for (const [id, doc] of docs) {
+      delete doc._id;
+      for (const field of arrayFieldsOf(doc)) arrays.add(field);
+      insert.run(id, toJson(doc));
+    }
+    const note = db.prepare("INSERT OR IGNORE INTO _arrays (collection, field) VALUES (?, ?)");
+    for (const field of arrays) note.run(name, field);
+    report.push(`${name}: ${docs.size} documents${skipped ? `, ${skipped} unreadable lines skipped` : ""}`);
+  }
+  return `imported ${report.join("; ")}; files kept in ${NEDB_KEPT_DIR}/`;
+}
+
+/** Moves imported nedb files (and the old lock file) into NEDB_KEPT_DIR once their import is recorded. */
+function keepNedbFilesAside(dir: string): void {
+  const files = nedbFiles(dir);
+  if (!files.length) return;
+  const kept = join(dir, NEDB_KEPT_DIR);
+  mkdirSync(kept, { recursive: true });
+  for (const file of files) {
+    let target = join(kept, file);
+    for (let n = 1; existsSync(target); n++) target = join(kept, `${file}.${n}`);
+    renameSync(join(dir, file), target);
+  }
+  fsyncDir(kept);
+  fsyncDir(dir);
+}
+
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // not every file system lets a directory be fsynced
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The top-level fields of a stored document that hold an array. */
+function arrayFieldsOf(doc: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key in doc) if (Array.isArray(doc[key])) out.push(key);
+  return out;
+}
+
+function createTable(db: DatabaseSync, name: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(name)} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+}
+
+function indexName(collection: string, index: IndexSpec, suffix: string): string {
+  return quoteIdent(`i:${collection}:${index.fields.join(",")}${suffix}`);
+}
+
+function createIndexes(db: DatabaseSync, name: string, indexes: IndexSpec[]): void {
+  for (const index of indexes) {
+    const columns = index.fields.map(fieldExpr).join(", ");
+    if (index.unique && index.sparse) {
+      // Unique among documents that have the fields; a plain index beside it serves lookups.
+      const present = index.fields.filter((f) => f !== "id").map((f) => `${fieldExpr(f)} IS NOT NULL`).join(" AND ") || "1";
+      db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(name, index, ":unique-sparse")} ON ${tableOf(name)} (${columns}) WHERE ${present}`);
+      db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(name, index, "")} ON ${tableOf(name)} (${columns}, id)`);
+    } else if (index.unique) {
+      db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(name, index, ":unique")} ON ${tableOf(name)} (${columns})`);
+    } else {
+      // id last, as every sort ends with it (normalizeSort): a sorted page is read off the index in order.
+      const withId = index.fields.includes("id") ? columns : `${columns}, id`;
+      db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(name, index, "")} ON ${tableOf(name)} (${withId})`);
+    }
+  }
+}
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+  /** Shared by every instance of this collection on the connection. */
+  private readonly arrays: Set<string>;
+
+  constructor(
+    readonly name: string,
+    private readonly connection: Connection,
+  ) {
+    this.table = tableOf(name);
+    let arrays = connection.arrays.get(name);
+    if (!arrays) {
+      const rows = connection.db.prepare("SELECT field FROM _arrays WHERE collection = ?").all(name) as Array<{ field: string }>;
+      arrays = new Set(rows.map((r) => r.field));
+      connection.arrays.set(name, arrays);
+    }
+    this.arrays = arrays;
+  }
+
+  /** Records the array fields of a document about to be written, inside the write's transaction. */
+  private noteArrays(doc: Record<string, unknown>): void {
+    for (const field of arrayFieldsOf(doc)) {
+      if (this.arrays.has(field)) continue;
+      this.statement("INSERT OR IGNORE INTO _arrays (collection, field) VALUES (?, ?)").run(this.name, field);
+      this.arrays.add(field);
+    }
+  }
+
+  private statement(sql: string): StatementSync {
+    const cache = this.connection.statements;
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size > 1000) cache.clear();
+      statement = this.connection.db.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private where(filter: Filter): SqlPart {
+    return toWhere(toQuery(filter), this.arrays);
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const sort = normalizeSort(options.sort);
+    let where = this.where(filter);
+    if (options.after) {
+      const after = toWhere(afterQuery(sort, options.after), this.arrays);
+      where = { sql: `(${where.sql}) AND (${after.sql})`, params: [...where.params, ...after.params] };
+    }
+    const params: SqlValue[] = [...where.params];
+    let sql = `SELECT id, doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${toOrderBy(sort)}`;
+    if (options.limit !== undefined) {
+      sql += " LIMIT ?";
+      params.push(Math.max(0, Math.floor(options.limit)));
+    }
+    return (this.statement(sql).all(...params) as Row[]).map((row) => fromRow<T>(row));
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    const where = this.where(filter);
+    const row = this.statement(`SELECT id, doc FROM ${this.table} WHERE ${where.sql} LIMIT 1`).get(...where.params) as Row | undefined;
+    return row ? fromRow<T>(row) : null;
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const where = this.where(filter);
+    return Number((this.statement(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`).get(...where.params) as { n: number }).n);
+  }
+
+  async insert(doc: T): Promise<T> {
+    const { id, ...rest } = doc as T & Record<string, unknown>;
+    const stored = encodeKeys(rest);
+    const json = toJson(stored);
+    try {
+      if (arrayFieldsOf(stored).some((field) => !this.arrays.has(field))) {
+        transaction(this.connection.db, () => {
+          this.noteArrays(stored);
+          this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+        });
+      } else {
+        this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+      }
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
+      throw err;
+    }
+    return fromRow<T>({ id, doc: json });
+  }
+
+  async updateOne(filter: Filter, update: Update<T>): Promise<T | null> {
+    const mods = toModifiers(update);
+    if (Object.keys(mods).length === 0) return this.findOne(filter);
+    const where = this.where(filter);
+    const db = this.connection.db;
+    try {
+      return transaction(db, () => {
+        const row = this.statement(`SELECT id, doc FROM ${this.table} WHERE ${where.sql} LIMIT 1`).get(...where.params) as Row | undefined;
+        if (!row) return null;
+        const stored = JSON.parse(row.doc) as Record<string, unknown>;
+        applyModifiers(stored, mods);
+        delete stored.id;
+        this.noteArrays(stored);
+        const json = toJson(stored);
+        this.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(json, row.id);
+        return fromRow<T>({ id: row.id, doc: json });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
+      throw err;
+    }
+  }
+
+  async compareAndSwap(id: string, field: string, expected: Primitive, next: Primitive): Promise<boolean> {
+    const updated = await this.updateOne({ id, [field]: expected } as Filter, { $set: { [field]: next } as Partial<T> });
+    return updated !== null;
+  }
+
+  async deleteOne(filter: Filter): Promise<boolean> {
+    const where = this.where(filter);
+    const result = this.statement(`DELETE FROM ${this.table} WHERE id = (SELECT id FROM ${this.table} WHERE ${where.sql} LIMIT 1)`).run(...where.params);
+    return Number(result.changes) > 0;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const where = this.where(filter);
+    return Number(this.statement(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params).changes);
+  }
+}
+
+export interface SqliteOptions {
+  /** Directory for this service's files; omitted keeps everything in memory (unit tests). */
+  dir?: string;
+  /** What error messages call the data directory (the DATA_DIR as set); default `dir`. */
+  dataDir?: string;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
+  private readonly connection: Connection;
+  private open = true;
+
+  /**
+   * Opens (and migrates) the directory's database. Throws DataDirLockedError when another process holds
+   * it, StoreTooNewError when a newer version wrote it.
+   */
+  constructor(private readonly options: SqliteOptions = {}) {
+    this.connection = openConnection(options.dir, options.dataDir);
+  }
+
+  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+    if (!this.open) throw new Error("the store is closed");
+    const db = this.connection.db;
+    transaction(db, () => {
+      createTable(db, spec.name);
+      createIndexes(db, spec.name, spec.indexes ?? []);
+    });
+    return new SqliteCollection<T>(spec.name, this.connection);
+  }
+
+  /** Files under `<dir>/<name>` (DATA_DIR/<service>/<name>), written with fsync; in memory, a per-process temp dir. */
+  blobs(name: string): BlobStore {
+    return new DiskBlobStore(this.options.dir ? join(this.options.dir, name) : join(tmpdir(), `docshelf-${name}-${process.pid}`));
+  }
+
+  /** The schema version and the migrations recorded in this store, oldest first. */
+  migrations(): Array<{ version: number; name: string; applied_at: string; detail: string }> {
+    return this.connection.db.prepare("SELECT version, name, applied_at, detail FROM _migrations ORDER BY version").all() as Array<{
+      version: number;
+      name: string;
+      applied_at: string;
+      detail: string;
+    }>;
+  }
+
+  isOpen(): boolean {
+    return this.open;
+  }
+
+  async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    closeConnection(this.connection);
+  }
+}
