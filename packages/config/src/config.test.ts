@@ -29,6 +29,8 @@ describe("defaults", () => {
       logLevel: "info",
       adminToken: "",
       adminEmail: "admin@localhost",
+      smtpUrl: "",
+      mailFrom: "docshelf@localhost",
       requestTimeoutMs: 10000,
       authCacheTtlMs: 30000,
       jsonBodyLimitBytes: 1048576,
