@@ -8,6 +8,8 @@ export interface UserDoc {
   displayName: string;
   photoURL?: string;
   instanceAdmin: boolean;
+  /** scrypt hash of the password (passwords.ts); none: the account signs in otherwise (token, SSO, email link). */
+  passwordHash?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -18,7 +20,32 @@ export interface TokenDoc {
   /** SHA-256 of the token; the token itself is never stored. */
   hash: string;
   label?: string;
+  /** Minted by a sign-in in the browser (password, email link, SSO) for an app session; listed as a session. */
+  session?: { method: "password" | "email-link" | "sso"; address?: string };
   createdAt: string;
+}
+
+/**
+ * A one-time link sent by email or logged at start-up, stored as the hash (`id`) of its secret:
+ * a password reset, a sign-in link (bound to the browser that asked for it), or the first-run setup.
+ */
+export interface EmailTokenDoc {
+  id: string;
+  kind: "reset" | "magic" | "setup";
+  /** The account it is for (none for setup). */
+  userId?: string;
+  /** A sign-in link: the app binding of the browser that asked for it, and where to go after. */
+  app?: AppSignIn;
+  /** Epoch ms after which it no longer works. */
+  expiresAt: number;
+}
+
+/** Sign-in attempts counted in a window, per account email (`account:<email>`) or client address (`address:<ip>`). */
+export interface AttemptDoc {
+  id: string;
+  count: number;
+  /** Epoch ms when the window ends and the count starts again. */
+  windowEnds: number;
 }
 
 /** A SAML identity provider of one organization. */
@@ -112,9 +139,11 @@ export interface SsoDomainDoc {
   createdAt: string;
 }
 
-type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
+type Names = "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
 
 export const collections: Record<Names, CollectionSpec> = {
+  emailTokens: { name: "email_tokens", indexes: [{ fields: ["expiresAt"] }, { fields: ["userId"] }] },
+  attempts: { name: "sign_in_attempts", indexes: [{ fields: ["windowEnds"] }] },
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },
   tokens: { name: "tokens", indexes: [{ fields: ["hash"], unique: true }, { fields: ["userId"] }] },
   samlProviders: { name: "saml_providers", indexes: [{ fields: ["organizationId"] }] },

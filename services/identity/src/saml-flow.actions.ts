@@ -122,16 +122,16 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
 
 /**
  * Each sign-in mints a token, and a user holds at most MAX_TOKENS_PER_USER: once the new token is in,
- * the oldest tokens earlier SSO sign-ins minted go (revoked on every gateway); tokens made through the
+ * the oldest tokens earlier browser sign-ins (SSO, password, email link) minted go (revoked on every gateway); tokens made through the
  * API are never touched, so when only those are left the new token goes instead (400). Counting after
  * the insert keeps sign-ins at the same moment from overshooting the limit together.
  */
-async function keepTokensWithinLimit(service: IdentityService, userId: string, newTokenId: string): Promise<void> {
+export async function keepTokensWithinLimit(service: IdentityService, userId: string, newTokenId: string): Promise<void> {
   const max = configFor(service.broker).maxTokensPerUser;
   const held = await service.tokens.count({ userId });
   if (held <= max) return;
   const all = await service.tokens.find({ userId }, { sort: [["createdAt", 1]] });
-  const doomed = all.filter((t) => t.id !== newTokenId && t.label?.startsWith("SSO: ")).slice(0, held - max);
+  const doomed = all.filter((t) => t.id !== newTokenId && (t.session || t.label?.startsWith("SSO: "))).slice(0, held - max);
   if (held - doomed.length > max) {
     await service.tokens.deleteOne({ id: newTokenId });
     throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before signing in again.`);
