@@ -31,6 +31,7 @@ describe("defaults", () => {
       adminEmail: "admin@localhost",
       smtpUrl: "",
       mailFrom: "docshelf@localhost",
+      oidcAllowPrivate: [],
       requestTimeoutMs: 10000,
       authCacheTtlMs: 30000,
       jsonBodyLimitBytes: 1048576,

@@ -96,3 +96,8 @@ export function seeOther(ctx: Ctx<unknown>, location: string): string {
 export function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`;
 }
+
+/** A paragraph of text and the way back to the sign-in page. */
+export function doneMessage(text: string): string {
+  return `<p id="notice" role="status">${escape(text)}</p>\n<p><a href="/app/sign-in">Sign in</a></p>`;
+}

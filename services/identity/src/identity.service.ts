@@ -8,6 +8,7 @@ import { newId, storeMixin } from "@docshelf/store";
 import { collections, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { createMailer } from "./mailer";
+import { oidcActions } from "./oidc.actions";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
 import type { Methods, Vars } from "./service-types";
@@ -40,6 +41,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...ssoDomainActions,
       ...signInActions,
       ...accountActions,
+      ...oidcActions,
     },
 
     methods: {

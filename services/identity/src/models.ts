@@ -21,7 +21,7 @@ export interface TokenDoc {
   hash: string;
   label?: string;
   /** Minted by a sign-in in the browser (password, email link, SSO) for an app session; listed as a session. */
-  session?: { method: "password" | "email-link" | "sso"; address?: string };
+  session?: { method: "password" | "email-link" | "sso" | "oidc"; address?: string };
   createdAt: string;
 }
 
@@ -38,6 +38,44 @@ export interface EmailTokenDoc {
   app?: AppSignIn;
   /** Epoch ms after which it no longer works. */
   expiresAt: number;
+}
+
+/** An OpenID Provider of one organization (OpenID Connect sign-in, authorization code flow with PKCE). */
+export interface OidcProviderDoc {
+  id: string;
+  organizationId: string;
+  label: string;
+  /** The issuer: its /.well-known/openid-configuration is fetched (through safe-fetch), its `iss` checked. */
+  issuer: string;
+  clientId: string;
+  /**
+   * The client secret the OP gave: kept as is (it is sent to the OP's token endpoint, so it cannot be a
+   * hash), never answered by the API.
+   */
+  clientSecret: string;
+  defaultRole: RoleOrGuest;
+  defaultTeam?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A sign-in sent to the OP and not yet back: `id` is the hash of its `state`; one use, 10 minutes. */
+export interface OidcRequestDoc {
+  id: string;
+  providerId: string;
+  /** The PKCE verifier and the nonce of this sign-in, checked when the OP's answer comes back. */
+  codeVerifier: string;
+  nonce: string;
+  app: AppSignIn;
+  expiresAt: number;
+}
+
+/** The account an OP's subject signs in, `id` `<providerId>:<sub>`. */
+export interface OidcLinkDoc {
+  id: string;
+  providerId: string;
+  userId: string;
+  createdAt: string;
 }
 
 /** Sign-in attempts counted in a window, per account email (`account:<email>`) or client address (`address:<ip>`). */
@@ -139,9 +177,12 @@ export interface SsoDomainDoc {
   createdAt: string;
 }
 
-type Names = "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
+type Names = "oidcProviders" | "oidcRequests" | "oidcLinks" | "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
 
 export const collections: Record<Names, CollectionSpec> = {
+  oidcProviders: { name: "oidc_providers", indexes: [{ fields: ["organizationId"] }] },
+  oidcRequests: { name: "oidc_requests", indexes: [{ fields: ["expiresAt"] }] },
+  oidcLinks: { name: "oidc_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },
   emailTokens: { name: "email_tokens", indexes: [{ fields: ["expiresAt"] }, { fields: ["userId"] }] },
   attempts: { name: "sign_in_attempts", indexes: [{ fields: ["windowEnds"] }] },
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },

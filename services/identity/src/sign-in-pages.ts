@@ -80,6 +80,4 @@ ${passwordInput("password", `Password (at least ${PASSWORD_MIN} characters)`, "n
 </form>`;
 }
 
-export function doneBody(text: string): string {
-  return `<p id="notice" role="status">${escape(text)}</p>\n<p><a href="/app/sign-in">Sign in</a></p>`;
-}
+export { doneMessage as doneBody } from "./browser";

@@ -26,6 +26,10 @@ export const identityRoutes: Record<string, string> = {
   "GET /docshelf/user/sessions": "identity.listSessions",
   "DELETE /docshelf/user/sessions/:sessionId": "identity.revokeSession",
   "GET /docshelf/user/tokens": "identity.listTokens",
+  "GET /docshelf/orgs/:organizationId/oidc": "identity.listOidcProviders",
+  "POST /docshelf/orgs/:organizationId/oidc": "identity.createOidcProvider",
+  "GET /docshelf/orgs/:organizationId/oidc/:oidcProviderId": "identity.getOidcProvider",
+  "DELETE /docshelf/orgs/:organizationId/oidc/:oidcProviderId": "identity.deleteOidcProvider",
 };
 
 /**
@@ -45,6 +49,8 @@ export const ssoBrowserRoutes = {
     "GET saml/:samlProviderId/start": "identity.samlStart",
     "POST saml/:samlProviderId/acs": "identity.samlAcs",
     "GET saml/:samlProviderId/metadata": "identity.samlMetadata",
+    "GET oidc/:oidcProviderId/start": "identity.oidcStart",
+    "GET oidc/:oidcProviderId/callback": "identity.oidcCallback",
     "GET sign-in": "identity.signInPage",
     "POST sign-in": "identity.signInPassword",
     "POST sign-in/link": "identity.signInLinkRequest",
