@@ -218,7 +218,17 @@ export const oidcActions: IdentityActions = {
         const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: request.codeVerifier, expectedState: state, expectedNonce: request.nonce, idTokenExpected: true });
         claims = tokens.claims();
       } catch (err) {
-        const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 200) : "invalid answer";
+        // openid-client's message is general; the oauth4webapi error it wraps names the claim (nonce, iss, aud…).
+        const cause = err instanceof Error ? err.cause : undefined;
+        const detail = cause instanceof Error ? cause : err;
+        // An error the OP answered (ResponseBodyError) carries its OAuth error code and description.
+        const answered = err as { error?: unknown; error_description?: unknown };
+        const reason =
+          typeof answered.error === "string"
+            ? `${answered.error}${typeof answered.error_description === "string" ? ` (${answered.error_description})` : ""}`.slice(0, 200)
+            : detail instanceof Error
+              ? detail.message.split("\n")[0].slice(0, 200)
+              : "invalid answer";
         this.logger.info(`OpenID provider ${provider.id}: sign-in refused: ${reason}`);
         return refusedPage(ctx, `The identity provider's answer was refused: ${reason}`);
       }
