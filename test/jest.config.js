@@ -22,6 +22,7 @@ const NOT_ON_MONGO = [
   "app-browser", // the web app in Chromium
   "sites-browser", // published sites in Chromium
   "render-browser", // every rendered block in Chromium
+  "signin-browser", // identity's sign-in pages in Chromium
 ];
 
 // Replicas of a service share data only in MongoDB: these run in the MongoDB run alone.

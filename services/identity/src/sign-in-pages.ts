@@ -51,9 +51,10 @@ ${hidden("_csrf", csrf)}
 </form>`;
 }
 
-export function resetBody(csrf: string, token: string, error?: string): string {
+export function resetBody(csrf: string, token: string, email: string, error?: string): string {
   return `${alert(error, "error")}<form method="post" action="/sso/sign-in/reset" id="reset-form">
 ${hidden("_csrf", csrf)}${hidden("token", token)}
+<input type="email" name="username" autocomplete="username" value="${escape(email)}" readonly hidden>
 ${passwordInput("password", `New password (at least ${PASSWORD_MIN} characters)`, "new-password")}
 <p><button type="submit">Set password</button></p>
 </form>`;

@@ -205,8 +205,11 @@ export const signInActions: IdentityActions = {
   resetPage: {
     params: { token: secretRule },
     async handler(this: IdentityService, ctx: Ctx<{ token: string }>) {
-      if (!(await peekEmailToken(this, ctx.params.token, "reset"))) return page(ctx, 403, "Link expired", doneBody("This reset link is unknown, used or expired. Ask for a new one."));
-      return page(ctx, 200, "Set a new password", resetBody(csrfOf(formSecret(ctx)), ctx.params.token));
+      const doc = await peekEmailToken(this, ctx.params.token, "reset");
+      const user = doc?.userId ? await this.users.findOne({ id: doc.userId }) : null;
+      if (!user) return page(ctx, 403, "Link expired", doneBody("This reset link is unknown, used or expired. Ask for a new one."));
+      // The account's email in the form (hidden), for password managers to store the new password under.
+      return page(ctx, 200, "Set a new password", resetBody(csrfOf(formSecret(ctx)), ctx.params.token, user.email));
     },
   },
 
