@@ -13,7 +13,7 @@ import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
 import type { Methods, Vars } from "./service-types";
 import { signInGrantActions } from "./sign-in-grants.actions";
-import { accountActions, logSetupLink, signInActions } from "./sign-in.actions";
+import { accountActions, inviteActions, logSetupLink, signInActions } from "./sign-in.actions";
 import { ssoDomainActions } from "./sso-domains.actions";
 import { tokenActions } from "./tokens.actions";
 import { userActions } from "./users.actions";
@@ -41,6 +41,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...ssoDomainActions,
       ...signInActions,
       ...accountActions,
+      ...inviteActions,
       ...oidcActions,
     },
 

@@ -31,9 +31,13 @@ export interface TokenDoc {
  */
 export interface EmailTokenDoc {
   id: string;
-  kind: "reset" | "magic" | "setup";
-  /** The account it is for (none for setup). */
+  kind: "reset" | "magic" | "setup" | "invite";
+  /** The account it is for (none for setup, nor for an invitation). */
   userId?: string;
+  /** An invitation: the address it was sent to (the link proves it) and the organization. */
+  email?: string;
+  organizationId?: string;
+  organizationTitle?: string;
   /** A sign-in link: the app binding of the browser that asked for it, and where to go after. */
   app?: AppSignIn;
   /** Epoch ms after which it no longer works. */

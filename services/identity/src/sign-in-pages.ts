@@ -82,3 +82,15 @@ ${passwordInput("password", `Password (at least ${PASSWORD_MIN} characters)`, "n
 }
 
 export { doneMessage as doneBody } from "./browser";
+
+export function inviteBody(csrf: string, token: string, email: string, organizationTitle: string): string {
+  return `<p>You are invited to join <strong>${escape(organizationTitle)}</strong> as ${escape(email)}. Choose your name and a password to create your account.</p>
+<form method="post" action="/sso/invite" id="invite-form">
+${hidden("_csrf", csrf)}${hidden("token", token)}
+<input type="email" name="username" autocomplete="username" value="${escape(email)}" readonly hidden>
+<label for="displayName">Name</label>
+<input type="text" id="displayName" name="displayName" autocomplete="name" maxlength="64" required>
+${passwordInput("password", `Password (at least ${PASSWORD_MIN} characters)`, "new-password")}
+<p><button type="submit">Create my account and join</button></p>
+</form>`;
+}

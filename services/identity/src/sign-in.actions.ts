@@ -9,6 +9,7 @@ import { callerOf, hashToken } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, op } from "@docshelf/store";
+import { idRule } from "@docshelf/validation";
 import { accountKey, ACCOUNT_FAILURES, addressKey, ADDRESS_ATTEMPTS, clear, countOf, EMAILS_PER_ADDRESS, hit, mailKey, prune } from "./attempts";
 import { assertCsrf, browserOf, csrfOf, formSecret, page, seeOther } from "./browser";
 import type { EmailTokenDoc, TokenDoc, UserDoc } from "./models";
@@ -16,12 +17,13 @@ import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX } from "./p
 import { keepTokensWithinLimit } from "./saml-flow.actions";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 import { BINDING, GRANT_COMPLETE_PATH, isLocalPath, mintSignInGrant } from "./sign-in-grants.actions";
-import { doneBody, forgotBody, magicBody, resetBody, sentBody, setupBody, signInBody } from "./sign-in-pages";
+import { doneBody, forgotBody, inviteBody, magicBody, resetBody, sentBody, setupBody, signInBody } from "./sign-in-pages";
 import { newToken } from "./tokens";
 
 export const RESET_TTL_MS = 30 * 60_000;
 export const MAGIC_TTL_MS = 15 * 60_000;
 export const SETUP_TTL_MS = 24 * 3600_000;
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 /** Where the browser goes to start a sign-in (the app makes the binding): identity's pages need one. */
 const APP_SIGN_IN = "/app/sign-in";
 
@@ -264,6 +266,77 @@ export const signInActions: IdentityActions = {
       void emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "instance-admin" });
       this.logger.info(`first run: the instance administrator ${email} was created in the browser`);
       return page(ctx, 201, "Administrator created", doneBody(`The administrator ${email} is created. Sign in with this email and password.`));
+    },
+  },
+};
+
+/** The invitation page's answer for an address that has an account: sign in, then accept in the app. */
+const existingAccountPage = (ctx: Ctx<unknown>, title: string) =>
+  page(ctx, 200, "You are invited", doneBody(`You are invited to join ${title}. You already have an account: sign in, then accept the invitation on the app's home page.`));
+
+export const inviteActions: IdentityActions = {
+  /** Internal (orgs, after an invitation): mails each address a link to join; capped per address like every mail. */
+  mailInvitations: {
+    visibility: "public",
+    params: { organizationId: idRule, organizationTitle: { type: "string", min: 1, max: 255 }, emails: { type: "array", items: { type: "email", max: 254 }, max: 100 } },
+    async handler(this: IdentityService, ctx: Ctx<{ organizationId: string; organizationTitle: string; emails: string[] }>) {
+      const publicUrl = configFor(this.broker).publicUrl;
+      let mailed = 0;
+      for (const raw of ctx.params.emails) {
+        const email = raw.toLowerCase();
+        if ((await hit(this.attempts, mailKey(email))) > EMAILS_PER_ADDRESS) continue;
+        const { organizationId, organizationTitle } = ctx.params;
+        const secret = await newEmailToken(this, { kind: "invite", email, organizationId, organizationTitle, expiresAt: Date.now() + INVITE_TTL_MS });
+        await this.mailer.send({
+          to: email,
+          subject: `You are invited to ${organizationTitle} on docshelf`,
+          lines: [`You are invited to join ${organizationTitle} on ${publicUrl}.`, "The link works once, within 7 days. If you did not expect it, ignore this email."],
+          link: { url: `${publicUrl}/sso/invite?token=${secret}`, label: "Join" },
+        });
+        mailed++;
+      }
+      return { mailed };
+    },
+  },
+
+  /** GET /sso/invite `?token`: the form that creates the invitee's account (or, when the address has one, the way to accept). */
+  invitePage: {
+    params: { token: secretRule },
+    async handler(this: IdentityService, ctx: Ctx<{ token: string }>) {
+      const doc = await peekEmailToken(this, ctx.params.token, "invite");
+      if (!doc?.email) return page(ctx, 403, "Invitation expired", doneBody("This invitation link is unknown, used or expired. Ask the organization's administrator for a new one."));
+      if (await this.users.findOne({ email: doc.email })) return existingAccountPage(ctx, doc.organizationTitle ?? "the organization");
+      return page(ctx, 200, "Join", inviteBody(csrfOf(formSecret(ctx)), ctx.params.token, doc.email, doc.organizationTitle ?? "the organization"));
+    },
+  },
+
+  /**
+   * POST /sso/invite `{_csrf, token, displayName, password}`: creates the account of the invited address
+   * (the link proves the email), once; orgs turns that organization's invitations into memberships.
+   */
+  inviteSubmit: {
+    params: { _csrf: csrfRule, token: secretRule, displayName: { type: "string", min: 1, max: 64, trim: true }, password: passwordRule },
+    async handler(this: IdentityService, ctx: Ctx<{ _csrf?: string; token: string; displayName: string; password: string }>) {
+      assertCsrf(ctx, ctx.params._csrf);
+      const problem = passwordProblem(ctx.params.password);
+      if (problem) throw new BadRequestError(problem);
+      const expired = () => page(ctx, 403, "Invitation expired", doneBody("This invitation link is unknown, used or expired. Ask the organization's administrator for a new one."));
+      const peeked = await peekEmailToken(this, ctx.params.token, "invite");
+      if (!peeked?.email || !peeked.organizationId) return expired();
+      if (await this.users.findOne({ email: peeked.email })) return existingAccountPage(ctx, peeked.organizationTitle ?? "the organization");
+      const passwordHash = await hashPassword(ctx.params.password);
+      const doc = await consumeEmailToken(this, ctx.params.token, "invite");
+      if (!doc?.email || !doc.organizationId) return expired();
+      const now = new Date().toISOString();
+      const user: UserDoc = { id: newId(), email: doc.email, displayName: ctx.params.displayName, instanceAdmin: false, passwordHash, createdAt: now, updatedAt: now };
+      try {
+        await this.users.insert(user);
+      } catch (err) {
+        if (err instanceof ConflictError) return existingAccountPage(ctx, doc.organizationTitle ?? "the organization");
+        throw err;
+      }
+      await emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "invite", organizationId: doc.organizationId });
+      return page(ctx, 201, "Welcome", doneBody(`Your account ${user.email} is created and joins ${doc.organizationTitle ?? "the organization"}. Sign in with your email and password.`));
     },
   },
 };

@@ -60,6 +60,8 @@ export const ssoBrowserRoutes = {
     "POST sign-in/forgot": "identity.forgotRequest",
     "GET sign-in/reset": "identity.resetPage",
     "POST sign-in/reset": "identity.resetSubmit",
+    "GET invite": "identity.invitePage",
+    "POST invite": "identity.inviteSubmit",
     "GET setup": "identity.setupPage",
     "POST setup": "identity.setupSubmit",
   },
