@@ -58,20 +58,8 @@ const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
 const only = (names) => [`/src/(?!(${names.join("|")})\\.test\\.ts$)[^/]+\\.test\\.ts$`];
 const group = process.env.E2E_GROUP === "alone" ? only(ALONE) : process.env.E2E_GROUP === "shared" ? ignore(ALONE) : [];
 
-const preset = require("../jest.preset.js");
-
-// openid-client (identity's OpenID Connect sign-in) and the packages it imports ship ES modules only, which
-// Node loads with require() but jest's module system does not: in the embedded systems of these suites
-// (services in the test process) they are compiled to CommonJS like the suites' TypeScript.
-const ESM_ONLY = ["openid-client", "oauth4webapi", "jose"];
-
 module.exports = {
-  ...preset,
-  transform: {
-    ...preset.transform,
-    [`/node_modules/(${ESM_ONLY.join("|")})/.+\\.js$`]: ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }],
-  },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join("|")})/)`],
+  ...require("../jest.preset.js"),
   testTimeout: 120000,
   setupFiles: ["<rootDir>/src/setup-fetch.ts"],
   globalSetup: "<rootDir>/global-setup.js",
