@@ -113,7 +113,8 @@ export const oidcActions: IdentityActions = {
       }
       if ((await this.oidcProviders.count({ organizationId })) >= 20) throw new BadRequestError("An organization has at most 20 OpenID providers.");
       const now = new Date().toISOString();
-      const doc: OidcProviderDoc = { id: newId(), organizationId, label, issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, defaultRole: defaultRole ?? "read", createdAt: now, updatedAt: now };
+      // The issuer exactly as given (a trailing slash included): discovery checks the OP names itself so.
+      const doc: OidcProviderDoc = { id: newId(), organizationId, label, issuer, clientId, clientSecret, defaultRole: defaultRole ?? "read", createdAt: now, updatedAt: now };
       if (defaultTeam) doc.defaultTeam = defaultTeam;
       await this.oidcProviders.insert(doc);
       ctx.meta.$statusCode = 201;
