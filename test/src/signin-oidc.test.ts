@@ -214,6 +214,41 @@ describe.each(MODES)("OpenID Connect sign-in over %s", (mode: Mode) => {
     expect(browser.cookies.has("docshelf_session")).toBe(false);
   });
 
+  test("an existing account is linked by its owner (a one-time ticket; the OP must vouch for that account's email), then signs in through the OP", async () => {
+    const owned = await createUser(sys.admin, { email: `linked-${randomUUID().slice(0, 8)}@elsewhere.example.org` });
+    const ticket = await owned.api.post(`/v1/docshelf/orgs/${orgId}/oidc/${providerId}/link`, {});
+    expect(ticket.status).toBe(200);
+    expect(ticket.body.url).toMatch(new RegExp(`^${sys.url}/sso/oidc/${providerId}/start\\?link=`));
+    const sub = randomUUID();
+
+    // The OP vouching for someone else's email: refused, and the ticket is used up.
+    await op.control({ account: { sub, email: `other-${randomUUID().slice(0, 8)}@elsewhere.example.org`, email_verified: true, name: "Other" } });
+    const browser = new Browser(sys.url);
+    const wrongStart = await browser.get(pathOf(ticket.body.url));
+    expect(wrongStart.status).toBe(302);
+    const wrong = await browser.get(await atOp(wrongStart.location!));
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).toMatch(/not for the account that asked to link/);
+    expect((await browser.get(pathOf(ticket.body.url))).status).toBe(403);
+
+    // A new ticket, the OP vouching for the account's own email: linked.
+    const again = await owned.api.post(`/v1/docshelf/orgs/${orgId}/oidc/${providerId}/link`, {});
+    await op.control({ account: { sub, email: owned.email, email_verified: true, name: "Owner" } });
+    const start = await browser.get(pathOf(again.body.url));
+    const linked = await browser.get(await atOp(start.location!));
+    expect(linked.status).toBe(200);
+    expect(linked.text).toMatch(/is linked/);
+    expect(browser.cookies.has("docshelf_session")).toBe(false);
+
+    // From now on that subject signs in as the account (outside the verified domain: the account existed).
+    const signingIn = new Browser(sys.url);
+    expect((await complete(signingIn, await atOp(await startSignIn(signingIn)))).status).toBe(303);
+    expect((await signingIn.get("/app")).status).toBe(200);
+    const sessions = await owned.api.get("/v1/docshelf/user/sessions");
+    expect(sessions.body.items.map((x: { method: string }) => x.method)).toContain("oidc");
+    expect((await fetch(`${sys.url}/v1/docshelf/orgs/${orgId}/oidc/${providerId}/link`, { method: "POST" })).status).toBe(401);
+  });
+
   test("providers: organization admins only (members 403, others 404, anonymous 401); 400 names the field; the secret is never answered", async () => {
     const member = await createUser(sys.admin);
     await addMember(owner.api, orgId, member.email, "edit");

@@ -31,9 +31,11 @@ export interface TokenDoc {
  */
 export interface EmailTokenDoc {
   id: string;
-  kind: "reset" | "magic" | "setup" | "invite";
+  kind: "reset" | "magic" | "setup" | "invite" | "oidc-link";
   /** The account it is for (none for setup, nor for an invitation). */
   userId?: string;
+  /** An OpenID link ticket: the provider the ticket's user links their account to. */
+  providerId?: string;
   /** An invitation: the address it was sent to (the link proves it) and the organization. */
   email?: string;
   organizationId?: string;
@@ -70,7 +72,10 @@ export interface OidcRequestDoc {
   /** The PKCE verifier and the nonce of this sign-in, checked when the OP's answer comes back. */
   codeVerifier: string;
   nonce: string;
-  app: AppSignIn;
+  /** A sign-in from the app: where its grant goes. */
+  app?: AppSignIn;
+  /** A link of an existing account (its owner asked for the ticket): the OP must vouch for that account's email. */
+  linkUserId?: string;
   expiresAt: number;
 }
 

@@ -3,12 +3,14 @@
 // /sso/oidc/{id}/start and /callback. Each sign-in carries a state (stored only as its hash, one use,
 // 10 minutes), a nonce and a PKCE verifier; it starts from the app (bound to the browser) and ends with
 // the app's grant, as SAML does. Accounts follow SAML's rule: an OP creates accounts only in email
-// domains its organization verified, and signs in only the accounts it created (linked by `sub`).
+// domains its organization verified, and signs in only the accounts it created or that their owner linked
+// (POST …/oidc/{id}/link, as SAML's link tickets), by `sub`.
 import { emit } from "@docshelf/contracts/action";
 import * as events from "@docshelf/contracts/events";
 import { call } from "@docshelf/contracts/action";
 import * as orgs from "@docshelf/contracts/orgs";
-import { hashToken, ROLES, type RoleOrGuest } from "@docshelf/access";
+import { randomBytes } from "node:crypto";
+import { callerOf, hashToken, ROLES, type RoleOrGuest } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
 import { listPage, listParams } from "@docshelf/list";
@@ -65,7 +67,7 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
   if (!email || !/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) return "the identity provider named no email.";
   if (claims.email_verified !== true) return `the identity provider did not say that ${email} is verified.`;
   if (await service.users.findOne({ email })) {
-    return `an account with the email ${email} already exists and was not created by this identity provider, so the provider may not sign it in.`;
+    return `an account with the email ${email} already exists and was not created by this identity provider, so the provider may not sign it in; its owner links it with POST /v1/docshelf/orgs/{organizationId}/oidc/{oidcProviderId}/link.`;
   }
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (!(await domainVerifiedFor(service, provider.organizationId, domain))) {
@@ -78,6 +80,21 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
   await service.oidcLinks.insert({ id: linkId, providerId: provider.id, userId: user.id, createdAt: now });
   void emit(ctx, events.identityUserCreated, { id: user.id, email: user.email, via: "sso", organizationId: provider.organizationId });
   return user;
+}
+
+/** The end of a link: the OP must vouch (verified) for the linking account's own email; then its `sub` signs that account in. */
+async function linkAccount(service: IdentityService, ctx: Ctx<unknown>, provider: OidcProviderDoc, userId: string, claims: { sub: string; email?: unknown; email_verified?: unknown }): Promise<string> {
+  const user = await service.users.findOne({ id: userId });
+  const email = typeof claims.email === "string" ? claims.email.toLowerCase() : "";
+  if (!user) return refusedPage(ctx, "The account that asked to link is gone.");
+  if (email !== user.email || claims.email_verified !== true) {
+    return refusedPage(ctx, `The identity provider vouched for ${email || "no email"}${claims.email_verified === true ? "" : " (not verified)"}, not for the account that asked to link.`);
+  }
+  const id = `${provider.id}:${claims.sub}`;
+  const existing = await service.oidcLinks.findOne({ id });
+  if (existing && existing.userId !== user.id) return refusedPage(ctx, "This identity is already linked to another account.");
+  if (!existing) await service.oidcLinks.insert({ id, providerId: provider.id, userId: user.id, createdAt: new Date().toISOString() });
+  return page(ctx, 200, "Account linked", doneMessage(`Your account ${user.email} is linked to ${provider.label}: sign in with it from the app's SSO form.`));
 }
 
 const providerFields = {
@@ -142,15 +159,44 @@ export const oidcActions: IdentityActions = {
     },
   },
 
+  /**
+   * POST /v1/docshelf/orgs/{organizationId}/oidc/{oidcProviderId}/link → `{url, expiresAt}`: the caller's start
+   * URL that links their existing account to this provider, if the OP vouches for the caller's email. One use, 10 minutes.
+   */
+  createOidcLink: {
+    params: { organizationId: idRule, oidcProviderId: idRule },
+    async handler(this: IdentityService, ctx: Ctx<ProviderRef>) {
+      const caller = callerOf(ctx);
+      const provider = await this.oidcProviders.findOne({ id: ctx.params.oidcProviderId, organizationId: ctx.params.organizationId });
+      if (!provider) throw new NotFoundError(`OpenID provider ${ctx.params.oidcProviderId} was not found.`);
+      const ticket = randomBytes(32).toString("base64url");
+      const expiresAt = Date.now() + OIDC_REQUEST_TTL_MS;
+      await this.emailTokens.deleteMany({ expiresAt: op.lt(Date.now()) });
+      await this.emailTokens.insert({ id: hashToken(ticket), kind: "oidc-link", userId: caller.id, providerId: provider.id, expiresAt });
+      return { url: `${urlsOf(configFor(this.broker).publicUrl, provider.id).startURL}?link=${ticket}`, expiresAt: new Date(expiresAt).toISOString() };
+    },
+  },
+
   /** GET /sso/oidc/{id}/start `?app&return` (from the app's SSO form): 302 to the OP with state, nonce and a PKCE challenge. */
   oidcStart: {
-    params: { oidcProviderId: idRule, app: { type: "string", max: 64, optional: true }, return: { type: "string", max: 2048, optional: true } },
-    async handler(this: IdentityService, ctx: Ctx<{ oidcProviderId: string; app?: string; return?: string }>) {
-      if (!ctx.params.app || !BINDING.test(ctx.params.app)) throw new BadRequestError("app must be 64 hexadecimal characters: start the sign-in from /app/sign-in.");
-      const returnTo = ctx.params.return ?? "/app";
-      if (!isLocalPath(returnTo)) throw new BadRequestError("return must be a path of this instance (starting with one /).");
+    params: { oidcProviderId: idRule, app: { type: "string", max: 64, optional: true }, return: { type: "string", max: 2048, optional: true }, link: { type: "string", max: 64, optional: true } },
+    async handler(this: IdentityService, ctx: Ctx<{ oidcProviderId: string; app?: string; return?: string; link?: string }>) {
       const provider = await this.oidcProviders.findOne({ id: ctx.params.oidcProviderId });
       if (!provider) throw new NotFoundError(`OpenID provider ${ctx.params.oidcProviderId} was not found.`);
+      let target: { app: { binding: string; returnTo: string } } | { linkUserId: string };
+      if (ctx.params.link !== undefined) {
+        // Linking an existing account: the ticket (one use, 10 minutes, this provider's) names the account.
+        const ticket = await this.emailTokens.findOne({ id: hashToken(ctx.params.link) });
+        if (!ticket || ticket.kind !== "oidc-link" || ticket.providerId !== provider.id || ticket.expiresAt <= Date.now() || !ticket.userId || !(await this.emailTokens.deleteOne({ id: ticket.id }))) {
+          return refusedPage(ctx, "The link ticket is unknown, used or expired; ask for a new one.");
+        }
+        target = { linkUserId: ticket.userId };
+      } else {
+        if (!ctx.params.app || !BINDING.test(ctx.params.app)) throw new BadRequestError("app must be 64 hexadecimal characters: start the sign-in from /app/sign-in.");
+        const returnTo = ctx.params.return ?? "/app";
+        if (!isLocalPath(returnTo)) throw new BadRequestError("return must be a path of this instance (starting with one /).");
+        target = { app: { binding: ctx.params.app, returnTo } };
+      }
       const cfg = configFor(this.broker);
       let config;
       try {
@@ -163,7 +209,7 @@ export const oidcActions: IdentityActions = {
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       await this.oidcRequests.deleteMany({ expiresAt: op.lt(Date.now()) });
-      await this.oidcRequests.insert({ id: hashToken(state), providerId: provider.id, codeVerifier, nonce, app: { binding: ctx.params.app, returnTo }, expiresAt: Date.now() + OIDC_REQUEST_TTL_MS });
+      await this.oidcRequests.insert({ id: hashToken(state), providerId: provider.id, codeVerifier, nonce, ...target, expiresAt: Date.now() + OIDC_REQUEST_TTL_MS });
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: urlsOf(cfg.publicUrl, provider.id).redirectURL,
         scope: "openid email profile",
@@ -234,6 +280,8 @@ export const oidcActions: IdentityActions = {
         return refusedPage(ctx, `The identity provider's answer was refused: ${reason}`);
       }
       if (!claims) return refusedPage(ctx, "The identity provider's answer carries no ID token.");
+      if (request.linkUserId) return linkAccount(this, ctx, provider, request.linkUserId, claims);
+      if (!request.app) return refusedPage(ctx, "This sign-in was not started from the app. Sign in again.");
       const account = await resolveAccount(this, ctx, provider, claims);
       if (typeof account === "string") return refusedPage(ctx, account);
       const joined = await call(ctx, orgs.joinBySso, {

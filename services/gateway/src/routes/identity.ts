@@ -30,6 +30,7 @@ export const identityRoutes: Record<string, string> = {
   "POST /docshelf/orgs/:organizationId/oidc": "identity.createOidcProvider",
   "GET /docshelf/orgs/:organizationId/oidc/:oidcProviderId": "identity.getOidcProvider",
   "DELETE /docshelf/orgs/:organizationId/oidc/:oidcProviderId": "identity.deleteOidcProvider",
+  "POST /docshelf/orgs/:organizationId/oidc/:oidcProviderId/link": "identity.createOidcLink",
 };
 
 /**
