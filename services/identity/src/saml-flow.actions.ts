@@ -17,6 +17,7 @@ import { isConfigured, REQUEST_TTL_MS, samlFor, serviceUrls } from "./saml-confi
 import { consumeOnce, requestCache } from "./saml-store";
 import { domainVerifiedFor } from "./sso-domains.actions";
 import { BINDING, GRANT_COMPLETE_PATH, isLocalPath, mintSignInGrant } from "./sign-in-grants.actions";
+import { browserOf } from "./browser";
 import { refusalPage, tokenPage } from "./sso-page";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 import { newToken } from "./tokens";
@@ -206,7 +207,9 @@ export const samlFlowActions: IdentityActions = {
       if (!joined.member) throw new ForbiddenError("Your membership of this organization is disabled.");
       const token = newToken();
       const tokenId = newId();
-      await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });
+      // A sign-in from the app is a session (listed and ended as one); the token page's token is an API token.
+      const session = request?.app ? { session: { method: "sso" as const, address: browserOf(ctx).address ?? "unknown" } } : {};
+      await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, ...session, createdAt: new Date().toISOString() });
       await keepTokensWithinLimit(this, user.id, tokenId);
       if (request?.app) {
         // The request (matched by InResponseTo, so chosen by us, not by the response) says where to go.

@@ -83,7 +83,7 @@ async function signInToApp(service: IdentityService, ctx: Ctx<unknown>, user: Us
 /** Ends every browser session of a user (after a password reset): their session tokens go, on every gateway and in the app. */
 async function endSessions(service: IdentityService, userId: string): Promise<void> {
   const tokens = await service.tokens.find({ userId });
-  for (const token of tokens.filter((t) => t.session || t.label?.startsWith("SSO: "))) {
+  for (const token of tokens.filter((t) => t.session)) {
     await service.tokens.deleteOne({ id: token.id });
     await broadcast(service.broker, events.identityTokenRevoked, { tokenHash: token.hash });
   }
@@ -384,8 +384,7 @@ export const accountActions: IdentityActions = {
       const tokens = await this.tokens.find({ userId: caller.id }, { sort: [["createdAt", -1]], limit: 1000 });
       return {
         items: tokens
-          .filter((t) => t.session || t.label?.startsWith("SSO: "))
-          .map((t) => ({ id: t.id, method: t.session?.method ?? "sso", label: t.label, createdAt: t.createdAt, ...(t.session?.address ? { address: t.session.address } : {}) })),
+          .flatMap((t) => (t.session ? [{ id: t.id, method: t.session.method, label: t.label, createdAt: t.createdAt, ...(t.session.address ? { address: t.session.address } : {}) }] : [])),
       };
     },
   },
@@ -396,7 +395,7 @@ export const accountActions: IdentityActions = {
     async handler(this: IdentityService, ctx: Ctx<{ sessionId: string }>) {
       const caller = callerOf(ctx);
       const token = await this.tokens.findOne({ id: ctx.params.sessionId, userId: caller.id });
-      if (!token || !(token.session || token.label?.startsWith("SSO: "))) throw new NotFoundError(`Session ${ctx.params.sessionId} was not found.`);
+      if (!token?.session) throw new NotFoundError(`Session ${ctx.params.sessionId} was not found.`);
       await this.tokens.deleteOne({ id: token.id });
       ctx.meta.revokedTokenHash = token.hash;
       await broadcast(this.broker, events.identityTokenRevoked, { tokenHash: token.hash });
@@ -405,12 +404,12 @@ export const accountActions: IdentityActions = {
     },
   },
 
-  /** GET /v1/docshelf/user/tokens: the caller's API tokens (never the token itself, shown once at creation). */
+  /** GET /v1/docshelf/user/tokens: the caller's API tokens, those an SSO token page showed included (never the token itself). */
   listTokens: {
     async handler(this: IdentityService, ctx: Ctx<Record<string, never>>) {
       const caller = callerOf(ctx);
       const tokens = await this.tokens.find({ userId: caller.id }, { sort: [["createdAt", -1]], limit: 1000 });
-      return { items: tokens.filter((t) => !t.session && !t.label?.startsWith("SSO: ")).map((t) => ({ id: t.id, label: t.label ?? null, createdAt: t.createdAt })) };
+      return { items: tokens.filter((t) => !t.session).map((t) => ({ id: t.id, label: t.label ?? null, createdAt: t.createdAt })) };
     },
   },
 };
