@@ -45,7 +45,8 @@ export function createMailer(smtpUrl: string, from: string, log: Log): Mailer {
     async send(mail) {
       const { text, html } = renderMail(mail);
       try {
-        await transport.sendMail({ to: mail.to, subject: mail.subject, text, html });
+        // A subject holds an organization's title: control characters (line breaks) become spaces.
+        await transport.sendMail({ to: mail.to, subject: mail.subject.replace(/[\u0000-\u001f\u007f]+/g, " "), text, html });
       } catch (err) {
         log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, `email to ${mail.to} ("${mail.subject}") could not be sent`);
       }
