@@ -8,6 +8,7 @@ import { newId, storeMixin } from "@docshelf/store";
 import { collections, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { createMailer } from "./mailer";
+import { prepareDummyHash } from "./passwords";
 import { oidcActions } from "./oidc.actions";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
@@ -107,6 +108,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       }
       // First run without ADMIN_TOKEN: the administrator is made in the browser, through a logged link.
       await logSetupLink(this);
+      await prepareDummyHash();
     },
 
     stopped() {

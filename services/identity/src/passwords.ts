@@ -43,6 +43,11 @@ const STORED = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]{16,64})
 /** A hash of no password anyone has: checked against when there is no account, so both cost the same. */
 let dummy: Promise<string> | undefined;
 
+/** Makes the dummy hash at start-up, so the first unknown email does not cost two hashes (and tell). */
+export async function prepareDummyHash(): Promise<void> {
+  await (dummy ??= hashPassword(randomBytes(16).toString("hex")));
+}
+
 /**
  * Whether `password` matches `stored`. With no stored hash (no such account, or one without a password)
  * the same work is done against a dummy hash and the answer is false: the time does not tell.
