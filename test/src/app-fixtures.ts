@@ -14,6 +14,8 @@ export interface Page {
 /** What a browser would do with cookies, without following redirects (so each hop can be checked). */
 export class Browser {
   readonly cookies = new Map<string, string>();
+  /** Sent with every request (e.g. X-Forwarded-For, to be another client behind a trusted proxy). */
+  readonly headers: Record<string, string> = {};
   constructor(readonly base: string) {}
 
   cookieHeader(): string {
@@ -32,7 +34,7 @@ export class Browser {
   }
 
   async request(method: string, path: string, form?: Record<string, string>): Promise<Page> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     const init: RequestInit = { method, headers, redirect: "manual" };
     if (form) {

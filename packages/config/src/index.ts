@@ -27,6 +27,12 @@ export interface Config {
   /** Token that authenticates the instance administrator; start-up makes sure it works. */
   adminToken: string;
   adminEmail: string;
+  /** SMTP server for the email identity sends (reset, sign-in and invitation links); empty: links go to the log. */
+  smtpUrl: string;
+  /** The From address of that email. */
+  mailFrom: string;
+  /** Tests only: private IP:port pairs an OpenID Provider's discovery and token requests may reach (and over http). */
+  oidcAllowPrivate: string[];
   /** How long an action call may take before the caller gets a timeout. */
   requestTimeoutMs: number;
   /** How long the gateway trusts a token it has already checked. Revocation drops it at once. */
@@ -190,6 +196,9 @@ export const VARIABLES: readonly Variable[] = [
   { name: "LOGLEVEL", default: "info", why: "pino log level: fatal, error, warn, info, debug or trace." },
   { name: "ADMIN_TOKEN", default: "", why: "When set, start-up makes sure an instance administrator exists that this token authenticates. At least 32 characters and no placeholder (change-me, admin, secret, …), or start-up refuses it: make one with `openssl rand -hex 32`." },
   { name: "ADMIN_EMAIL", default: "admin@localhost", why: "Email of that instance administrator." },
+  { name: "SMTP_URL", default: "", why: "SMTP server for password reset, sign-in and invitation links (smtp://user:pass@host:587, smtps://… for TLS). Unset: no email is sent and the links are logged for the administrator to pass on." },
+  { name: "OIDC_FETCH_ALLOW_PRIVATE", default: "", why: "Tests only: comma-separated IP:port pairs an OpenID Provider may be reached at although private (and then over http). Never set it in production." },
+  { name: "MAIL_FROM", default: "docshelf@<PUBLIC_URL's host>", why: "The From address of that email." },
   { name: "REQUEST_TIMEOUT_MS", default: "10000", why: "Timeout of every action call; a timed-out request answers 504." },
   { name: "AUTH_CACHE_TTL_MS", default: "30000", why: "How long the gateway caches a checked token; revoking drops it at once." },
   { name: "JSON_BODY_LIMIT_BYTES", default: "1048576", why: "Largest JSON request body; larger answers 413." },
@@ -472,6 +481,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: check(() => oneOf(env, "LOGLEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace"] as const), "info"),
     adminToken,
     adminEmail: (env.ADMIN_EMAIL || "admin@localhost").toLowerCase(),
+    smtpUrl: env.SMTP_URL || "",
+    oidcAllowPrivate: check(() => targetList(env, "OIDC_FETCH_ALLOW_PRIVATE"), []),
+    mailFrom: env.MAIL_FROM || `docshelf@${parsedHost(publicUrl)}`,
     requestTimeoutMs: check(() => integer(env, "REQUEST_TIMEOUT_MS", "10000", 100, 600000), 0),
     authCacheTtlMs: check(() => integer(env, "AUTH_CACHE_TTL_MS", "30000", 0, 3600000), 0),
     jsonBodyLimitBytes: check(() => integer(env, "JSON_BODY_LIMIT_BYTES", "1048576", 1024, 104857600), 0),
@@ -552,3 +564,12 @@ export function configFor(broker: object): Config {
   return perBroker.get(broker) ?? config();
 }
 export { natsConnectionOptions } from "./nats";
+
+/** The host name of a URL, or "localhost" when it does not parse. */
+function parsedHost(url: string): string {
+  try {
+    return new URL(url).hostname || "localhost";
+  } catch {
+    return "localhost";
+  }
+}

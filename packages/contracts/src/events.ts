@@ -8,7 +8,8 @@ export const orgsCollectionsChanged = event<{ organizationId: string; collection
 export const orgsCollectionDeleted = event<{ organizationId: string; collectionIds: string[]; deletedAt: string }>("orgs.collection.deleted");
 export const orgsCollectionTransferred = event<{ fromOrganizationId: string; toOrganizationId: string; collectionIds: string[] }>("orgs.collection.transferred");
 
-export const identityUserCreated = event<{ id: string; email: string; via: "instance-admin" | "sso"; organizationId?: string }>("identity.user.created");
+/** `via: "invite"`: the account was made from an emailed invitation of `organizationId` (the link proved the email). */
+export const identityUserCreated = event<{ id: string; email: string; via: "instance-admin" | "sso" | "invite"; organizationId?: string }>("identity.user.created");
 export const identityUserChanged = event<{ id: string; displayName: string; email: string }>("identity.user.changed");
 export const identityTokenRevoked = event<{ tokenHash: string }>("identity.token.revoked");
 

@@ -115,3 +115,10 @@ export interface RedeemedGrant {
 
 /** Redeems an SSO sign-in grant, once and only with the binding of the browser that started the sign-in (403 otherwise). */
 export const redeemSignInGrant = action<{ grant: string; binding: string }, RedeemedGrant>("identity.redeemSignInGrant");
+
+/**
+ * Mails each address an invitation to the organization with a one-time link (/sso/invite): an address with
+ * no account sets a name and password there and joins; one with an account is told to sign in and accept.
+ * Best effort: a mail not sent (no SMTP_URL: the link is logged) never fails the invitation.
+ */
+export const mailInvitations = action<{ organizationId: string; organizationTitle: string; emails: string[] }, { mailed: number }>("identity.mailInvitations");

@@ -44,7 +44,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
         pino: {
           options: {
             redact: {
-              paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "url", "*.url", "password", "*.password", "adminToken", "*.adminToken", "mongoUrl", "*.mongoUrl", "transporter", "*.transporter"],
+              paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "url", "*.url", "password", "*.password", "adminToken", "*.adminToken", "mongoUrl", "*.mongoUrl", "smtpUrl", "*.smtpUrl", "transporter", "*.transporter"],
               censor: "[redacted]",
             },
           },

@@ -1,4 +1,4 @@
-// One HTTP(S) GET to an already checked address, with the body capped at maxBytes.
+// One HTTP(S) request (a GET, or a POST with a small body) to an already checked address, with the body capped at maxBytes.
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
@@ -14,6 +14,9 @@ export interface HopResponse {
 }
 
 export interface HopOptions {
+  /** GET unless given; a POST sends `body`. */
+  method?: "GET" | "POST";
+  body?: Buffer;
   headers: Record<string, string>;
   maxBytes: number;
   signal: AbortSignal;
@@ -60,8 +63,8 @@ export function requestOnce(url: URL, target: ResolvedAddress, options: HopOptio
         hostname: bareHostname(url),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: "GET",
-        headers: options.headers,
+        method: options.method ?? "GET",
+        headers: options.body ? { ...options.headers, "content-length": String(options.body.length) } : options.headers,
         auth: url.username || url.password ? `${decodeUserinfo(url.username)}:${decodeUserinfo(url.password)}` : undefined,
         agent: false,
         lookup: pinnedLookup(target),
@@ -105,6 +108,6 @@ export function requestOnce(url: URL, target: ResolvedAddress, options: HopOptio
       },
     );
     req.on("error", fail);
-    req.end();
+    req.end(options.body);
   });
 }

@@ -82,6 +82,30 @@ describe("safeFetch happy path", () => {
   });
 });
 
+describe("safeFetch POST (an OpenID Connect token request)", () => {
+  it("sends the body and headers to the checked address, and never follows a redirect", async () => {
+    let received = "";
+    const site = await server((req, res) => {
+      req.on("data", (c: Buffer) => (received += c.toString()));
+      req.on("end", () => {
+        res.writeHead(302, { location: "/elsewhere" });
+        res.end();
+      });
+    });
+    const res = await safeFetch(`${site.origin}/token`, { isAllowedAddress: onlyTestListener, method: "POST", body: "grant_type=authorization_code&code=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(302);
+    expect(received).toBe("grant_type=authorization_code&code=x");
+    expect(site.requests).toHaveLength(1);
+    expect(site.requests[0].method).toBe("POST");
+    expect(site.requests[0].headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(site.requests[0].headers["content-length"]).toBe("36");
+  });
+
+  it("refuses a private address for a POST too", async () => {
+    expectReason(await refusal("http://10.0.0.1/token", { method: "POST", body: "x=1" }), "private-address");
+  });
+});
+
 describe("safeFetch refuses private addresses without connecting", () => {
   it("refuses a literal loopback URL under the default policy", async () => {
     const site = await server(hello);

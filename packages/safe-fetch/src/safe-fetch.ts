@@ -30,6 +30,11 @@ export interface SafeFetchOptions {
   isAllowedAddress?: AddressPolicy;
   /** Aborts the fetch early (reported as a timeout). */
   signal?: AbortSignal;
+  /** POST sends `body` (an OpenID Connect token request) and never follows a redirect. Default GET. */
+  method?: "GET" | "POST";
+  body?: Buffer | string;
+  /** More request headers (content-type, authorization); accept, user-agent and accept-encoding stay ours. */
+  headers?: Record<string, string>;
 }
 
 export interface SafeFetchResponse {
@@ -125,7 +130,10 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const maxRedirects = options.maxRedirects ?? SAFE_FETCH_DEFAULTS.maxRedirects;
   const resolver = options.resolver ?? systemResolver;
   const isAllowed = options.isAllowedAddress ?? isPublicAddress;
+  const body = options.body === undefined ? undefined : Buffer.from(options.body);
+  const method = options.method ?? "GET";
   const headers = {
+    ...options.headers,
     accept: options.accept ?? SAFE_FETCH_DEFAULTS.accept,
     "user-agent": options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
     // Compressed bodies would need inflating, and the size cap must apply to what is kept.
@@ -140,12 +148,12 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     let hop: HopResponse;
     try {
       const target = await untilAborted(resolveChecked(url, resolver, isAllowed), signal);
-      hop = await requestOnce(url, target, { headers, maxBytes, signal, skipBodyFor: (s) => REDIRECT_STATUSES.has(s) });
+      hop = await requestOnce(url, target, { method, ...(method === "POST" && body ? { body } : {}), headers, maxBytes, signal, skipBodyFor: (s) => REDIRECT_STATUSES.has(s) });
     } catch (err) {
       throw asFetchError(err, url, signal, timeoutMs);
     }
     const location = hop.headers.location;
-    if (REDIRECT_STATUSES.has(hop.status) && location && options.redirect !== "manual") {
+    if (REDIRECT_STATUSES.has(hop.status) && location && options.redirect !== "manual" && method === "GET") {
       if (redirects >= maxRedirects) {
         throw new SafeFetchError("too-many-redirects", `${describeHost(url)} redirected more than ${maxRedirects} times.`);
       }

@@ -30,6 +30,7 @@ export function adminTokenNotice(cfg: Config): string | undefined {
   if (cfg.adminToken || !cfg.services.includes("identity")) return undefined;
   return (
     "No ADMIN_TOKEN is set, so start-up made no instance administrator token (one made earlier still works). " +
-    "To make one: stop, then start with ADMIN_TOKEN=$(openssl rand -hex 32) npm start (README, \"Walk-through\")."
+    "While no administrator exists, identity logs a one-time setup link (/sso/setup?token=…) that creates one in the browser. " +
+    "For automation: stop, then start with ADMIN_TOKEN=$(openssl rand -hex 32) npm start (README, \"Walk-through\")."
   );
 }

@@ -159,7 +159,8 @@ function signInForm(req: AppRequest, cookies: Record<string, string>, error?: st
   const secret = isSecret(existing) ? existing : newSecret();
   const set = secret === existing ? [] : [setCookie(PRESESSION_COOKIE, secret, { secure: req.secure, maxAge: 3600 })];
   const returnTo = localReturnPath(req.form?.return ?? req.query.return);
-  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError }), set);
+  const passwordURL = `/sso/sign-in?${new URLSearchParams({ app: ssoBinding(secret), return: returnTo })}`;
+  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError, passwordURL }), set);
 }
 
 /** Opens a session for the user a token (by its hash) stands for, replacing the browser's previous one, and goes to `returnTo`. */

@@ -28,7 +28,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
-import { appPages } from "./routes/app";
+import { appPages, requestIsSecure } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
 import { httpMetrics } from "./http-metrics";
@@ -185,7 +185,17 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           logging: routeLogging,
         },
         // Browser-facing SAML routes (start URL, assertion consumer, metadata): counted per client address.
-        { ...ssoBrowserRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
+        {
+          ...ssoBrowserRoutes,
+          use: [rateLimitGuard(guardOptions)],
+          callOptions: { timeout: cfg.requestTimeoutMs },
+          logging: routeLogging,
+          onBeforeCall(ctx: Context, _route: unknown, req: IncomingMessage): void {
+            const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], guardOptions.trusted);
+            const cookie = typeof req.headers.cookie === "string" ? req.headers.cookie.slice(0, 16384) : undefined;
+            (ctx.meta as Record<string, unknown>).browser = { address, secure: requestIsSecure(req, cfg.publicUrl.startsWith("https:"), guardOptions.trusted), ...(cookie ? { cookie } : {}) };
+          },
+        },
         { ...fileDownloadRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
         {
           name: "v1",

@@ -7,10 +7,14 @@ import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { newId, storeMixin } from "@docshelf/store";
 import { collections, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
+import { createMailer } from "./mailer";
+import { prepareDummyHash } from "./passwords";
+import { oidcActions } from "./oidc.actions";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
 import type { Methods, Vars } from "./service-types";
 import { signInGrantActions } from "./sign-in-grants.actions";
+import { accountActions, inviteActions, logSetupLink, signInActions } from "./sign-in.actions";
 import { ssoDomainActions } from "./sso-domains.actions";
 import { tokenActions } from "./tokens.actions";
 import { userActions } from "./users.actions";
@@ -36,6 +40,10 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...samlFlowActions,
       ...signInGrantActions,
       ...ssoDomainActions,
+      ...signInActions,
+      ...accountActions,
+      ...inviteActions,
+      ...oidcActions,
     },
 
     methods: {
@@ -87,12 +95,24 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       },
     },
 
+    created() {
+      const cfg = configFor(this.broker);
+      this.mailer = createMailer(cfg.smtpUrl, cfg.mailFrom, this.logger);
+    },
+
     async started() {
       const cfg = configFor(this.broker);
       if (cfg.adminToken) {
         await this.ensureAdmin(cfg.adminToken, cfg.adminEmail);
         this.logger.info(`instance administrator ${cfg.adminEmail} is ready`);
       }
+      // First run without ADMIN_TOKEN: the administrator is made in the browser, through a logged link.
+      await logSetupLink(this);
+      await prepareDummyHash();
+    },
+
+    stopped() {
+      this.mailer.close();
     },
   };
 }

@@ -8,6 +8,8 @@ export interface UserDoc {
   displayName: string;
   photoURL?: string;
   instanceAdmin: boolean;
+  /** scrypt hash of the password (passwords.ts); none: the account signs in otherwise (token, SSO, email link). */
+  passwordHash?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -18,7 +20,79 @@ export interface TokenDoc {
   /** SHA-256 of the token; the token itself is never stored. */
   hash: string;
   label?: string;
+  /** Minted by a sign-in in the browser (password, email link, SSO) for an app session; listed as a session. */
+  session?: { method: "password" | "email-link" | "sso" | "oidc"; address?: string };
   createdAt: string;
+}
+
+/**
+ * A one-time link sent by email or logged at start-up, stored as the hash (`id`) of its secret:
+ * a password reset, a sign-in link (bound to the browser that asked for it), or the first-run setup.
+ */
+export interface EmailTokenDoc {
+  id: string;
+  kind: "reset" | "magic" | "setup" | "invite" | "oidc-link";
+  /** The account it is for (none for setup, nor for an invitation). */
+  userId?: string;
+  /** An OpenID link ticket: the provider the ticket's user links their account to. */
+  providerId?: string;
+  /** An invitation: the address it was sent to (the link proves it) and the organization. */
+  email?: string;
+  organizationId?: string;
+  organizationTitle?: string;
+  /** A sign-in link: the app binding of the browser that asked for it, and where to go after. */
+  app?: AppSignIn;
+  /** Epoch ms after which it no longer works. */
+  expiresAt: number;
+}
+
+/** An OpenID Provider of one organization (OpenID Connect sign-in, authorization code flow with PKCE). */
+export interface OidcProviderDoc {
+  id: string;
+  organizationId: string;
+  label: string;
+  /** The issuer: its /.well-known/openid-configuration is fetched (through safe-fetch), its `iss` checked. */
+  issuer: string;
+  clientId: string;
+  /**
+   * The client secret the OP gave: kept as is (it is sent to the OP's token endpoint, so it cannot be a
+   * hash), never answered by the API.
+   */
+  clientSecret: string;
+  defaultRole: RoleOrGuest;
+  defaultTeam?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A sign-in sent to the OP and not yet back: `id` is the hash of its `state`; one use, 10 minutes. */
+export interface OidcRequestDoc {
+  id: string;
+  providerId: string;
+  /** The PKCE verifier and the nonce of this sign-in, checked when the OP's answer comes back. */
+  codeVerifier: string;
+  nonce: string;
+  /** A sign-in from the app: where its grant goes. */
+  app?: AppSignIn;
+  /** A link of an existing account (its owner asked for the ticket): the OP must vouch for that account's email. */
+  linkUserId?: string;
+  expiresAt: number;
+}
+
+/** The account an OP's subject signs in, `id` `<providerId>:<sub>`. */
+export interface OidcLinkDoc {
+  id: string;
+  providerId: string;
+  userId: string;
+  createdAt: string;
+}
+
+/** Sign-in attempts counted in a window, per account email (`account:<email>`) or client address (`address:<ip>`). */
+export interface AttemptDoc {
+  id: string;
+  count: number;
+  /** Epoch ms when the window ends and the count starts again. */
+  windowEnds: number;
 }
 
 /** A SAML identity provider of one organization. */
@@ -112,9 +186,14 @@ export interface SsoDomainDoc {
   createdAt: string;
 }
 
-type Names = "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
+type Names = "oidcProviders" | "oidcRequests" | "oidcLinks" | "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
 
 export const collections: Record<Names, CollectionSpec> = {
+  oidcProviders: { name: "oidc_providers", indexes: [{ fields: ["organizationId"] }] },
+  oidcRequests: { name: "oidc_requests", indexes: [{ fields: ["expiresAt"] }] },
+  oidcLinks: { name: "oidc_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },
+  emailTokens: { name: "email_tokens", indexes: [{ fields: ["expiresAt"] }, { fields: ["userId"] }] },
+  attempts: { name: "sign_in_attempts", indexes: [{ fields: ["windowEnds"] }] },
   users: { name: "users", indexes: [{ fields: ["email"], unique: true }] },
   tokens: { name: "tokens", indexes: [{ fields: ["hash"], unique: true }, { fields: ["userId"] }] },
   samlProviders: { name: "saml_providers", indexes: [{ fields: ["organizationId"] }] },

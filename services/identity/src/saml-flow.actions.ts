@@ -17,6 +17,7 @@ import { isConfigured, REQUEST_TTL_MS, samlFor, serviceUrls } from "./saml-confi
 import { consumeOnce, requestCache } from "./saml-store";
 import { domainVerifiedFor } from "./sso-domains.actions";
 import { BINDING, GRANT_COMPLETE_PATH, isLocalPath, mintSignInGrant } from "./sign-in-grants.actions";
+import { browserOf } from "./browser";
 import { refusalPage, tokenPage } from "./sso-page";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 import { newToken } from "./tokens";
@@ -122,16 +123,16 @@ async function resolveAccount(service: IdentityService, ctx: Ctx<unknown>, provi
 
 /**
  * Each sign-in mints a token, and a user holds at most MAX_TOKENS_PER_USER: once the new token is in,
- * the oldest tokens earlier SSO sign-ins minted go (revoked on every gateway); tokens made through the
+ * the oldest tokens earlier browser sign-ins (SSO, password, email link) minted go (revoked on every gateway); tokens made through the
  * API are never touched, so when only those are left the new token goes instead (400). Counting after
  * the insert keeps sign-ins at the same moment from overshooting the limit together.
  */
-async function keepTokensWithinLimit(service: IdentityService, userId: string, newTokenId: string): Promise<void> {
+export async function keepTokensWithinLimit(service: IdentityService, userId: string, newTokenId: string): Promise<void> {
   const max = configFor(service.broker).maxTokensPerUser;
   const held = await service.tokens.count({ userId });
   if (held <= max) return;
   const all = await service.tokens.find({ userId }, { sort: [["createdAt", 1]] });
-  const doomed = all.filter((t) => t.id !== newTokenId && t.label?.startsWith("SSO: ")).slice(0, held - max);
+  const doomed = all.filter((t) => t.id !== newTokenId && (t.session || t.label?.startsWith("SSO: "))).slice(0, held - max);
   if (held - doomed.length > max) {
     await service.tokens.deleteOne({ id: newTokenId });
     throw new BadRequestError(`A user holds at most ${max} API tokens (MAX_TOKENS_PER_USER); revoke one before signing in again.`);
@@ -206,7 +207,9 @@ export const samlFlowActions: IdentityActions = {
       if (!joined.member) throw new ForbiddenError("Your membership of this organization is disabled.");
       const token = newToken();
       const tokenId = newId();
-      await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, createdAt: new Date().toISOString() });
+      // A sign-in from the app is a session (listed and ended as one); the token page's token is an API token.
+      const session = request?.app ? { session: { method: "sso" as const, address: browserOf(ctx).address ?? "unknown" } } : {};
+      await this.tokens.insert({ id: tokenId, userId: user.id, hash: hashToken(token), label: `SSO: ${provider.label}`, ...session, createdAt: new Date().toISOString() });
       await keepTokensWithinLimit(this, user.id, tokenId);
       if (request?.app) {
         // The request (matched by InResponseTo, so chosen by us, not by the response) says where to go.

@@ -144,10 +144,9 @@ export const samlProviderActions: IdentityActions = {
     visibility: "public",
     params: { organizationId: idRule, userId: idRule },
     async handler(this: IdentityService, ctx: Ctx<OrgRef & { userId: string }>): Promise<boolean> {
-      const links = await this.samlLinks.find({ userId: ctx.params.userId }, { limit: 1000 });
-      if (!links.length) return false;
-      const providers = await this.samlProviders.count({ organizationId: ctx.params.organizationId, id: op.in(links.map((l) => l.providerId)) });
-      return providers > 0;
+      const [links, oidcLinks] = await Promise.all([this.samlLinks.find({ userId: ctx.params.userId }, { limit: 1000 }), this.oidcLinks.find({ userId: ctx.params.userId }, { limit: 1000 })]);
+      if (links.length && (await this.samlProviders.count({ organizationId: ctx.params.organizationId, id: op.in(links.map((l) => l.providerId)) })) > 0) return true;
+      return oidcLinks.length > 0 && (await this.oidcProviders.count({ organizationId: ctx.params.organizationId, id: op.in(oidcLinks.map((l) => l.providerId)) })) > 0;
     },
   },
 

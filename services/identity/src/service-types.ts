@@ -2,7 +2,8 @@
 import type { Context, Service } from "moleculer";
 import type { Caller } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { SignInGrantDoc, SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
+import type { AttemptDoc, EmailTokenDoc, OidcLinkDoc, OidcProviderDoc, OidcRequestDoc, SignInGrantDoc, SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
+import type { Mailer } from "./mailer";
 import type { UserResource } from "./present";
 
 export interface Vars {
@@ -15,6 +16,13 @@ export interface Vars {
   samlLinkTickets: Collection<SamlLinkTicketDoc>;
   ssoDomains: Collection<SsoDomainDoc>;
   signInGrants: Collection<SignInGrantDoc>;
+  emailTokens: Collection<EmailTokenDoc>;
+  oidcProviders: Collection<OidcProviderDoc>;
+  oidcRequests: Collection<OidcRequestDoc>;
+  oidcLinks: Collection<OidcLinkDoc>;
+  attempts: Collection<AttemptDoc>;
+  /** SMTP, or the log when SMTP_URL is unset (mailer.ts). */
+  mailer: Mailer;
 }
 
 export interface Methods {

@@ -67,10 +67,17 @@ export const signInGrantActions: IdentityActions = {
     visibility: "public",
     params: { organizationId: idRule },
     async handler(this: IdentityService, ctx: Ctx<{ organizationId: string }>) {
-      const providers = await this.samlProviders.find({ organizationId: ctx.params.organizationId }, { sort: [["createdAt", 1]], limit: 100 });
+      const [providers, oidcProviders] = await Promise.all([
+        this.samlProviders.find({ organizationId: ctx.params.organizationId }, { sort: [["createdAt", 1]], limit: 100 }),
+        this.oidcProviders.find({ organizationId: ctx.params.organizationId }, { sort: [["createdAt", 1]], limit: 100 }),
+      ]);
       const publicUrl = configFor(this.broker).publicUrl;
       return {
-        items: providers.filter(isConfigured).map((p) => ({ id: p.id, label: p.label, startPath: new URL(serviceUrls(publicUrl, p.id).startURL).pathname })),
+        items: [
+          ...providers.filter(isConfigured).map((p) => ({ id: p.id, label: p.label, startPath: new URL(serviceUrls(publicUrl, p.id).startURL).pathname })),
+          // OpenID providers start the same way (`?app=…&return=…`): the app lists them beside SAML's.
+          ...oidcProviders.map((p) => ({ id: p.id, label: p.label, startPath: `/sso/oidc/${p.id}/start` })),
+        ],
       };
     },
   },

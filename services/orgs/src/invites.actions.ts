@@ -92,6 +92,11 @@ export const inviteActions: OrgsActions = {
           await this.invites.updateOne({ organizationId: org.id, email }, { $set: { role, sso } });
         }
       }
+      // Each address gets an email with a link to join (identity; logged when no SMTP is configured).
+      // Best effort, after the answer's work: a mail that fails never fails the invitation.
+      void call(ctx, identity.mailInvitations, { organizationId: org.id, organizationTitle: org.title, emails }).catch((err: unknown) =>
+        this.logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, "invitation emails could not be sent"),
+      );
       return { users: [], invited: emails.length };
     },
   },

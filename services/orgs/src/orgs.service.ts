@@ -61,7 +61,7 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
       /**
        * A new account converts pending invitations only where its email was vouched for: all of them
        * when an instance administrator created it, those of one organization when that organization's
-       * own SSO did. Anything else (another organization's IdP) converts none: the invitee accepts
+       * own SSO did, or that organization's emailed invitation did (its link proves the email). Anything else (another organization's IdP) converts none: the invitee accepts
        * with POST /v1/orgs/{organizationId}/invites/{inviteId} once signed in.
        */
       "identity.user.created": {
@@ -70,7 +70,8 @@ export function orgsSchema(): ServiceSchema<Record<string, unknown>, Methods, Va
           const email = ctx.params.email.toLowerCase();
           let filter: Filter;
           if (via === "instance-admin") filter = { email };
-          else if (via === "sso" && organizationId) filter = { email, organizationId };
+          // An emailed invitation's link proves the email to that organization only, as its SSO does.
+          else if ((via === "sso" || via === "invite") && organizationId) filter = { email, organizationId };
           else return;
           const invites = await this.invites.find(filter);
           for (const invite of invites) {

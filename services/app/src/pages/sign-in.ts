@@ -3,11 +3,12 @@
 import { html } from "../html";
 import { layout } from "./layout";
 
-export function signInPage(options: { csrf: string; returnTo: string; error?: string; ssoError?: string }): string {
+export function signInPage(options: { csrf: string; returnTo: string; error?: string; ssoError?: string; passwordURL?: string }): string {
   return layout(
     "Sign in",
     { csrf: options.csrf },
     html`<h1>Sign in</h1>
+${options.passwordURL ? html`<p><a id="password-sign-in" href="${options.passwordURL}">Sign in with your email and password, or an emailed link</a></p>` : ""}
 <p>Paste one of your API tokens. It is checked once and not kept: the app opens a session in a cookie
 instead, which ends when you sign out, after 7 days, or when the token is revoked.</p>
 ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ""}
