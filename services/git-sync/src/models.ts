@@ -131,6 +131,8 @@ export interface PageSync {
   dir?: string;
   /** A SUMMARY.md link to no file, external or not (written back as it was). */
   href?: string;
+  /** A SUMMARY.md item without a link (`- Guidelines`): written back as plain text while it has no body of its own. */
+  plain?: boolean;
   /** The SUMMARY.md link target as written for the page's file (`/a/b.md`, `a/b%20c.md`), reused while the path stays. */
   link?: string;
 }

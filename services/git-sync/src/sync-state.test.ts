@@ -68,6 +68,40 @@ describe("planExport", () => {
   });
 });
 
+describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () => {
+  const files: Record<string, string> = {
+    "README.md": "# Home\n",
+    "SUMMARY.md": "# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](interface-pointer.md)\n  - Errors\n    - [Types](error-type.md)\n",
+    "interface-pointer.md": "# Pointers\n\nx\n",
+    "error-type.md": "# Types\n\ny\n",
+  };
+  const source = new Map(Object.entries(files).map(([path, text]) => [path, { oid: gitBlobOid(Buffer.from(text)), data: Buffer.from(text) }]));
+  const layout = readLayout(source, { projectDir: "", newFileId: () => "f" });
+  const space: TreePage[] = [
+    page("h", "Home", "", [], { git: { oid: "1", path: "README.md" } }),
+    page("g", "Guidelines", "", [
+      page("p", "Pointers", "x\n", [], { slug: "interface-pointer", git: { oid: "2", path: "interface-pointer.md" } }),
+      page("e", "Errors", "", [page("t", "Types", "y\n", [], { slug: "error-type", git: { oid: "3", path: "error-type.md" } })]),
+    ]),
+  ];
+  const state = stateAfterImport({ snapshot: { pages: space, files: [] }, imported: layout.pages, config: layout.config, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+
+  it("stay items without a file: an export with no edit writes nothing", async () => {
+    expect(state.pages.g.plain).toBe(true);
+    expect(state.pages.e.plain).toBe(true);
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+
+  it("get a file once they have a body of their own", async () => {
+    const edited = [space[0], { ...space[1], markdown: "Now a page.\n" }];
+    const plan = await planExport({ pages: edited, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()].sort()).toEqual(["SUMMARY.md", "guidelines/README.md"]);
+    expect(plan.writes.get("SUMMARY.md")!.toString()).toContain("* [Guidelines](guidelines/README.md)\n");
+    expect(plan.writes.get("SUMMARY.md")!.toString()).toContain("\n  * Errors\n    * [Types](error-type.md)\n");
+  });
+});
+
 describe("exports without a sync state (deriveState) and titles vs headings", () => {
   const files: Record<string, string> = {
     "README.md": "# Home\n\nHi\n",

@@ -113,6 +113,7 @@ export function stateAfterImport(input: {
       }
       if (info?.href) sync.href = info.href;
       else if (info?.target && sync.path) sync.link = info.target;
+      else if (!sync.path && !sync.group) sync.plain = true;
       if (page.id) pages[page.id] = sync;
       visit(page.pages, info?.pages ?? [], page.id ?? null);
     });
@@ -389,6 +390,11 @@ export async function planExport(input: PlanInput): Promise<Plan> {
     }
     if (before?.href && !page.markdown.trim() && !page.pages.length) {
       sync.href = before.href;
+      continue;
+    }
+    // A SUMMARY.md item without a link stays one until it gets a body or metadata of its own.
+    if (before?.plain && !page.markdown.trim() && before.meta === sync.meta) {
+      sync.plain = true;
       continue;
     }
     let path: string;
