@@ -213,6 +213,8 @@ export interface ReadResult {
   pages: TreePage[];
   files: TreeFile[];
   config: GitbookConfig;
+  /** Whether the content root has a SUMMARY.md (else the tree came from folders, or the root is empty). */
+  hasSummary: boolean;
 }
 
 /** The page tree and assets of a repository, given its files relative to the project directory. */
@@ -307,7 +309,7 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
   } else {
     pages = fromFolders(inRoot, config, pageFrom);
   }
-  return { pages, files: treeFiles, config };
+  return { pages, files: treeFiles, config, hasSummary: !!summary };
 }
 
 /** Without SUMMARY.md: README.md first, then every markdown file and folder, by name. */

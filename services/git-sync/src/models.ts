@@ -151,6 +151,8 @@ export interface SyncState {
   files: Record<string, { path: string; name: string; sha256?: string }>;
   /** Hash of the SUMMARY.md the space's tree gives: the file is rewritten only when this changes. */
   summary: string;
+  /** The repository had no SUMMARY.md (a tree from folders, an empty content root): none is added while the tree stays as it was. */
+  noSummary?: boolean;
   /** Rebuilt from the branch by an export that had no state (deriveState): never stored, never a reason to delete. */
   derived?: boolean;
 }

@@ -102,6 +102,30 @@ describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () =
   });
 });
 
+describe("a repository without SUMMARY.md (corpus: an empty content root, a tree from folders)", () => {
+  const files: Record<string, string> = { "README.md": "# Home\n\nHi\n", "guide.md": "# Guide\n\nG\n" };
+  const source = new Map(Object.entries(files).map(([path, text]) => [path, { oid: gitBlobOid(Buffer.from(text)), data: Buffer.from(text) }]));
+  const layout = readLayout(source, { projectDir: "", newFileId: () => "f" });
+  const space: TreePage[] = [page("h", "Home", "Hi\n", [], { git: { oid: "1", path: "README.md" } }), page("g", "Guide", "G\n", [], { git: { oid: "2", path: "guide.md" } })];
+  const state = stateAfterImport({ snapshot: { pages: space, files: [] }, imported: layout.pages, config: layout.config, hasSummary: layout.hasSummary, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+
+  it("gets none from an export with no edit, and one when the tree changes", async () => {
+    expect(layout.hasSummary).toBe(false);
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+    expect(plan.noSummary).toBe(true);
+    const reordered = await planExport({ pages: [space[0], page("n", "New", "N\n"), space[1]], files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...reordered.writes.keys()].sort()).toEqual(["SUMMARY.md", "new.md"]);
+    expect(reordered.noSummary).toBeUndefined();
+  });
+
+  it("nor from an export without a sync state (deriveState)", async () => {
+    const derived = deriveState({ snapshot: { pages: space, files: [] }, layout, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state: derived, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+});
+
 describe("exports without a sync state (deriveState) and titles vs headings", () => {
   const files: Record<string, string> = {
     "README.md": "# Home\n\nHi\n",

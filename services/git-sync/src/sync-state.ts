@@ -98,6 +98,8 @@ export function stateAfterImport(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
   imported: ImportedPage[];
   config: GitbookConfig;
+  /** Whether the repository had a SUMMARY.md (ReadResult.hasSummary); absent counts as yes. */
+  hasSummary?: boolean;
 } & StateSource): SyncState {
   const pages: Record<string, PageSync> = {};
   const visit = (snap: TreePage[], imp: ImportedPage[], parent: string | null) => {
@@ -130,6 +132,7 @@ export function stateAfterImport(input: {
     pages,
     files,
     summary: hash(summaryText(input.snapshot.pages, placed, input.config, input.contentDir)),
+    ...(input.hasSummary === false ? { noSummary: true } : {}),
   };
 }
 
@@ -143,7 +146,7 @@ export function stateAfterImport(input: {
  */
 export function deriveState(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
-  layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig };
+  layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig; hasSummary?: boolean };
 } & StateSource): SyncState {
   const byPath = new Map<string, TreePage>();
   const visitSnap = (pages: TreePage[]) => {
@@ -187,6 +190,7 @@ export function deriveState(input: {
     snapshot: { pages, files: input.snapshot.files.filter((f) => f.git?.path && inBase.has(f.git.path)) },
     imported: input.layout.pages,
     config: input.layout.config,
+    ...(input.layout.hasSummary === false ? { hasSummary: false } : {}),
     contentDir: input.contentDir,
     url: input.url,
     ref: input.ref,
@@ -231,6 +235,8 @@ export interface Plan {
   pages: Record<string, PageSync>;
   files: SyncState["files"];
   summary: string;
+  /** No SUMMARY.md was written and the repository has none. */
+  noSummary?: boolean;
 }
 
 /**
@@ -434,14 +440,16 @@ export async function planExport(input: PlanInput): Promise<Plan> {
   const ids = new Map(placed.map((p) => [p.page, p.id]));
   const text = summaryText(input.pages, syncs, config, contentDir, (page) => ids.get(page) ?? "");
   const summary = hash(text);
-  if (!state || state.summary !== summary || !head.has(summaryPath)) {
+  // A repository without SUMMARY.md (the tree from its folders) gets one only when the tree changes.
+  const keepNoSummary = !!state?.noSummary && state.summary === summary && !head.has(summaryPath);
+  if (!keepNoSummary && (!state || state.summary !== summary || !head.has(summaryPath))) {
     // SUMMARY.md's own `#` title line is kept as written (GitBook ignores it; the export does not recase it).
     const original = head.has(summaryPath) ? await input.readText(summaryPath) : undefined;
     writes.set(summaryPath, Buffer.from(original === undefined ? text : withSummaryTitle(text, original), "utf8"));
   }
   const pages: Record<string, PageSync> = {};
   for (const [id, sync] of syncs) if (!id.startsWith("#")) pages[id] = sync;
-  return { writes, deletes, pages, files, summary };
+  return { writes, deletes, pages, files, summary, ...(keepNoSummary ? { noSummary: true } : {}) };
 }
 
 /** A generated SUMMARY.md with the title line of the file it replaces (its first `# …` line before any entry), if it has one. */
