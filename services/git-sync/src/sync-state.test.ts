@@ -71,7 +71,7 @@ describe("planExport", () => {
 describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () => {
   const files: Record<string, string> = {
     "README.md": "# Home\n",
-    "SUMMARY.md": "# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](interface-pointer.md)\n  - Errors\n    - [Types](error-type.md)\n",
+    "SUMMARY.md": "# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](interface-pointer.md)\n  - Errors\n    - [Types](error-type.md)\n- [Missing](missing/README.md)\n  - [Types again](error-type.md)\n",
     "interface-pointer.md": "# Pointers\n\nx\n",
     "error-type.md": "# Types\n\ny\n",
   };
@@ -83,18 +83,21 @@ describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () =
       page("p", "Pointers", "x\n", [], { slug: "interface-pointer", git: { oid: "2", path: "interface-pointer.md" } }),
       page("e", "Errors", "", [page("t", "Types", "y\n", [], { slug: "error-type", git: { oid: "3", path: "error-type.md" } })]),
     ]),
+    // A link to a missing file with children (corpus: 0xProject/0x-mesh).
+    page("m", "Missing", "", [page("t2", "Types again", "y\n", [], { slug: "error-type", git: { oid: "3", path: "error-type.md" } })]),
   ];
   const state = stateAfterImport({ snapshot: { pages: space, files: [] }, imported: layout.pages, config: layout.config, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
 
   it("stay items without a file: an export with no edit writes nothing", async () => {
     expect(state.pages.g.plain).toBe(true);
     expect(state.pages.e.plain).toBe(true);
+    expect(state.pages.m.href).toBe("missing/README.md");
     const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
     expect([...plan.writes.keys()]).toEqual([]);
   });
 
   it("get a file once they have a body of their own", async () => {
-    const edited = [space[0], { ...space[1], markdown: "Now a page.\n" }];
+    const edited = [space[0], { ...space[1], markdown: "Now a page.\n" }, space[2]];
     const plan = await planExport({ pages: edited, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
     expect([...plan.writes.keys()].sort()).toEqual(["SUMMARY.md", "guidelines/README.md"]);
     expect(plan.writes.get("SUMMARY.md")!.toString()).toContain("* [Guidelines](guidelines/README.md)\n");

@@ -394,7 +394,8 @@ export async function planExport(input: PlanInput): Promise<Plan> {
       sync.dir = before?.dir ?? joinRepoPath(contentDir, slugify(page.slug || page.title));
       continue;
     }
-    if (before?.href && !page.markdown.trim() && !page.pages.length) {
+    // A link to no file (external, or a missing file) stays the link, with or without children, until the page gets a body.
+    if (before?.href && !page.markdown.trim() && before.meta === sync.meta) {
       sync.href = before.href;
       continue;
     }
