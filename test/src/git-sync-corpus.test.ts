@@ -9,6 +9,7 @@
 //   that allows a copy here: run when GIT_SYNC_CORPUS_DIR names a directory with one Git repository per
 //   folder (made by services/git-sync/scripts/corpus-prepare.sh). Without it, a test says so by name and
 //   on stderr: the local corpus did NOT run.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -82,7 +83,7 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
   async function roundTrip(repo: string, branch: string, pickEdit: (page: any) => boolean): Promise<{ pages: number; importMs: number; exportMs: number }> {
     const bare = join(server.root, `${repo}.git`);
     const head = git(bare, "rev-parse", `refs/heads/${branch}`);
-    const space = await createSpace(owner.api, orgId, { title: repo });
+    const space = await createSpace(owner.api, orgId, { title: repo.slice(0, 50) });
     let started = Date.now();
     const imported = await runJob(space.id, "import", { url: server.url(repo), ref: `refs/heads/${branch}` });
     const importMs = Date.now() - started;
@@ -96,7 +97,13 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
 
     const content = await owner.api.get(`/v1/spaces/${space.id}/content`);
     const page = findPage(content.body.pages, (p) => p.type !== "group" && typeof p.git?.path === "string" && /\.md$/i.test(p.git.path) && pickEdit(p));
-    expect(page).toBeDefined();
+    if (!page) {
+      // A repository whose content root holds no page (1inch/limit-order-protocol: `root` names a folder
+      // that is gone) has nothing to edit; said on stderr, and only allowed when the import found no page.
+      expect(imported.pages).toBe(0);
+      process.stderr.write(`git-sync corpus ${repo}: no page to edit (the import found none); the edit step did not apply\n`);
+      return { pages: imported.pages, importMs, exportMs };
+    }
     const created = await editor.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Edit" });
     const changed = await editor.api.post(`/v1/spaces/${space.id}/change-requests/${created.body.id}/content`, {
       changes: [{ operation: "update_page", page: page.id, document: { markdown: "Rewritten by the corpus test.\n" } }],
@@ -127,7 +134,12 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
       const scratch = mkdtempSync(join(tmpdir(), "git-sync-corpus-clone-"));
       const started = Date.now();
       try {
-        git(scratch, "clone", "-q", "--bare", server.url(repo), join(scratch, "clone.git"));
+        // Not execFileSync: the Git server answers from this process's event loop.
+        await new Promise<void>((resolve, reject) => {
+          const child = spawn("git", ["clone", "-q", "--bare", server.url(repo), join(scratch, "clone.git")], { stdio: "ignore", env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+          child.on("error", reject);
+          child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git clone exited with ${code}`))));
+        });
       } finally {
         rmSync(scratch, { recursive: true, force: true });
       }
