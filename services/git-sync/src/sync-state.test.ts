@@ -96,6 +96,13 @@ describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () =
     expect([...plan.writes.keys()]).toEqual([]);
   });
 
+  it("stay items without a file, and a file SUMMARY.md links twice is matched to both pages, in an export without a sync state (deriveState)", async () => {
+    const derived = deriveState({ snapshot: { pages: space, files: [] }, layout, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+    expect(derived.pages.g.plain).toBe(true);
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state: derived, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+
   it("get a file once they have a body of their own", async () => {
     const edited = [space[0], { ...space[1], markdown: "Now a page.\n" }, space[2]];
     const plan = await planExport({ pages: edited, files: [], config: layout.config, contentDir: "", state, ...repo(files) });

@@ -148,10 +148,11 @@ export function deriveState(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
   layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig; hasSummary?: boolean };
 } & StateSource): SyncState {
-  const byPath = new Map<string, TreePage>();
+  // Every page of the space by the file it came from, in tree order (SUMMARY.md may link one file twice).
+  const byPath = new Map<string, TreePage[]>();
   const visitSnap = (pages: TreePage[]) => {
     for (const page of pages) {
-      if (page.id && page.git?.path && !byPath.has(page.git.path)) byPath.set(page.git.path, page);
+      if (page.id && page.git?.path) byPath.set(page.git.path, [...(byPath.get(page.git.path) ?? []), page]);
       visitSnap(page.pages);
     }
   };
@@ -163,7 +164,7 @@ export function deriveState(input: {
   let unmatched = 0;
   const convert = (pages: TreePage[], snapSiblings: TreePage[]): TreePage[] =>
     pages.map((page) => {
-      let match = page.git?.path ? byPath.get(page.git.path) : undefined;
+      let match = page.git?.path ? byPath.get(page.git.path)?.find((s) => !used.has(s.id!)) : undefined;
       if (!match && !page.git?.path) match = snapSiblings.find((s) => s.id && !used.has(s.id) && !s.git?.path && s.title === page.title);
       if (match?.id && used.has(match.id)) match = undefined;
       if (match?.id) used.add(match.id);
