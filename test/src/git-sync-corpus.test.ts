@@ -1,6 +1,6 @@
 // Git sync on a corpus of public GitBook-synced repositories (issue 42): each imports with `succeeded`,
-// an export with no edit gives an empty `git diff` (the git CLI's), and one edit through the API changes
-// exactly the file of the edited page.
+// an export with no edit gives an empty `git diff` (the git CLI's), with the sync state and after the link
+// was removed, and one edit through the API changes exactly the file of the edited page.
 //
 // Two sets:
 // - committed, trimmed copies in test/fixtures/git-sync (sources, commits and licenses in its README.md),
@@ -93,6 +93,12 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
     expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/roundtrip" })).status).toBe("succeeded");
     const exportMs = Date.now() - started;
     expect(git(bare, "diff", "--name-status", "--no-renames", branch, "roundtrip")).toBe("");
+    expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` })).toMatchObject({ status: "succeeded", commit: head });
+
+    // Without a sync state (the link removed): the export rebuilds one from the branch and still changes nothing.
+    expect((await owner.api.delete(`/v1/spaces/${space.id}/git/legacy-installation`)).status).toBe(204);
+    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/no-state" })).status).toBe("succeeded");
+    expect(git(bare, "diff", "--name-status", "--no-renames", branch, "no-state")).toBe("");
     expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` })).toMatchObject({ status: "succeeded", commit: head });
 
     const content = await owner.api.get(`/v1/spaces/${space.id}/content`);
