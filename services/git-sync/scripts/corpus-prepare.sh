@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Prepare one repository of the Git sync corpus (see services/git-sync/README.md, "Corpus"):
+# Prepare one repository of the Git sync corpus (see services/git-sync/README.md, "The corpus"):
 #   services/git-sync/scripts/corpus-prepare.sh <source: path or URL of a Git repository> <corpus dir> <name>
 # Makes <corpus dir>/<name>, a repository with one commit whose tree is the source HEAD's tree (its
 # commit id in <name>/.git/corpus-source-commit). When the source is a partial snapshot (blobs listed in
 # its tree but absent, as in some mirrors), those files are left out and listed in <name>/.git/corpus-absent;
 # nothing else is changed. test/src/git-sync-corpus.test.ts runs every folder of GIT_SYNC_CORPUS_DIR.
 set -euo pipefail
+if [ $# -ne 3 ] || [ -z "$1" ] || [ -z "$2" ] || [ -z "$3" ]; then
+  echo "usage: $0 <path or URL of a Git repository> <corpus dir> <name>" >&2; exit 64
+fi
 src="$1"; dir="$2"; name="$3"
+case "$name" in */*|.|..) echo "the name must be one folder name: $name" >&2; exit 64;; esac
 out="$dir/$name"
 mkdir -p "$dir"
 rm -rf "$out"
