@@ -5,6 +5,9 @@
 // BENCH_RUNS runs are reported. Targets (issues 11, 22): import ≤ 15 s, export ≤ 15 s; goal ≤ 3x git clone.
 //
 //   npm run build && node bench/dist/git-sync.js   (BENCH_GIT_FILES=220 pages, BENCH_GIT_ASSETS=580, BENCH_GIT_MB=100, BENCH_RUNS=3)
+// On a real repository, such as the largest of the Git sync corpus (services/git-sync/README.md, "The corpus";
+// issue 42's targets there: import ≤ 2x, export ≤ 1.5x `git clone`):
+//   BENCH_GIT_REPO=$GIT_SYNC_CORPUS_DIR/currents-dev+currents-readme BENCH_RUNS=3 node bench/dist/git-sync.js
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

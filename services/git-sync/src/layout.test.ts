@@ -149,3 +149,18 @@ describe(".gitbook.yaml redirects", () => {
     expect(readGitbookConfig(text).redirects).toEqual([r("z", "a.md"), r("10", "b.md"), r("2", "c.md")]);
   });
 });
+
+describe(".gitbook.yaml structure paths outside the content root (corpus: 0xProject/0x-mesh)", () => {
+  it("accepts a readme or summary that leaves the root but stays in the repository, and refuses one that leaves the repository", () => {
+    const config = readGitbookConfig("root: ./docs/\n\nstructure:\n    readme: ../README.md\n    summary: ./summary.md\n");
+    expect(config).toMatchObject({ root: "docs", readme: "../README.md", summary: "summary.md" });
+    expect(() => readGitbookConfig("root: ./docs/\nstructure:\n  readme: ../../README.md\n")).toThrow(LayoutError);
+    expect(() => readGitbookConfig("structure:\n  summary: ../SUMMARY.md\n")).toThrow(/not a path inside the repository/);
+  });
+
+  it("imports the tree of a summary kept beside the content root", () => {
+    const result = readLayout(source({ ".gitbook.yaml": "root: ./docs/\nstructure:\n  summary: ../SUMMARY.md\n", "SUMMARY.md": "# S\n\n* [Guide](docs/guide.md)\n", "docs/guide.md": "# Guide\n\nG\n" }), { projectDir: "", newFileId });
+    expect(result.hasSummary).toBe(true);
+    expect(result.pages.map((p) => [p.title, p.markdown.trim(), p.git?.path])).toEqual([["Guide", "# Guide\n\nG", "docs/guide.md"]]);
+  });
+});

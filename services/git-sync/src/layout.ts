@@ -93,8 +93,11 @@ export function readGitbookConfig(text: string | undefined): GitbookConfig {
   for (const key of ["readme", "summary"] as const) {
     const value = raw.structure?.[key];
     if (typeof value === "string" && value.trim()) {
-      const path = joinRepoPath(value.trim());
-      if (unsafePathReason(path) || path === "") throw new LayoutError(`.gitbook.yaml's structure.${key} "${value}" is not a path inside the content root.`);
+      // Relative to the content root; it may leave the root (`readme: ../README.md` beside `root: ./docs/`)
+      // but never the repository.
+      const path = joinRepoPath(value.trim().replace(/^\/+/, ""));
+      const inRepo = joinRepoPath(config.root, path);
+      if (path === "" || inRepo === "" || unsafePathReason(inRepo)) throw new LayoutError(`.gitbook.yaml's structure.${key} "${value}" is not a path inside the repository.`);
       config[key] = path;
     }
   }
@@ -213,6 +216,8 @@ export interface ReadResult {
   pages: TreePage[];
   files: TreeFile[];
   config: GitbookConfig;
+  /** Whether the content root has a SUMMARY.md (else the tree came from folders, or the root is empty). */
+  hasSummary: boolean;
 }
 
 /** The page tree and assets of a repository, given its files relative to the project directory. */
@@ -268,13 +273,19 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
     return page;
   };
 
-  const summary = inRoot.get(config.summary);
+  // A structure path may leave the content root (`../README.md`): read it from the project's files then.
+  const summary = inRoot.get(config.summary) ?? (config.summary.startsWith("../") ? files.get(joinRepoPath(root, config.summary)) : undefined);
   let pages: TreePage[];
   if (summary) {
     const summaryDir = posix.dirname(config.summary) === "." ? "" : posix.dirname(config.summary);
     const resolveHref = (href: string): string | undefined => {
       if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined;
-      const path = joinRepoPath(summaryDir, href.replace(/^\/+/, ""));
+      let path = joinRepoPath(summaryDir, href.replace(/^\/+/, ""));
+      // A summary beside the content root links into it through the root's name.
+      if (path.startsWith("../") && root) {
+        const inRepo = joinRepoPath(root, path);
+        path = inRepo.startsWith(`${root}/`) ? inRepo.slice(root.length + 1) : path;
+      }
       return unsafePathReason(path) ? undefined : path;
     };
     const convert = (items: SummaryItem[], isTop: boolean): TreePage[] =>
@@ -307,7 +318,7 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
   } else {
     pages = fromFolders(inRoot, config, pageFrom);
   }
-  return { pages, files: treeFiles, config };
+  return { pages, files: treeFiles, config, hasSummary: !!summary };
 }
 
 /** Without SUMMARY.md: README.md first, then every markdown file and folder, by name. */

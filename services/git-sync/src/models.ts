@@ -131,6 +131,8 @@ export interface PageSync {
   dir?: string;
   /** A SUMMARY.md link to no file, external or not (written back as it was). */
   href?: string;
+  /** A SUMMARY.md item without a link (`- Guidelines`): written back as plain text while it has no body of its own. */
+  plain?: boolean;
   /** The SUMMARY.md link target as written for the page's file (`/a/b.md`, `a/b%20c.md`), reused while the path stays. */
   link?: string;
 }
@@ -149,6 +151,8 @@ export interface SyncState {
   files: Record<string, { path: string; name: string; sha256?: string }>;
   /** Hash of the SUMMARY.md the space's tree gives: the file is rewritten only when this changes. */
   summary: string;
+  /** The repository had no SUMMARY.md (a tree from folders, an empty content root): none is added while the tree stays as it was. */
+  noSummary?: boolean;
   /** Rebuilt from the branch by an export that had no state (deriveState): never stored, never a reason to delete. */
   derived?: boolean;
 }

@@ -124,6 +124,7 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
       snapshot: imported,
       imported: layout.pages,
       config: layout.config,
+      hasSummary: layout.hasSummary,
       contentDir: joinRepoPath(projectDir, layout.config.root),
       url: job.params.url,
       ref: job.params.ref,
@@ -252,7 +253,7 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
     const { oid, changed } = await writeChangesCommit(remote.gitdir, { parent: base, base: baseFiles, writes: plan.writes, deletes: plan.deletes, message });
-    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary };
+    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary, ...(plan.noSummary ? { noSummary: true } : {}) };
     // The state is saved first and undone if the push fails: the branch and the state move together.
     let undo: () => Promise<void>;
     try {

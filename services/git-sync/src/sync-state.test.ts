@@ -68,6 +68,74 @@ describe("planExport", () => {
   });
 });
 
+describe("SUMMARY.md items without a link (corpus: 0ws0/uber_go_guide_cn)", () => {
+  const files: Record<string, string> = {
+    "README.md": "# Home\n",
+    "SUMMARY.md": "# Guide\n- [Home](README.md)\n- Guidelines\n  - [Pointers](interface-pointer.md)\n  - Errors\n    - [Types](error-type.md)\n- [Missing](missing/README.md)\n  - [Types again](error-type.md)\n",
+    "interface-pointer.md": "# Pointers\n\nx\n",
+    "error-type.md": "# Types\n\ny\n",
+  };
+  const source = new Map(Object.entries(files).map(([path, text]) => [path, { oid: gitBlobOid(Buffer.from(text)), data: Buffer.from(text) }]));
+  const layout = readLayout(source, { projectDir: "", newFileId: () => "f" });
+  const space: TreePage[] = [
+    page("h", "Home", "", [], { git: { oid: "1", path: "README.md" } }),
+    page("g", "Guidelines", "", [
+      page("p", "Pointers", "x\n", [], { slug: "interface-pointer", git: { oid: "2", path: "interface-pointer.md" } }),
+      page("e", "Errors", "", [page("t", "Types", "y\n", [], { slug: "error-type", git: { oid: "3", path: "error-type.md" } })]),
+    ]),
+    // A link to a missing file with children (corpus: 0xProject/0x-mesh).
+    page("m", "Missing", "", [page("t2", "Types again", "y\n", [], { slug: "error-type", git: { oid: "3", path: "error-type.md" } })]),
+  ];
+  const state = stateAfterImport({ snapshot: { pages: space, files: [] }, imported: layout.pages, config: layout.config, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+
+  it("stay items without a file: an export with no edit writes nothing", async () => {
+    expect(state.pages.g.plain).toBe(true);
+    expect(state.pages.e.plain).toBe(true);
+    expect(state.pages.m.href).toBe("missing/README.md");
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+
+  it("stay items without a file, and a file SUMMARY.md links twice is matched to both pages, in an export without a sync state (deriveState)", async () => {
+    const derived = deriveState({ snapshot: { pages: space, files: [] }, layout, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+    expect(derived.pages.g.plain).toBe(true);
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state: derived, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+
+  it("get a file once they have a body of their own", async () => {
+    const edited = [space[0], { ...space[1], markdown: "Now a page.\n" }, space[2]];
+    const plan = await planExport({ pages: edited, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()].sort()).toEqual(["SUMMARY.md", "guidelines/README.md"]);
+    expect(plan.writes.get("SUMMARY.md")!.toString()).toContain("* [Guidelines](guidelines/README.md)\n");
+    expect(plan.writes.get("SUMMARY.md")!.toString()).toContain("\n  * Errors\n    * [Types](error-type.md)\n");
+  });
+});
+
+describe("a repository without SUMMARY.md (corpus: an empty content root, a tree from folders)", () => {
+  const files: Record<string, string> = { "README.md": "# Home\n\nHi\n", "guide.md": "# Guide\n\nG\n" };
+  const source = new Map(Object.entries(files).map(([path, text]) => [path, { oid: gitBlobOid(Buffer.from(text)), data: Buffer.from(text) }]));
+  const layout = readLayout(source, { projectDir: "", newFileId: () => "f" });
+  const space: TreePage[] = [page("h", "Home", "Hi\n", [], { git: { oid: "1", path: "README.md" } }), page("g", "Guide", "G\n", [], { git: { oid: "2", path: "guide.md" } })];
+  const state = stateAfterImport({ snapshot: { pages: space, files: [] }, imported: layout.pages, config: layout.config, hasSummary: layout.hasSummary, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+
+  it("gets none from an export with no edit, and one when the tree changes", async () => {
+    expect(layout.hasSummary).toBe(false);
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+    expect(plan.noSummary).toBe(true);
+    const reordered = await planExport({ pages: [space[0], page("n", "New", "N\n"), space[1]], files: [], config: layout.config, contentDir: "", state, ...repo(files) });
+    expect([...reordered.writes.keys()].sort()).toEqual(["SUMMARY.md", "new.md"]);
+    expect(reordered.noSummary).toBeUndefined();
+  });
+
+  it("nor from an export without a sync state (deriveState)", async () => {
+    const derived = deriveState({ snapshot: { pages: space, files: [] }, layout, contentDir: "", url: "u", ref: "r", projectDir: "", commit: "c" });
+    const plan = await planExport({ pages: space, files: [], config: layout.config, contentDir: "", state: derived, ...repo(files) });
+    expect([...plan.writes.keys()]).toEqual([]);
+  });
+});
+
 describe("exports without a sync state (deriveState) and titles vs headings", () => {
   const files: Record<string, string> = {
     "README.md": "# Home\n\nHi\n",

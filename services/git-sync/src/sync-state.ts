@@ -98,6 +98,8 @@ export function stateAfterImport(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
   imported: ImportedPage[];
   config: GitbookConfig;
+  /** Whether the repository had a SUMMARY.md (ReadResult.hasSummary); absent counts as yes. */
+  hasSummary?: boolean;
 } & StateSource): SyncState {
   const pages: Record<string, PageSync> = {};
   const visit = (snap: TreePage[], imp: ImportedPage[], parent: string | null) => {
@@ -113,6 +115,7 @@ export function stateAfterImport(input: {
       }
       if (info?.href) sync.href = info.href;
       else if (info?.target && sync.path) sync.link = info.target;
+      else if (!sync.path && !sync.group) sync.plain = true;
       if (page.id) pages[page.id] = sync;
       visit(page.pages, info?.pages ?? [], page.id ?? null);
     });
@@ -129,6 +132,7 @@ export function stateAfterImport(input: {
     pages,
     files,
     summary: hash(summaryText(input.snapshot.pages, placed, input.config, input.contentDir)),
+    ...(input.hasSummary === false ? { noSummary: true } : {}),
   };
 }
 
@@ -142,12 +146,13 @@ export function stateAfterImport(input: {
  */
 export function deriveState(input: {
   snapshot: { pages: TreePage[]; files: TreeFile[] };
-  layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig };
+  layout: { pages: TreePage[]; files: TreeFile[]; config: GitbookConfig; hasSummary?: boolean };
 } & StateSource): SyncState {
-  const byPath = new Map<string, TreePage>();
+  // Every page of the space by the file it came from, in tree order (SUMMARY.md may link one file twice).
+  const byPath = new Map<string, TreePage[]>();
   const visitSnap = (pages: TreePage[]) => {
     for (const page of pages) {
-      if (page.id && page.git?.path && !byPath.has(page.git.path)) byPath.set(page.git.path, page);
+      if (page.id && page.git?.path) byPath.set(page.git.path, [...(byPath.get(page.git.path) ?? []), page]);
       visitSnap(page.pages);
     }
   };
@@ -159,7 +164,7 @@ export function deriveState(input: {
   let unmatched = 0;
   const convert = (pages: TreePage[], snapSiblings: TreePage[]): TreePage[] =>
     pages.map((page) => {
-      let match = page.git?.path ? byPath.get(page.git.path) : undefined;
+      let match = page.git?.path ? byPath.get(page.git.path)?.find((s) => !used.has(s.id!)) : undefined;
       if (!match && !page.git?.path) match = snapSiblings.find((s) => s.id && !used.has(s.id) && !s.git?.path && s.title === page.title);
       if (match?.id && used.has(match.id)) match = undefined;
       if (match?.id) used.add(match.id);
@@ -186,6 +191,7 @@ export function deriveState(input: {
     snapshot: { pages, files: input.snapshot.files.filter((f) => f.git?.path && inBase.has(f.git.path)) },
     imported: input.layout.pages,
     config: input.layout.config,
+    ...(input.layout.hasSummary === false ? { hasSummary: false } : {}),
     contentDir: input.contentDir,
     url: input.url,
     ref: input.ref,
@@ -230,6 +236,8 @@ export interface Plan {
   pages: Record<string, PageSync>;
   files: SyncState["files"];
   summary: string;
+  /** No SUMMARY.md was written and the repository has none. */
+  noSummary?: boolean;
 }
 
 /**
@@ -387,8 +395,14 @@ export async function planExport(input: PlanInput): Promise<Plan> {
       sync.dir = before?.dir ?? joinRepoPath(contentDir, slugify(page.slug || page.title));
       continue;
     }
-    if (before?.href && !page.markdown.trim() && !page.pages.length) {
+    // A link to no file (external, or a missing file) stays the link, with or without children, until the page gets a body.
+    if (before?.href && !page.markdown.trim() && before.meta === sync.meta) {
       sync.href = before.href;
+      continue;
+    }
+    // A SUMMARY.md item without a link stays one until it gets a body or metadata of its own.
+    if (before?.plain && !page.markdown.trim() && before.meta === sync.meta) {
+      sync.plain = true;
       continue;
     }
     let path: string;
@@ -428,14 +442,16 @@ export async function planExport(input: PlanInput): Promise<Plan> {
   const ids = new Map(placed.map((p) => [p.page, p.id]));
   const text = summaryText(input.pages, syncs, config, contentDir, (page) => ids.get(page) ?? "");
   const summary = hash(text);
-  if (!state || state.summary !== summary || !head.has(summaryPath)) {
+  // A repository without SUMMARY.md (the tree from its folders) gets one only when the tree changes.
+  const keepNoSummary = !!state?.noSummary && state.summary === summary && !head.has(summaryPath);
+  if (!keepNoSummary && (!state || state.summary !== summary || !head.has(summaryPath))) {
     // SUMMARY.md's own `#` title line is kept as written (GitBook ignores it; the export does not recase it).
     const original = head.has(summaryPath) ? await input.readText(summaryPath) : undefined;
     writes.set(summaryPath, Buffer.from(original === undefined ? text : withSummaryTitle(text, original), "utf8"));
   }
   const pages: Record<string, PageSync> = {};
   for (const [id, sync] of syncs) if (!id.startsWith("#")) pages[id] = sync;
-  return { writes, deletes, pages, files, summary };
+  return { writes, deletes, pages, files, summary, ...(keepNoSummary ? { noSummary: true } : {}) };
 }
 
 /** A generated SUMMARY.md with the title line of the file it replaces (its first `# …` line before any entry), if it has one. */
