@@ -440,7 +440,7 @@ describe.each(MODES)("published sites over %s", (mode) => {
     test("pages carry a strict CSP, nosniff, a referrer policy, an ETag and public caching; If-None-Match gets 304", async () => {
       const res = await get(`${docs.base}/guide`);
       expect(header(res, "content-security-policy")).toBe(
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       );
       expect(header(res, "x-content-type-options")).toBe("nosniff");
       expect(header(res, "referrer-policy")).toBe("strict-origin-when-cross-origin");

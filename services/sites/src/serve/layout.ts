@@ -164,7 +164,12 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
 export interface SearchResultView {
   title: string;
   href: string;
-  sections: Array<{ title: string; href: string; excerpt: string }>;
+  /** Each matched section's text in pieces, the query's words flagged (shown in <mark>). */
+  sections: Array<{ title: string; href: string; excerpt: Array<{ text: string; match?: true }> }>;
+}
+
+function marked(pieces: Array<{ text: string; match?: true }>): string {
+  return pieces.map((p) => (p.match ? `<mark>${e(p.text)}</mark>` : e(p.text))).join("");
 }
 
 export function searchHtml(chrome: Chrome, query: string, results: SearchResultView[]): string {
@@ -173,7 +178,7 @@ export function searchHtml(chrome: Chrome, query: string, results: SearchResultV
         .map(
           (r) =>
             `<li><a href="${e(r.href)}">${e(r.title)}</a>${
-              r.sections.length ? `<ul>${r.sections.map((s) => `<li><a href="${e(s.href)}">${e(s.title)}</a><p>${e(s.excerpt)}</p></li>`).join("")}</ul>` : ""
+              r.sections.length ? `<ul>${r.sections.map((s) => `<li><a href="${e(s.href)}">${e(s.title)}</a><p>${marked(s.excerpt)}</p></li>`).join("")}</ul>` : ""
             }</li>`,
         )
         .join("")}</ol>`
@@ -255,11 +260,11 @@ export function stylesheet(primaryColor: string): string {
 const LIGHT = `--primary-text: color-mix(in srgb, var(--primary) 80%, #000); --text: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --soft: #f6f8fa;
   --code-bg: #f6f8fa; --info: #2f6feb; --info-bg: #eef4ff; --success: #1a7f37; --success-bg: #eafbef; --warning: #9a6700; --warning-bg: #fff8e1;
   --danger: #cf222e; --danger-bg: #ffefef; --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-comment: #59636e; --hl-number: #0550ae;
-  --hl-title: #8250df; --hl-attr: #0550ae; --hl-name: #116329; --hl-meta: #953800; color-scheme: light;`;
+  --hl-title: #8250df; --hl-attr: #0550ae; --hl-name: #116329; --hl-meta: #953800; --mark-bg: #fff3a3; --shadow: rgb(0 0 0 / .15); color-scheme: light;`;
 const DARK = `--primary-text: color-mix(in srgb, var(--primary) 55%, #fff); --text: #e6edf3; --muted: #9198a1; --line: #3d444d; --bg: #0d1117; --soft: #151b23;
   --code-bg: #151b23; --info: #79b8ff; --info-bg: #0f2340; --success: #56d364; --success-bg: #0f2a18; --warning: #e3b341; --warning-bg: #2e2410;
   --danger: #ff7b72; --danger-bg: #3a1418; --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-comment: #9198a1; --hl-number: #79c0ff;
-  --hl-title: #d2a8ff; --hl-attr: #79c0ff; --hl-name: #7ee787; --hl-meta: #ffa657; color-scheme: dark;`;
+  --hl-title: #d2a8ff; --hl-attr: #79c0ff; --hl-name: #7ee787; --hl-meta: #ffa657; --mark-bg: #5a4600; --shadow: rgb(0 0 0 / .6); color-scheme: dark;`;
 
 const BASE_CSS = `:root { --primary: #346DDB; ${LIGHT} }
 @media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) { ${DARK} } }
@@ -273,7 +278,18 @@ a { color: var(--primary-text); }
 .site-header { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); }
 .site-title { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.15rem; text-decoration: none; color: var(--text); margin-right: auto; min-width: 0; overflow-wrap: anywhere; }
 .logo { height: 32px; }
-.search { display: flex; gap: .4rem; min-width: 0; }
+.search { display: flex; gap: .4rem; min-width: 0; position: relative; }
+.search-popup { position: absolute; top: calc(100% + .3rem); right: 0; z-index: 20; width: min(34rem, calc(100vw - 2rem)); max-height: 70vh; overflow-y: auto; margin: 0; padding: .3rem; list-style: none; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
+.search-popup[hidden] { display: none; }
+.search-popup [role="option"] { display: flex; flex-direction: column; gap: .1rem; padding: .5rem .7rem; border-radius: 6px; cursor: pointer; overflow-wrap: anywhere; }
+.search-popup [role="option"]:hover { background: var(--soft); }
+.search-popup [role="option"][aria-selected="true"] { background: var(--soft); box-shadow: inset 3px 0 0 var(--primary); }
+.search-title { font-weight: 600; }
+.search-meta { font-size: .8rem; color: var(--muted); }
+.search-snippet { font-size: .875rem; color: var(--muted); }
+.search-popup mark, .search-results mark { color: var(--text); background: var(--mark-bg); border-radius: 2px; }
+.search-all { color: var(--primary-text); font-size: .9rem; }
+.search-status { position: absolute; width: 1px; height: 1px; margin: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .search input { padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px; width: 16rem; max-width: 100%; min-width: 0; background: var(--bg); color: var(--text); font: inherit; }
 .search button { padding: .35rem .8rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
 .theme-toggle { border: 1px solid var(--line); background: var(--bg); color: var(--text); border-radius: 6px; width: 2.2rem; height: 2.2rem; font-size: 1.1rem; cursor: pointer; }
@@ -300,7 +316,7 @@ th, td { border: 1px solid var(--line); padding: .3rem .6rem; }
 .table-wrap { overflow-x: auto; margin: 1rem 0; }
 .align-center { text-align: center; } .align-right { text-align: right; } .align-left { text-align: left; }
 blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--line); color: var(--muted); }
-mark { background: #fff3a3; color: inherit; }
+mark { background: var(--mark-bg); color: inherit; }
 .mark-red { color: var(--danger); background: none; } .mark-green { color: var(--success); background: none; } .mark-orange, .mark-yellow { color: var(--warning); background: none; }
 .mark-blue, .mark-purple { color: var(--info); background: none; }
 .heading { position: relative; scroll-margin-top: 1rem; }
@@ -403,6 +419,7 @@ body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
   .site-header { padding: .6rem 1rem; }
   .search { flex: 1 1 100%; order: 3; }
   .search input { width: auto; flex: 1; }
+  .search-popup { left: 0; right: 0; width: auto; }
   .menu-button { display: block; }
   .sidebar { display: none; }
   .sidebar:target { display: block; position: fixed; inset: 0 20% 0 0; z-index: 10; overflow-y: auto; padding: 2.5rem 1.25rem 1rem; background: var(--bg); border-right: 1px solid var(--line); box-shadow: 0 0 0 100vmax rgb(0 0 0 / .4); }

@@ -19,6 +19,7 @@ import { siteScript, IMMUTABLE } from "./assets";
 import { answer, type ServeAnswer } from "./headers";
 import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
 import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
+import { highlight, queryTerms, searchItem, searchJsonParams, type SearchJsonAnswer } from "./search-json";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 import { serveAi, withAiLinks } from "../ai/serve-ai";
@@ -32,6 +33,8 @@ export type { ServeParams };
 const HTML = "text/html; charset=utf-8";
 /** Reserved names under a site's base (GitBook reserves `~gitbook/`): no page path starts with "~". */
 const SEARCH = "~search";
+/** The search as JSON, for the pages' search-as-you-type box. */
+const SEARCH_JSON = "~search.json";
 const STYLESHEET = "~style.css";
 
 interface Served {
@@ -260,6 +263,16 @@ export const serveActions: SitesActions = {
         return respond(200, HTML, searchHtml(chrome, q, results), true);
       }
 
+      if (rest.length === 1 && rest[0] === SEARCH_JSON) {
+        const checked = searchJsonParams(query);
+        const json = "application/json; charset=utf-8";
+        if (!checked.ok) {
+          const body = JSON.stringify({ error: { code: 400, message: checked.message, field: checked.field } });
+          return withAiLinks(answer({ status: 400, contentType: json, body, visibility: site.visibility, personal: access.personal, noindex: true, setCookies: access.setCookies }), base);
+        }
+        return respond(200, json, JSON.stringify(await searchJson(this, map, checked.q, checked.limit)), true);
+      }
+
       // A path that shows no page follows the site's live redirect for it (GitBook's site redirects), if any.
       const redirected = async (): Promise<ServeAnswer | null> => {
         // The site's own first (one wins over a Git redirect of the same source), then its spaces' `.gitbook.yaml` ones.
@@ -315,7 +328,25 @@ function absolute(served: Served, href: string): string {
   return `${served.origin}${rest || (served.hostMode ? "/" : "")}`;
 }
 
+/** The search box's answer: the search page's order, `limit` pages, matched words flagged. */
+async function searchJson(service: SitesService, map: SiteMap, q: string, limit: number): Promise<SearchJsonAnswer> {
+  const terms = queryTerms(q);
+  const several = map.all.length > 1;
+  const label = (view: SiteMap["all"][number]): string | undefined => {
+    if (!several) return undefined;
+    const section = map.sections.find((s) => s.siteSpaces.includes(view));
+    if (!section) return view.title;
+    return section.siteSpaces.length > 1 ? `${section.title} › ${view.title}` : section.title;
+  };
+  const ranked = await rankSiteSearch(service.publishedContent, map.all, q, limit);
+  return {
+    query: q,
+    items: ranked.map(({ view, tree, page, hit }) => searchItem({ title: hit.title, href: pageUrl(view.base, tree, page), space: label(view), sections: hit.sections }, terms)),
+  };
+}
+
 async function searchResults(service: SitesService, map: SiteMap, q: string): Promise<SearchResultView[]> {
+  const terms = queryTerms(q);
   return (await rankSiteSearch(service.publishedContent, map.all, q, SEARCH_PAGE_RESULTS)).map(({ view, tree, page, hit }) => {
     const href = pageUrl(view.base, tree, page);
     return {
@@ -323,7 +354,7 @@ async function searchResults(service: SitesService, map: SiteMap, q: string): Pr
       href,
       sections: hit.sections
         .filter((s) => s.path.includes("#"))
-        .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: s.body })),
+        .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: highlight(s.body, terms) })),
     };
   });
 }
