@@ -16,10 +16,11 @@ describe("search as you type: query, snippets, highlights", () => {
     expect(highlight("a.*b", queryTerms(".*"))).toEqual([{ text: "a.*b" }]);
   });
 
-  test("highlight flags every occurrence, case-insensitive, and keeps the text whole", () => {
-    const pieces = highlight("Zeppelins fly; a zeppelin <b>lands</b>", ["zeppelin"]);
-    expect(pieces.map((p) => p.text).join("")).toBe("Zeppelins fly; a zeppelin <b>lands</b>");
-    expect(pieces.filter((p) => p.match).map((p) => p.text)).toEqual(["Zeppelin", "zeppelin"]);
+  test("highlight flags every word starting with a term, case-insensitive, and keeps the text whole", () => {
+    const pieces = highlight("Zeppelins fly; a zeppelin <b>lands</b> near a bizeppelin", ["zeppelin"]);
+    expect(pieces.map((p) => p.text).join("")).toBe("Zeppelins fly; a zeppelin <b>lands</b> near a bizeppelin");
+    expect(pieces.filter((p) => p.match).map((p) => p.text)).toEqual(["Zeppelins", "zeppelin"]);
+    expect(highlight("zeppelins", ["zep"])).toEqual([{ text: "zeppelins", match: true }]);
     expect(highlight("Ünïcode straße", ["straße"])).toEqual([{ text: "Ünïcode " }, { text: "straße", match: true }]);
   });
 

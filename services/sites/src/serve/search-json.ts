@@ -59,10 +59,11 @@ export function queryTerms(query: string): string[] {
 
 function termPattern(terms: string[]): RegExp | null {
   if (!terms.length) return null;
-  return new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "giu");
+  // A word starting with a term, whole (the index matches prefixes and stems: "zeppelin" finds "zeppelins").
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})[\\p{L}\\p{N}]*`, "giu");
 }
 
-/** `text` cut into pieces, the occurrences of `terms` (case-insensitive) flagged. */
+/** `text` cut into pieces, the words starting with one of `terms` (case-insensitive) flagged whole. */
 export function highlight(text: string, terms: string[]): TextPiece[] {
   const pattern = termPattern(terms);
   if (!pattern || !text) return text ? [{ text }] : [];
@@ -108,11 +109,11 @@ export interface SearchSource {
   sections: Array<{ title: string; path: string; body: string }>;
 }
 
-/** One result: the first section whose title or text has a word of the query, else the page's first. */
+/** One result: the first section whose text has a word of the query, else whose title has one, else the page's first. */
 export function searchItem(source: SearchSource, terms: string[]): SearchJsonItem {
   const pattern = termPattern(terms);
   const has = (s: string) => !!pattern && s.search(pattern) >= 0;
-  const section = source.sections.find((s) => has(s.body) || has(s.title)) ?? source.sections[0];
+  const section = source.sections.find((s) => has(s.body)) ?? source.sections.find((s) => has(s.title)) ?? source.sections[0];
   const anchor = section && section.path.includes("#") ? section.path.split("#")[1] : "";
   const item: SearchJsonItem = {
     title: highlight(source.title || "Untitled", terms),

@@ -18,7 +18,7 @@ import { pageUrl } from "./content";
 import { siteScript, IMMUTABLE } from "./assets";
 import { answer, type ServeAnswer } from "./headers";
 import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
-import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
+import { MAX_SEARCH_RESULTS, rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
 import { highlight, queryTerms, searchItem, searchJsonParams, type SearchJsonAnswer } from "./search-json";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
@@ -338,7 +338,8 @@ async function searchJson(service: SitesService, map: SiteMap, q: string, limit:
     if (!section) return view.title;
     return section.siteSpaces.length > 1 ? `${section.title} › ${view.title}` : section.title;
   };
-  const ranked = await rankSiteSearch(service.publishedContent, map.all, q, limit);
+  // Hidden pages and older revisions' are dropped after the index answers: ask for a few more than shown.
+  const ranked = (await rankSiteSearch(service.publishedContent, map.all, q, Math.min(MAX_SEARCH_RESULTS, limit + 10))).slice(0, limit);
   return {
     query: q,
     items: ranked.map(({ view, tree, page, hit }) => searchItem({ title: hit.title, href: pageUrl(view.base, tree, page), space: label(view), sections: hit.sections }, terms)),
