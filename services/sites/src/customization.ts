@@ -4,7 +4,7 @@ export interface Customization {
   title?: string;
   styling: Record<string, unknown>;
   internationalization: { locale: string };
-  favicon: Record<string, never>;
+  favicon: { icon?: { light: string; dark: string }; emoji?: string };
   header: { preset: string; links: unknown[]; logo?: { light: string; dark: string } };
   footer: { groups: unknown[]; copyright?: string; logo?: { light: string; dark: string } };
   announcement?: { enabled: boolean; message: string; style: string; link?: { title: string; to: Record<string, unknown> } };
@@ -162,7 +162,9 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
   for (const mode of ["light", "dark"]) {
     checkUrl(at(body, `header.logo.${mode}`), `header.logo.${mode}`);
     checkUrl(at(body, `footer.logo.${mode}`), `footer.logo.${mode}`);
+    checkUrl(at(body, `favicon.icon.${mode}`), `favicon.icon.${mode}`);
   }
+  checkString(body, "favicon.emoji", 1, 64);
   const announcement = at(body, "announcement");
   if (announcement !== undefined) {
     if (!isObject(announcement) || typeof announcement.enabled !== "boolean") throw new CustomizationError("announcement.enabled", "must be a boolean");

@@ -31,7 +31,12 @@ export interface Chrome {
   scriptHref?: string;
   /** The site's theme: `fixed` when readers may not switch (else the system's, or the reader's remembered choice). */
   theme: { fixed?: "light" | "dark"; toggle: boolean };
-  logo?: string;
+  /** Header logo per theme (the same URL twice when the site gives one). */
+  logo?: { light: string; dark: string };
+  /** Footer logo per theme. */
+  footerLogo?: { light: string; dark: string };
+  /** Favicon: an image per theme, or the site's emoji drawn as SVG. */
+  favicon?: { light: string; dark: string } | { svg: string };
   announcement?: { message: string; style: string; link?: { title: string; href: string } };
   footer: { groups: Array<{ title: string; links: Array<{ title: string; href: string }> }>; copyright?: string };
   sections: NavLink[];
@@ -49,6 +54,24 @@ export interface PageView {
   previous?: { title: string; href: string };
   next?: { title: string; href: string };
   noindex?: boolean;
+  /** When the page last changed in the published revision. */
+  lastUpdated?: { iso: string; text: string };
+  /** "Edit on GitHub/GitLab" for a page of a Git-synced space, when the site asks for it. */
+  editLink?: { label: string; href: string };
+}
+
+/** An image per theme: one <img>, or two that the stylesheet shows by theme. */
+function themedImg(className: string, pair: { light: string; dark: string }, alt = ""): string {
+  if (pair.light === pair.dark) return `<img class="${className}" src="${e(pair.light)}" alt="${e(alt)}">`;
+  return `<img class="${className} logo-light" src="${e(pair.light)}" alt="${e(alt)}"><img class="${className} logo-dark" src="${e(pair.dark)}" alt="${e(alt)}">`;
+}
+
+function faviconLinks(chrome: Chrome): string {
+  const icon = chrome.favicon;
+  if (!icon) return "";
+  if ("svg" in icon) return `<link rel="icon" type="image/svg+xml" href="${e(icon.svg)}">`;
+  if (icon.light === icon.dark) return `<link rel="icon" href="${e(icon.light)}">`;
+  return `<link rel="icon" href="${e(icon.light)}" media="(prefers-color-scheme: light)">\n<link rel="icon" href="${e(icon.dark)}" media="(prefers-color-scheme: dark)">`;
 }
 
 const e = escapeHtml;
@@ -69,6 +92,7 @@ function head(chrome: Chrome, title: string, description: string | undefined, no
     `<meta name="robots" content="${noindex || !chrome.indexable ? "noindex, nofollow" : "index, follow"}">`,
     canonical ? `<link rel="canonical" href="${e(canonical)}">` : "",
     `<link rel="stylesheet" href="${e(chrome.stylesheetHref)}">`,
+    faviconLinks(chrome),
     chrome.scriptHref ? `<script src="${e(chrome.scriptHref)}"></script>` : "",
     "</head>",
   ]
@@ -88,7 +112,7 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
     const link = a.link ? ` <a href="${e(a.link.href)}">${e(a.link.title)}</a>` : "";
     parts.push(`<div class="announcement announcement-${e(a.style)}" role="note">${e(a.message)}${link}</div>`);
   }
-  const logo = chrome.logo ? `<img class="logo" src="${e(chrome.logo)}" alt="">` : "";
+  const logo = chrome.logo ? themedImg("logo", chrome.logo) : "";
   parts.push(
     '<header class="site-header">',
     withMenu ? '<a class="menu-button" href="#site-nav" aria-label="Open the page menu">☰</a>' : "",
@@ -124,7 +148,15 @@ function footer(chrome: Chrome): string {
     (g) => `<div class="footer-group"><h2>${e(g.title)}</h2><ul>${g.links.map((l) => `<li><a href="${e(l.href)}">${e(l.title)}</a></li>`).join("")}</ul></div>`,
   );
   const copyright = chrome.footer.copyright ? `<p class="copyright">${e(chrome.footer.copyright)}</p>` : "";
-  return `<footer class="site-footer">${groups.join("")}${copyright}</footer>`;
+  const logo = chrome.footerLogo ? `<div class="footer-logo">${themedImg("footer-logo-img", chrome.footerLogo, chrome.siteTitle)}</div>` : "";
+  return `<footer class="site-footer">${logo}${groups.join("")}${copyright}</footer>`;
+}
+
+function pageMeta(page: PageView): string {
+  const parts: string[] = [];
+  if (page.lastUpdated) parts.push(`<p class="last-updated">Last updated <time datetime="${e(page.lastUpdated.iso)}">${e(page.lastUpdated.text)}</time></p>`);
+  if (page.editLink) parts.push(`<a class="edit-link" href="${e(page.editLink.href)}" rel="noopener noreferrer">${e(page.editLink.label)}</a>`);
+  return parts.length ? `<div class="page-meta">${parts.join("")}</div>` : "";
 }
 
 export function pageHtml(chrome: Chrome, page: PageView): string {
@@ -148,6 +180,7 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
     `<h1>${e(page.title)}</h1>`,
     page.description ? `<p class="description">${e(page.description)}</p>` : "",
     page.bodyHtml,
+    pageMeta(page),
     "</article>",
     pagination.length ? `<nav class="pagination" aria-label="Pagination">${pagination.join("")}</nav>` : "",
     "</main>",
@@ -278,6 +311,13 @@ a { color: var(--primary-text); }
 .site-header { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); }
 .site-title { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.15rem; text-decoration: none; color: var(--text); margin-right: auto; min-width: 0; overflow-wrap: anywhere; }
 .logo { height: 32px; }
+.logo-dark { display: none; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) .logo-light { display: none; } :root:not([data-theme="light"]) .logo-dark { display: inline; } }
+:root[data-theme="dark"] .logo-light { display: none; } :root[data-theme="dark"] .logo-dark { display: inline; }
+.footer-logo { flex-basis: 100%; } .footer-logo-img { height: 28px; }
+.page-meta { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem 1rem; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .875rem; }
+.page-meta p { margin: 0; }
+.edit-link { color: var(--primary-text); }
 .search { display: flex; gap: .4rem; min-width: 0; position: relative; }
 .search-popup { position: absolute; top: calc(100% + .3rem); right: 0; z-index: 20; width: min(34rem, calc(100vw - 2rem)); max-height: 70vh; overflow-y: auto; margin: 0; padding: .3rem; list-style: none; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
 .search-popup[hidden] { display: none; }

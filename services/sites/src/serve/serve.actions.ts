@@ -24,6 +24,8 @@ import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 import { serveAi, withAiLinks } from "../ai/serve-ai";
 import { pathSegments } from "./path-segments";
+import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
+import { createHash } from "node:crypto";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -36,6 +38,8 @@ const SEARCH = "~search";
 /** The search as JSON, for the pages' search-as-you-type box. */
 const SEARCH_JSON = "~search.json";
 const STYLESHEET = "~style.css";
+/** The site's emoji favicon, drawn as SVG. */
+const FAVICON = "~favicon.svg";
 
 interface Served {
   site: SiteDoc;
@@ -44,6 +48,8 @@ interface Served {
   /** Absolute URL of the site's root, for canonical links and the sitemap. */
   origin: string;
   hostMode: boolean;
+  /** The instance's PUBLIC_URL: its files are images the pages may show. */
+  publicUrl: string;
 }
 
 function stringQuery(query: Record<string, unknown> | undefined): Record<string, string> {
@@ -69,12 +75,11 @@ function hrefOf(to: unknown): string | undefined {
 function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Chrome {
   const { site, base } = served;
   const styleVersion = colorOf(customization).replace("#", "");
-  const logo = customization.header.logo?.light;
   const chrome: Chrome = {
     siteTitle: customization.title ?? site.title,
     homeHref: base || "/",
     base,
-    locale: /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en",
+    locale: chromeLocale(customization),
     stylesheetHref: `${base}/${STYLESHEET}?v=${styleVersion}`,
     theme: themeOf(customization),
     footer: { groups: [] },
@@ -84,7 +89,14 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   };
   const script = siteScript();
   if (script) chrome.scriptHref = `${base}/${script.name}`;
-  if (logo && /^https?:\/\//i.test(logo)) chrome.logo = logo;
+  const logo = themedImage(customization.header.logo, served.publicUrl);
+  if (logo) chrome.logo = logo;
+  const footerLogo = themedImage(customization.footer.logo, served.publicUrl);
+  if (footerLogo) chrome.footerLogo = footerLogo;
+  const icon = themedImage(customization.favicon?.icon, served.publicUrl);
+  const emoji = faviconEmoji(customization.favicon?.emoji);
+  if (icon) chrome.favicon = icon;
+  else if (emoji) chrome.favicon = { svg: `${base}/${FAVICON}?v=${createHash("sha256").update(emoji).digest("hex").slice(0, 12)}` };
   const announcement = customization.announcement;
   if (announcement?.enabled && announcement.message) {
     chrome.announcement = { message: announcement.message, style: announcement.style || "info" };
@@ -100,6 +112,10 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
   return chrome;
+}
+
+function chromeLocale(customization: Customization): string {
+  return /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en";
 }
 
 /** Readers may switch themes when `themes.toggeable` (then the system's theme until they do); else `themes.default` holds. */
@@ -162,7 +178,7 @@ export const serveActions: SitesActions = {
       let rest: string[];
       if (byHost) {
         if (!byHost.published) return notFound();
-        served = { site: byHost, base: "", origin: `https://${byHost.hostname}`, hostMode: true };
+        served = { site: byHost, base: "", origin: `https://${byHost.hostname}`, hostMode: true, publicUrl };
         rest = segments;
       } else {
         const name = segments[1];
@@ -179,7 +195,7 @@ export const serveActions: SitesActions = {
           return { status: 301, headers: { Location: location, "Cache-Control": "no-store" }, body: "" };
         }
         const base = `${publicPath}/sites/${sitePathName(site)}`;
-        served = { site, base, origin: `${new URL(publicUrl).origin}${base}`, hostMode: false };
+        served = { site, base, origin: `${new URL(publicUrl).origin}${base}`, hostMode: false, publicUrl };
         rest = segments.slice(2);
       }
       const { site, base } = served;
@@ -194,6 +210,10 @@ export const serveActions: SitesActions = {
       if (script && rest.length === 1 && rest[0] === script.name) {
         const served = plain("text/javascript; charset=utf-8", script.body);
         return { ...served, headers: { ...served.headers, "Cache-Control": IMMUTABLE } };
+      }
+      if (rest.length === 1 && rest[0] === FAVICON) {
+        const emoji = faviconEmoji(customization.favicon?.emoji);
+        if (emoji) return plain("image/svg+xml", emojiFaviconSvg(emoji));
       }
       if (rest.length === 1 && rest[0] === "robots.txt") return plain("text/plain; charset=utf-8", robotsTxt(site.visibility, `${served.origin}/sitemap.xml`));
 
@@ -316,6 +336,8 @@ export const serveActions: SitesActions = {
         previous: link(previous),
         next: link(next),
         noindex,
+        lastUpdated: lastUpdated(page.updatedAt, chromeLocale(customization)),
+        editLink: customization.git?.showEditLink ? editOnGitLink(route.siteSpace.git, tree.gitRef, page.gitPath) : undefined,
       });
       return respond(200, HTML, html, noindex);
     },
