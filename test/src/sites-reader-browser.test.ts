@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
-import { seriousViolations } from "./axe";
+import { wcagViolations } from "./axe";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
 import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
@@ -35,6 +35,13 @@ suites("a reader's site in Chromium over %s", (mode) => {
         { id: "xss", title: XSS_TITLE, markdown: "A page about <b>zeppelins</b> and `<script>alert(2)</script>`.\n" },
       ],
     });
+    const customized = await w.owner.api.put(`${w.sites}/${docs.site.id}/customization`, {
+      header: { preset: "default", links: [], logo: { light: "https://cdn.example.com/logo.png", dark: "https://cdn.example.com/logo-dark.png" } },
+      announcement: { enabled: true, message: "Version 2 is out", style: "info", link: { title: "Read more", to: { kind: "url", url: "https://example.com/v2" } } },
+      footer: { groups: [{ title: "Company", links: [{ title: "About us", to: { kind: "url", url: "https://example.com/about" } }] }], copyright: "© Acme", logo: { light: "https://cdn.example.com/foot.png", dark: "https://cdn.example.com/foot.png" } },
+      favicon: { emoji: "1f680" },
+    });
+    if (customized.status !== 200) throw new Error(`customization: ${customized.status}`);
     browser = await launchBrowser(sys.url);
     context = browser.context;
   }, 120_000);
@@ -151,4 +158,28 @@ suites("a reader's site in Chromium over %s", (mode) => {
     expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
     await page.close();
   });
+
+  test.each([1366, 390].flatMap((width) => (["light", "dark"] as const).map((theme) => [width, theme] as const)))(
+    "axe-core finds no WCAG 2.1 A/AA violation at %i px in the %s theme, the search results open too",
+    async (width, theme) => {
+      const page = await context.newPage();
+      const trace = watch(page);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`${sys.url}${docs.base}`);
+      await page.waitForLoadState("load");
+      expect(await page.locator(".page-meta .last-updated").count()).toBe(1);
+      expect(await wcagViolations(page)).toEqual([]);
+      await page.fill(box, "zeppelins");
+      await page.waitForSelector("#search-suggestions:not([hidden])");
+      await page.keyboard.press("ArrowDown");
+      expect(await wcagViolations(page)).toEqual([]);
+      await shot(page, `axe-${width}-${theme}`);
+      // The search page, as readers without script see it.
+      await page.goto(`${sys.url}${docs.base}/~search?q=zeppelins`);
+      expect(await wcagViolations(page)).toEqual([]);
+      expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+      await page.close();
+    },
+  );
 });

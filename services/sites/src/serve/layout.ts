@@ -340,6 +340,7 @@ a { color: var(--primary-text); }
 .layout { display: grid; grid-template-columns: 16rem minmax(0, 1fr) 14rem; gap: 2rem; padding: 1.5rem; max-width: 90rem; margin: 0 auto; }
 .sidebar ul { list-style: none; padding-left: .9rem; margin: 0; }
 .sidebar > ul { padding-left: 0; }
+.sidebar { min-width: 0; overflow-wrap: anywhere; }
 .sidebar li { margin: .2rem 0; }
 .sidebar a { text-decoration: none; color: var(--text); }
 .sidebar a[aria-current="page"] { color: var(--primary-text); }
