@@ -32,6 +32,11 @@ suites("a reader's site in Chromium over %s", (mode) => {
       pages: [
         ...GUIDE_PAGES,
         { id: "fleet", title: "Fleet", markdown: "About the fleet.\n\n## Zeppelin hangars\n\nWhere zeppelins sleep at night.\n" },
+        {
+          id: "pictures",
+          title: "Pictures",
+          markdown: '<figure><picture><source srcset="https://img.example.com/dark.png" media="(prefers-color-scheme: dark)"><img src="https://img.example.com/light.png" alt="A diagram" width="320"></picture><figcaption><p>The diagram</p></figcaption></figure>\n',
+        },
         { id: "xss", title: XSS_TITLE, markdown: "A page about <b>zeppelins</b> and `<script>alert(2)</script>`.\n" },
       ],
     });
@@ -182,4 +187,28 @@ suites("a reader's site in Chromium over %s", (mode) => {
       await page.close();
     },
   );
+
+  test("an image's dark variant follows the theme the reader picks, not only the system's; its width holds", async () => {
+    const page = await context.newPage();
+    const trace = watch(page);
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto(`${sys.url}${docs.base}/pictures`);
+    const src = () => page.evaluate<string>("document.querySelector('figure picture img').currentSrc");
+    expect(await src()).toBe("https://img.example.com/light.png");
+    expect(await page.getAttribute("figure picture img", "width")).toBe("320");
+    await page.click("button.theme-toggle");
+    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
+    // Remembered: the next visit starts dark, the dark image with it.
+    await page.reload();
+    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
+    // A dark system and a reader who picked light: the light image.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.click("button.theme-toggle");
+    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/light.png')");
+    expect(await page.evaluate("document.documentElement.getAttribute('data-theme')")).toBe("light");
+    await page.evaluate("localStorage.removeItem('docshelf-theme')");
+    expect(trace.dialogs).toEqual([]);
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -22,6 +22,23 @@
     return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   };
 
+  /**
+   * GitBook's dark variants of images (`<picture><source media="(prefers-color-scheme: dark)">`) follow the
+   * page's theme when the reader chose one, not only the system's: the media query of each such source
+   * becomes `all` or `not all` (its original kept in data-media), and the browser picks the image again.
+   */
+  function syncPictures(): void {
+    const theme = root.getAttribute("data-theme");
+    document.querySelectorAll<HTMLSourceElement>("picture > source[media]").forEach((source) => {
+      const original = source.dataset.media ?? source.getAttribute("media") ?? "";
+      source.dataset.media = original;
+      const scheme = /^\(prefers-color-scheme: (dark|light)\)$/.exec(original)?.[1];
+      if (!scheme) return;
+      const media = theme === "light" || theme === "dark" ? (scheme === theme ? "all" : "not all") : original;
+      if (source.getAttribute("media") !== media) source.setAttribute("media", media);
+    });
+  }
+
   function themeToggle(): void {
     const header = document.querySelector(".site-header");
     if (!toggleable || !header) return;
@@ -44,6 +61,7 @@
         /* not remembered */
       }
       label();
+      syncPictures();
     });
     header.appendChild(button);
   }
@@ -311,6 +329,7 @@
   }
 
   const ready = () => {
+    syncPictures();
     themeToggle();
     tabs();
     copyButtons();
