@@ -1,6 +1,7 @@
 // A reader's published site in Chromium (Debian's `chromium`, playwright-core): search as you type (results
 // while typing with the matched words marked, arrows, Enter, Escape, Cmd/Ctrl-K and "/"), the no-script search
-// page behind it, and axe-core over a page in both themes at 1366 and 390 px. Screenshots: test/artifacts/reader-*.png.
+// page behind it, images' dark variants following the reader's theme, and axe-core over a page, the search page and
+// the 404 page in both themes at 1366 and 390 px. Screenshots: test/artifacts/reader-*.png.
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
@@ -165,7 +166,7 @@ suites("a reader's site in Chromium over %s", (mode) => {
   });
 
   test.each([1366, 390].flatMap((width) => (["light", "dark"] as const).map((theme) => [width, theme] as const)))(
-    "axe-core finds no WCAG 2.1 A/AA violation at %i px in the %s theme, the search results open too",
+    "axe-core finds no WCAG 2.1 A/AA violation at %i px in the %s theme: a page, its search results open, the search page, the 404 page",
     async (width, theme) => {
       const page = await context.newPage();
       const trace = watch(page);
@@ -182,6 +183,10 @@ suites("a reader's site in Chromium over %s", (mode) => {
       await shot(page, `axe-${width}-${theme}`);
       // The search page, as readers without script see it.
       await page.goto(`${sys.url}${docs.base}/~search?q=zeppelins`);
+      expect(await wcagViolations(page)).toEqual([]);
+      // The site's 404 page, with its search.
+      expect((await page.goto(`${sys.url}${docs.base}/no/such/page`))?.status()).toBe(404);
+      expect(await page.locator("main form.search-page-form").count()).toBe(1);
       expect(await wcagViolations(page)).toEqual([]);
       expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
       await page.close();

@@ -234,6 +234,32 @@ export function searchHtml(chrome: Chrome, query: string, results: SearchResultV
   ].join("\n");
 }
 
+/**
+ * A path of a site the visitor may read that shows no page: the site's header (with its search box), a
+ * search form and a link home, so a stale link still leads somewhere. Served with status 404.
+ */
+export function notFoundPageHtml(chrome: Chrome): string {
+  return [
+    head(chrome, "Page not found", undefined, true),
+    "<body>",
+    header(chrome),
+    '<div class="layout layout-narrow">',
+    '<main class="not-found">',
+    "<h1>Page not found</h1>",
+    "<p>There is no page at this address. Search the site for what you were looking for:</p>",
+    `<form class="search-page-form" role="search" aria-label="Search this site" method="get" action="${e(`${chrome.base}/~search`)}">`,
+    '<input type="search" name="q" placeholder="Search" aria-label="Search this site" maxlength="512">',
+    '<button type="submit">Search</button>',
+    "</form>",
+    `<p><a href="${e(chrome.homeHref)}">Go to the home page</a></p>`,
+    "</main>",
+    "</div>",
+    footer(chrome),
+    "</body>",
+    "</html>",
+  ].join("\n");
+}
+
 /** The frame of the message pages: no site content, no navigation, nothing to index. */
 function messagePage(title: string, body: string[], stylesheetHref: string | undefined, head: string[] = []): string {
   return [
@@ -450,6 +476,10 @@ ul.tasks { list-style: none; padding-left: .5rem; }
 .toc ul { list-style: none; padding: 0; }
 .toc .toc-3 { padding-left: .8rem; }
 .search-results > li { margin-bottom: 1rem; }
+.layout-narrow { grid-template-columns: minmax(0, 1fr); max-width: 48rem; }
+.search-page-form { display: flex; gap: .4rem; margin: 1rem 0; }
+.search-page-form input { flex: 1; min-width: 0; padding: .45rem .7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--text); font: inherit; }
+.search-page-form button { padding: .45rem 1rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
 .site-footer { border-top: 1px solid var(--line); padding: 1.5rem; display: flex; flex-wrap: wrap; gap: 2rem; color: var(--muted); }
 .site-footer h2 { font-size: .9rem; }
 .site-footer ul { list-style: none; padding: 0; }

@@ -17,7 +17,7 @@ import type { PublishedHead } from "./content";
 import { pageUrl } from "./content";
 import { siteScript, IMMUTABLE } from "./assets";
 import { answer, type ServeAnswer } from "./headers";
-import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
+import { leavingHtml, messageHtml, notFoundPageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
 import { MAX_SEARCH_RESULTS, rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
 import { highlight, queryTerms, searchItem, searchJsonParams, type SearchJsonAnswer } from "./search-json";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
@@ -312,7 +312,9 @@ export const serveActions: SitesActions = {
       };
 
       const route = routeOf(map, rest);
-      if (!route) return (await redirected()) ?? notFound(site.visibility, stylesheetHref, access.setCookies);
+      // A reader of the site who asks for no page gets the site's own 404, with its search.
+      const missing = () => respond(404, HTML, notFoundPageHtml(chromeOf(served, customization, map, routeOf(map, []))), true);
+      if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
       if (!page && !route.pagePath) {
@@ -321,7 +323,7 @@ export const serveActions: SitesActions = {
         const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
         return respond(200, HTML, empty);
       }
-      if (!page) return (await redirected()) ?? respond(404, HTML, messageHtml("Page not found", "There is no page at this address.", stylesheetHref), true);
+      if (!page) return (await redirected()) ?? missing();
       const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base);
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
