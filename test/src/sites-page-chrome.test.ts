@@ -1,5 +1,5 @@
 // What a published page shows around its content, from the site's customization and the revision, through
-// HTTP in every process mode: logos per theme (header and footer), the favicon (images per theme, or the
+// HTTP in every process mode: header items (links, buttons, menus, conditions), logos per theme (header and footer), the favicon (images per theme, or the
 // emoji as the site's own SVG), "Last updated", and "Edit on GitHub" for a page of a Git-synced space when
 // the customization asks for it. Images only from https URLs or the instance's own files.
 import { overrideEnv, type RunningSystem } from "@docshelf/testkit";
@@ -86,7 +86,42 @@ describe.each(MODES)("published page chrome over %s", (mode) => {
     expect((await get(`${site.base}/~favicon.svg`)).status).toBe(404);
   });
 
+  test("header items: links, button styles and menus that open without script; a condition the visitor fails or a link to no web URL is left out", async () => {
+    const site = await publishedSite(sys, w);
+    await customize(site.site.id, {
+      header: {
+        preset: "default",
+        links: [
+          { title: "Blog", to: { kind: "url", url: "https://blog.example.com" }, links: [] },
+          { title: "Sign up", style: "button-primary", to: { kind: "url", url: "https://app.example.com/signup" }, links: [] },
+          { title: "Resources", to: null, links: [{ title: "Status", to: { kind: "url", url: "https://status.example.com" } }, { title: "A page", to: { kind: "page", page: "abc" } }] },
+          { title: "Beta", to: { kind: "url", url: "https://beta.example.com" }, links: [], condition: "visitor.claims.beta === true" },
+          { title: "Nowhere", to: { kind: "page", page: "abc" }, links: [] },
+          { title: "<b>Odd</b>", to: { kind: "url", url: "https://odd.example.com/?a=1&b=<2>" }, links: [] },
+        ],
+      },
+    });
+    const res = await get(site.base);
+    const nav = html(res).querySelector('.site-header nav.header-links[aria-label="Site links"]');
+    expect(nav).not.toBeNull();
+    expect(nav!.querySelectorAll(":scope > ul > li > a").map((a) => [a.text, a.getAttribute("href"), a.getAttribute("class")])).toEqual([
+      ["Blog", "https://blog.example.com", "header-link"],
+      ["Sign up", "https://app.example.com/signup", "header-link button primary"],
+      ["<b>Odd</b>", "https://odd.example.com/?a=1&b=<2>", "header-link"],
+    ]);
+    expect(res.text).toContain("&lt;b&gt;Odd&lt;/b&gt;");
+    const menu = nav!.querySelector("details.header-menu");
+    expect(menu?.querySelector("summary")?.text).toBe("Resources");
+    expect(menu?.querySelectorAll("a").map((a) => [a.text, a.getAttribute("href")])).toEqual([["Status", "https://status.example.com"]]);
+    expect(res.text).not.toContain("beta.example.com");
+    expect(res.text).not.toContain("Nowhere");
+  });
+
   test.each([
+    [{ header: { links: [{ title: "x".repeat(65), to: null, links: [] }] } }, "header.links[0].title"],
+    [{ header: { links: [{ title: "Bad", to: { kind: "url", url: "javascript:alert(1)" }, links: [] }] } }, "header.links[0].to.url"],
+    [{ header: { links: [{ title: "Bad", to: null, style: "loud", links: [] }] } }, "header.links[0].style"],
+    [{ header: { links: [{ title: "Bad", to: null, links: [{ title: "In", to: { kind: "url", url: "data:text/html,x" } }] }] } }, "header.links[0].links[0].to.url"],
     [{ favicon: { icon: { light: "javascript:alert(1)", dark: "https://x.example/i.png" } } }, "favicon.icon.light"],
     [{ favicon: { emoji: "" } }, "favicon.emoji"],
     [{ footer: { groups: [], logo: { light: "data:image/png;base64,AA", dark: "https://x.example/l.png" } } }, "footer.logo.light"],

@@ -42,7 +42,15 @@ suites("a reader's site in Chromium over %s", (mode) => {
       ],
     });
     const customized = await w.owner.api.put(`${w.sites}/${docs.site.id}/customization`, {
-      header: { preset: "default", links: [], logo: { light: "https://cdn.example.com/logo.png", dark: "https://cdn.example.com/logo-dark.png" } },
+      header: {
+        preset: "default",
+        logo: { light: "https://cdn.example.com/logo.png", dark: "https://cdn.example.com/logo-dark.png" },
+        links: [
+          { title: "Blog", to: { kind: "url", url: "https://blog.example.com" }, links: [] },
+          { title: "Sign up", style: "button-primary", to: { kind: "url", url: "https://app.example.com/signup" }, links: [] },
+          { title: "Resources", to: null, links: [{ title: "Status", to: { kind: "url", url: "https://status.example.com" } }] },
+        ],
+      },
       announcement: { enabled: true, message: "Version 2 is out", style: "info", link: { title: "Read more", to: { kind: "url", url: "https://example.com/v2" } } },
       footer: { groups: [{ title: "Company", links: [{ title: "About us", to: { kind: "url", url: "https://example.com/about" } }] }], copyright: "© Acme", logo: { light: "https://cdn.example.com/foot.png", dark: "https://cdn.example.com/foot.png" } },
       favicon: { emoji: "1f680" },
@@ -176,6 +184,13 @@ suites("a reader's site in Chromium over %s", (mode) => {
       await page.waitForLoadState("load");
       expect(await page.locator(".page-meta .last-updated").count()).toBe(1);
       expect(await wcagViolations(page)).toEqual([]);
+      // The header's menu opens without script, within the width.
+      await page.click("details.header-menu summary");
+      expect(await page.locator('details.header-menu a:text-is("Status")').isVisible()).toBe(true);
+      expect(await wcagViolations(page)).toEqual([]);
+      const [scrollWidth, clientWidth] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+      expect(scrollWidth).toBe(clientWidth);
+      await page.click("details.header-menu summary");
       await page.fill(box, "zeppelins");
       await page.waitForSelector("#search-suggestions:not([hidden])");
       await page.keyboard.press("ArrowDown");

@@ -174,6 +174,21 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
     }
     if (announcement.link !== undefined) checkLinks([announcement.link], "announcement.link");
   }
+  const headerLinks = at(body, "header.links");
+  if (headerLinks !== undefined) {
+    if (!Array.isArray(headerLinks)) throw new CustomizationError("header.links", "must be an array");
+    headerLinks.forEach((item, i) => {
+      const path = `header.links[${i}]`;
+      if (!isObject(item) || typeof item.title !== "string" || item.title.length > 64) throw new CustomizationError(`${path}.title`, "must be a string of at most 64 characters");
+      if (item.to !== undefined && item.to !== null) {
+        if (!isObject(item.to) || typeof item.to.kind !== "string") throw new CustomizationError(`${path}.to`, "must be a content reference with a kind, or null");
+        if (item.to.kind === "url") checkUrl(item.to.url, `${path}.to.url`);
+      }
+      if (item.style !== undefined && !["link", "button-primary", "button-secondary"].includes(item.style as string)) throw new CustomizationError(`${path}.style`, "must be link, button-primary or button-secondary");
+      if (item.condition !== undefined && typeof item.condition !== "string") throw new CustomizationError(`${path}.condition`, "must be a string");
+      checkLinks(item.links ?? [], `${path}.links`);
+    });
+  }
   checkString(body, "footer.copyright", 0, 300);
   const groups = at(body, "footer.groups");
   if (groups !== undefined) {

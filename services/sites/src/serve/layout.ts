@@ -31,6 +31,8 @@ export interface Chrome {
   scriptHref?: string;
   /** The site's theme: `fixed` when readers may not switch (else the system's, or the reader's remembered choice). */
   theme: { fixed?: "light" | "dark"; toggle: boolean };
+  /** GitBook's header items: a link (`href`) and/or a menu of `links`. */
+  headerLinks?: Array<{ title: string; href?: string; style: "link" | "button-primary" | "button-secondary"; links: Array<{ title: string; href: string }> }>;
   /** Header logo per theme (the same URL twice when the site gives one). */
   logo?: { light: string; dark: string };
   /** Footer logo per theme. */
@@ -117,6 +119,7 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
     '<header class="site-header">',
     withMenu ? '<a class="menu-button" href="#site-nav" aria-label="Open the page menu">☰</a>' : "",
     `<a class="site-title" href="${e(chrome.homeHref)}">${logo}<span>${e(chrome.siteTitle)}</span></a>`,
+    headerLinksHtml(chrome),
     `<form class="search" role="search" method="get" action="${e(`${chrome.base}/~search`)}">`,
     `<input type="search" name="q" value="${e(query)}" placeholder="Search" aria-label="Search" maxlength="512">`,
     '<button type="submit">Search</button>',
@@ -126,6 +129,20 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
   if (chrome.sections.length > 1) parts.push(navList("sections", "Sections", chrome.sections));
   if (chrome.variants.length > 1) parts.push(navList("variants", "Versions", chrome.variants));
   return parts.join("\n");
+}
+
+/** Header items: links, or menus that open without script (<details>). */
+function headerLinksHtml(chrome: Chrome): string {
+  const items = chrome.headerLinks ?? [];
+  if (!items.length) return "";
+  const li = items.map((item) => {
+    const cls = item.style === "link" ? "header-link" : `header-link button ${item.style === "button-primary" ? "primary" : "secondary"}`;
+    if (!item.links.length) return `<li><a class="${cls}" href="${e(item.href ?? "")}">${e(item.title)}</a></li>`;
+    const sub = item.links.map((l) => `<li><a href="${e(l.href)}">${e(l.title)}</a></li>`);
+    if (item.href) sub.unshift(`<li><a href="${e(item.href)}">${e(item.title)}</a></li>`);
+    return `<li><details class="header-menu"><summary>${e(item.title)}</summary><ul>${sub.join("")}</ul></details></li>`;
+  });
+  return `<nav class="header-links" aria-label="Site links"><ul>${li.join("")}</ul></nav>`;
 }
 
 function navList(className: string, label: string, links: NavLink[]): string {
@@ -345,6 +362,13 @@ a { color: var(--primary-text); }
 .page-meta p { margin: 0; }
 .edit-link { color: var(--primary-text); }
 .search { display: flex; gap: .4rem; min-width: 0; position: relative; }
+.header-links ul { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+.header-link { text-decoration: none; font-weight: 500; }
+.header-link.button { margin: 0; padding: .3rem .8rem; }
+.header-menu { position: relative; }
+.header-menu summary { cursor: pointer; color: var(--primary-text); font-weight: 500; }
+.header-menu ul { position: absolute; z-index: 15; top: calc(100% + .3rem); left: 0; display: block; min-width: 12rem; padding: .4rem; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
+.header-menu li a { display: block; padding: .3rem .5rem; text-decoration: none; }
 .search-popup { position: absolute; top: calc(100% + .3rem); right: 0; z-index: 20; width: min(34rem, calc(100vw - 2rem)); max-height: 70vh; overflow-y: auto; margin: 0; padding: .3rem; list-style: none; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
 .search-popup[hidden] { display: none; }
 .search-popup [role="option"] { display: flex; flex-direction: column; gap: .1rem; padding: .5rem .7rem; border-radius: 6px; cursor: pointer; overflow-wrap: anywhere; }
@@ -489,6 +513,8 @@ body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
   .toc { display: none; }
   .site-header { padding: .6rem 1rem; }
   .search { flex: 1 1 100%; order: 3; }
+  .header-links { flex: 1 1 100%; order: 4; }
+  .header-menu ul { position: static; box-shadow: none; }
   .search input { width: auto; flex: 1; }
   .search-popup { left: 0; right: 0; width: auto; }
   .menu-button { display: block; }

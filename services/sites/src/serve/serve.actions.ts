@@ -24,6 +24,7 @@ import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 import { serveAi, withAiLinks } from "../ai/serve-ai";
 import { pathSegments } from "./path-segments";
+import { conditionHolds, type Claims } from "./conditions";
 import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
 import { createHash } from "node:crypto";
 
@@ -50,6 +51,8 @@ interface Served {
   hostMode: boolean;
   /** The instance's PUBLIC_URL: its files are images the pages may show. */
   publicUrl: string;
+  /** The visitor's claims once access is decided (header links' conditions). */
+  claims?: Claims;
 }
 
 function stringQuery(query: Record<string, unknown> | undefined): Record<string, string> {
@@ -111,7 +114,28 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
     if (typeof group.title === "string") chrome.footer.groups.push({ title: group.title, links });
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
+  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {});
   return chrome;
+}
+
+/**
+ * GitBook's header items (`header.links`): a link, or a menu of links, with a style; an item whose `condition`
+ * does not hold for the visitor (or does not parse) is left out, as are links to anything but web URLs.
+ */
+function headerLinksOf(customization: Customization, claims: Claims): NonNullable<Chrome["headerLinks"]> {
+  const items = Array.isArray(customization.header.links) ? (customization.header.links as Array<Record<string, unknown>>) : [];
+  return items.flatMap((item) => {
+    if (!item || typeof item.title !== "string" || !item.title) return [];
+    if (typeof item.condition === "string" && item.condition && !conditionHolds(item.condition, claims)) return [];
+    const links = (Array.isArray(item.links) ? (item.links as Array<{ title?: unknown; to?: unknown }>) : []).flatMap((link) => {
+      const href = hrefOf(link?.to);
+      return href && typeof link.title === "string" && link.title ? [{ title: link.title, href }] : [];
+    });
+    const href = hrefOf(item.to);
+    if (!href && !links.length) return [];
+    const style = item.style === "button-primary" || item.style === "button-secondary" ? item.style : "link";
+    return [{ title: item.title, ...(href ? { href } : {}), style, links }];
+  });
 }
 
 function chromeLocale(customization: Customization): string {
@@ -237,6 +261,7 @@ export const serveActions: SitesActions = {
           setCookies: access.setCookies,
         });
       }
+      served.claims = access.claims;
       const respond = (status: number, contentType: string, body: string, noindex = false) =>
         withAiLinks(answer({ status, contentType, body, visibility: site.visibility, personal: access.personal, noindex, setCookies: access.setCookies, ifNoneMatch: ctx.params.ifNoneMatch }), base);
 
