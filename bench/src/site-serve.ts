@@ -10,7 +10,7 @@
 // BENCH_SITE_RUNS (measured requests, 2000), BENCH_WRITE (0: do not touch BENCHMARKS.md).
 // Everything listens on 127.0.0.1; every loop is bounded; children are killed on exit, error or signal.
 import { http } from "./procs";
-import { now, pct, r1, rnd } from "./large-space";
+import { now, pct, r1, rnd, WORDS } from "./large-space";
 import { largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
 import { bounded, runBench } from "./systems";
 
@@ -48,6 +48,15 @@ async function main(): Promise<void> {
     const md = await http("GET", mdUrls[0]);
     if (md.status !== 200 || !String(md.headers["content-type"]).startsWith("text/markdown")) throw new Error(`the .md page answered ${md.status}`);
     const warmMd = await timeGets(mdUrls, RUNS, 200);
+    // Search as you type (issue 41): the search box's `~search.json?q=` against the search page `~search?q=` over
+    // the same queries (a word, a typed prefix, two words), in the same run.
+    const SEARCH_RUNS = Math.max(10, Math.round(RUNS / 4));
+    const queries = Array.from({ length: 40 }, (_, i) => {
+      const word = WORDS[Math.floor(rnd() * WORDS.length)];
+      return i % 3 === 0 ? word.slice(0, Math.max(3, word.length - 2)) : i % 3 === 1 ? word : `${word} ${WORDS[Math.floor(rnd() * WORDS.length)]}`;
+    });
+    const searchPage = await timeGets(queries.map((q) => `${base}/sites/large/~search?q=${encodeURIComponent(q)}`), SEARCH_RUNS, 200);
+    const searchJson = await timeGets(queries.map((q) => `${base}/sites/large/~search.json?q=${encodeURIComponent(q)}`), SEARCH_RUNS, 200);
     const sizes = await Promise.all(urls.slice(0, 20).map(async (url) => (await http("GET", url)).body.length));
     const avgBytes = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
     const withEtag = await (async () => {
@@ -71,6 +80,7 @@ async function main(): Promise<void> {
       [`warm \`GET /sites/{basename}/{path}\` p50 (${RUNS} sequential requests over ${DISTINCT} random pages, ~${Math.round(avgBytes / 1024)} KB of HTML each, after one warm-up pass)`, `${f1(p50)} ms`, `≤ 20 ms: ${p50 <= 20 ? "met" : "**not met**"}`],
       ["warm p95 / p99 of the same", `${f1(pct(warm, 95))} / ${f1(pct(warm, 99))} ms`, "–"],
       [`warm \`GET /sites/{basename}/{path}.md\` p50 / p95 (the same pages as Markdown, issue 37)`, `${f1(pct(warmMd, 50))} / ${f1(pct(warmMd, 95))} ms`, `≤ the HTML page's p50: ${pct(warmMd, 50) <= p50 ? "met" : "**not met**"}`],
+      [`search as you type: \`GET …/~search.json?q=\` p50 / p95 (${SEARCH_RUNS} requests over 40 queries: words, typed prefixes, two words; issue 41)`, `${f1(pct(searchJson, 50))} / ${f1(pct(searchJson, 95))} ms`, `≤ the search page's p50 (${f1(pct(searchPage, 50))} ms, same queries, same run): ${pct(searchJson, 50) <= pct(searchPage, 50) ? "met" : "**not met**"} (${(pct(searchJson, 50) / pct(searchPage, 50)).toFixed(2)}×)`],
       [`\`If-None-Match\` → 304 p50 (${Math.min(RUNS, 500)} requests)`, `${f1(pct(withEtag, 50))} ms`, "–"],
       ["first page after publishing (reads the 10,000-page tree, renders the page)", `${Math.round(coldMs)} ms`, "–"],
       ["second page (tree cached, page rendered)", `${f1(secondMs)} ms`, "–"],

@@ -14,6 +14,16 @@ interface AxeViolation {
   nodes: Array<{ target: unknown }>;
 }
 
+/** Every WCAG 2.1 A/AA violation of the page as it is now, whatever its impact. */
+export async function wcagViolations(page: Page): Promise<Array<{ id: string; impact?: string | null; help: string; targets: unknown[] }>> {
+  await page.evaluate(AXE);
+  const { violations, passes } = (await page.evaluate(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => ({ violations: r.violations, passes: r.passes.length }))",
+  )) as { violations: AxeViolation[]; passes: number };
+  expect(passes).toBeGreaterThan(5);
+  return violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
+}
+
 /** Serious and critical WCAG 2 A/AA violations of the page as it is now. */
 export async function seriousViolations(page: Page): Promise<Array<{ id: string; impact?: string | null; help: string; targets: unknown[] }>> {
   await page.evaluate(AXE);

@@ -1,6 +1,6 @@
 // Site administration from GitBook's current API through HTTP, in every process mode: rotating the
 // visitor-token signing key, and site redirects (kept through the API, followed by the published site).
-import { expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
+import { createOrg, createSpace, expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
 import { MODES, start } from "./modes";
 import { newSection, newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { cookiesOf, publishedSite, rawGet, signToken, type PublishedSite } from "./sites-serve-fixtures";
@@ -133,6 +133,33 @@ describe.each(MODES)("site administration over %s", (mode) => {
       expect((await get(`${site.base}/old-guide`)).status).toBe(404);
     });
 
+    test("a path destination (GitBook's input kind) resolves to the page at that path in the published revision, stored and answered as site-page", async () => {
+      const advancedId = (await w.owner.api.get(`/v1/spaces/${site.spaceId}/content/pages`)).body.pages.flatMap((p: any) => [p, ...(p.pages ?? [])]).find((p: any) => p.title === "Advanced").id;
+      const created = await w.owner.api.post(path(), { source: "/old-advanced", destination: { kind: "path", spaceId: site.spaceId, path: "/guide/advanced" } });
+      expect(created.status).toBe(201);
+      expectSchema("createSiteRedirect", 201, created.body, { latest: true });
+      expect(created.body.destination).toEqual({ kind: "site-page", siteSpaceId, pageId: advancedId });
+      expect((await w.owner.api.get(path())).body.items.find((r: any) => r.id === created.body.id).destination).toEqual({ kind: "site-page", siteSpaceId, pageId: advancedId });
+      const followed = await get(`${site.base}/old-advanced`);
+      expect(followed.status).toBe(307);
+      expect(followed.headers["location"]).toBe(`${site.base}/guide/advanced`);
+      // A file path as Git writes it names the same page; an empty path the space's first page.
+      const updated = await w.owner.api.patch(`${path()}/${created.body.id}`, { destination: { kind: "path", spaceId: site.spaceId, path: "guide/README.md" } });
+      expect(updated.status).toBe(200);
+      expect(updated.body.destination).toEqual({ kind: "site-page", siteSpaceId, pageId: guideId });
+      const bulk = await w.owner.api.put(path(), { redirects: [{ source: "/start", destination: { kind: "path", spaceId: site.spaceId, path: "/" } }, { source: "/nowhere", destination: { kind: "path", spaceId: site.spaceId, path: "nowhere" } }] });
+      expect(bulk.status).toBe(200);
+      expect(bulk.body.results.map((r: any) => r.status)).toEqual(["created", "error"]);
+      expect(bulk.body.results[1].error).toContain("redirects[1].destination.path");
+      expect((await get(`${site.base}/start`)).headers["location"]).toBe(site.base);
+      // Another organization's space is no space of the site.
+      const foreign = await createOrg(w.outsider.api);
+      const foreignSpace = await createSpace(w.outsider.api, foreign.id, { title: "Theirs" });
+      const refused = await w.owner.api.post(path(), { source: "/theirs", destination: { kind: "path", spaceId: foreignSpace.id, path: "/" } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain("destination.spaceId");
+    });
+
     test("bulk upsert creates, updates, deletes and publishes by source, with an error result for a bad item", async () => {
       const res = await w.owner.api.put(path(), {
         redirects: [
@@ -171,7 +198,11 @@ describe.each(MODES)("site administration over %s", (mode) => {
         [{ source: "/x" }, "destination"],
         [{ ...body, destination: { kind: "external" } }, "destination.url"],
         [{ ...body, destination: { kind: "site-space", siteSpaceId: "nosuchsitespace0" } }, "destination.siteSpaceId"],
-        [{ ...body, destination: { kind: "path", spaceId: "s", path: "p" } }, "destination.kind"],
+        [{ ...body, destination: { kind: "path", spaceId: "s", path: "p" } }, "destination.spaceId"],
+        [{ ...body, destination: { kind: "path", path: "guide" } }, "destination.spaceId"],
+        [{ ...body, destination: { kind: "path", spaceId: site.spaceId, path: "no/such/page" } }, "destination.path"],
+        [{ ...body, destination: { kind: "path", spaceId: site.spaceId, path: "%E0%A4%A" } }, "destination.path"],
+        [{ ...body, destination: { kind: "path", spaceId: site.spaceId } }, "destination.path"],
         [{ ...body, permanent: "yes" }, "permanent"],
       ] as const) {
         const res = await w.owner.api.post(path(), bad);

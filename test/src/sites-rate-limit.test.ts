@@ -24,10 +24,11 @@ describe.each(MODES)("published-site rate limit over %s", (mode) => {
     await sys?.stop();
   });
 
-  test("a reader past the limit gets the 429 page with Retry-After; a forged X-Forwarded-For does not reset it; the API still answers", async () => {
+  test("a reader past the limit gets the 429 page with Retry-After; the search box's JSON counts too; a forged X-Forwarded-For does not reset it; the API still answers", async () => {
     await awayFromWindowEdge();
     const statuses: number[] = [];
-    for (let i = 0; i < PAGE_LIMIT; i++) statuses.push((await rawGet(sys.url, docs.base)).status);
+    // Pages and the search box's ~search.json share one count.
+    for (let i = 0; i < PAGE_LIMIT; i++) statuses.push((await rawGet(sys.url, i % 2 ? `${docs.base}/~search.json?q=guide` : docs.base)).status);
     expect(statuses).toEqual(Array(PAGE_LIMIT).fill(200));
     const refused = await rawGet(sys.url, `${docs.base}/guide`);
     expect(refused.status).toBe(429);
@@ -35,6 +36,7 @@ describe.each(MODES)("published-site rate limit over %s", (mode) => {
     expect(Number(header(refused, "retry-after"))).toBeGreaterThanOrEqual(1);
     expect(header(refused, "content-security-policy")).toBe("default-src 'none'");
     expect(refused.text).toContain("Too many requests");
+    expect((await rawGet(sys.url, `${docs.base}/~search.json?q=guide`)).status).toBe(429);
     // No proxy is trusted here: the forwarded address is not believed.
     expect((await rawGet(sys.url, docs.base, { "x-forwarded-for": "203.0.113.9" })).status).toBe(429);
     // Pages and the API are counted apart: the site's owner keeps working.

@@ -74,7 +74,16 @@ describe.each(MODES)("published sites over %s", (mode) => {
       const res = await get(`${docs.base}/nope/not-here`);
       expect(res.status).toBe(404);
       expect(header(res, "content-type")).toBe("text/html; charset=utf-8");
-      expect(html(res).querySelector("h1")?.text).toBe("Page not found");
+      const doc = html(res);
+      expect(doc.querySelector("h1")?.text).toBe("Page not found");
+      // The site's own 404: its header and a search form that opens the search page, a link home, not indexed.
+      expect(doc.querySelector(".site-title span")?.text).toBe("Docs site");
+      expect(doc.querySelector("main form.search-page-form")?.getAttribute("action")).toBe(`${docs.base}/~search`);
+      expect(doc.querySelector("main a")?.getAttribute("href")).toBe(docs.base);
+      expect(doc.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex, nofollow");
+      expect(header(res, "cache-control")).toBe("no-store");
+      // A path in no site space of the site too.
+      expect(html(await get(`${docs.base}/nope`)).querySelector("main form.search-page-form")).not.toBeNull();
     });
 
     test("a site of 3,200 pages (its tree read from content as a stream) keeps its sidebar and sitemap files small", async () => {
@@ -440,7 +449,7 @@ describe.each(MODES)("published sites over %s", (mode) => {
     test("pages carry a strict CSP, nosniff, a referrer policy, an ETag and public caching; If-None-Match gets 304", async () => {
       const res = await get(`${docs.base}/guide`);
       expect(header(res, "content-security-policy")).toBe(
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       );
       expect(header(res, "x-content-type-options")).toBe("nosniff");
       expect(header(res, "referrer-policy")).toBe("strict-origin-when-cross-origin");

@@ -177,6 +177,8 @@ export interface PublishedHead {
   spaceId: string;
   revisionId: string | null;
   title: string;
+  /** The space's Git sync (its GitSyncState's repository URL and provider), when it is synced. */
+  git?: { url: string; provider?: string };
 }
 
 /** A page of `content.publishedTree`. */
@@ -192,12 +194,16 @@ export interface PublishedTreePage {
   noRobotsIndex?: boolean;
   variables?: Record<string, string>;
   updatedAt: string;
+  /** The page's file in its Git repository (imported by Git sync), from the repository's root. */
+  gitPath?: string;
   pages: PublishedTreePage[];
 }
 
 export interface PublishedTree {
   spaceId: string;
   revisionId: string;
+  /** The Git ref the revision was imported from (`refs/heads/main`), for a revision Git sync made. */
+  gitRef?: string;
   variables: Record<string, string>;
   pages: PublishedTreePage[];
   files?: Array<{ name: string; url: string }>;

@@ -15,6 +15,7 @@ import {
   type InlineNode,
   type JSONDocument,
   type Leaf,
+  type Length,
   type ListItem,
   type Mark,
   type MarkType,
@@ -394,6 +395,17 @@ class Parser {
     if (attrs.src === undefined) return undefined;
     const image: Image = { object: "block", type: "image", data: { ref: this.imageRef(attrs.src) }, fragments: [], isVoid: true };
     if (attrs.alt !== undefined) image.data.alt = attrs.alt;
+    const width = lengthOf(attrs.width);
+    if (width !== undefined) image.data.width = width;
+    // GitBook's dark-mode variant: <picture><source srcset="…" media="(prefers-color-scheme: dark)"><img …></picture>.
+    for (const source of inner.matchAll(/<source\s([^>]*?)\/?>/g)) {
+      const sourceAttrs = parseAttrs(source[1]);
+      const srcset = sourceAttrs.srcset?.trim().split(/\s+/)[0];
+      if (srcset && /^\(prefers-color-scheme:\s*dark\)$/.test(sourceAttrs.media?.trim() ?? "")) {
+        image.data.refDark = this.imageRef(srcset);
+        break;
+      }
+    }
     const caption = /<figcaption>\s*(?:<p>)?([\s\S]*?)(?:<\/p>)?\s*<\/figcaption>/.exec(inner);
     if (caption) {
       image.fragments.push({ object: "fragment", fragment: "caption", type: "caption", nodes: [this.paragraph(md.parseInline(caption[1], {})[0])] });
@@ -618,4 +630,14 @@ function stripTaskMarker(item: ListItem): void {
 /** Markdown in GitBook's Git Sync syntax as GitBook's JSON document. */
 export function markdownToDocument(markdown: string, resolver: RefResolver = {}): JSONDocument {
   return new Parser(markdown.replace(/\r\n?/g, "\n"), resolver).document();
+}
+
+/** An image's width attribute as GitBook's Length: whole pixels, or a percentage. */
+function lengthOf(value: string | undefined): Length | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  if (/^\d{1,5}(?:px)?$/.test(v)) return Number.parseInt(v, 10);
+  const percent = /^(\d{1,3}(?:\.\d{1,2})?)%$/.exec(v);
+  if (percent && Number(percent[1]) <= 100) return { unit: "%", value: Number(percent[1]) };
+  return undefined;
 }

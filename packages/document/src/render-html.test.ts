@@ -3,6 +3,8 @@
 import { parse, type HTMLElement } from "node-html-parser";
 import { renderMarkdown, sanitize, substituteVariables } from "./render-html";
 import { markdownSections } from "./sections";
+import { markdownToDocument } from "./parse";
+import { documentToMarkdown } from "./serialize";
 import { XSS_CORPUS } from "./xss-corpus";
 
 const DANGEROUS_URL = /^(javascript|vbscript|data|file):/i;
@@ -147,5 +149,30 @@ describe("search anchors and rendered heading ids", () => {
     expect(sections.length).toBe(11);
     for (const section of sections) expect(ids).toContain(section.anchor);
     expect(ids).toEqual(sections.map((s) => s.anchor));
+  });
+});
+
+describe("images: width and dark-mode variants (GitBook's refDark)", () => {
+  const PICTURE = '<figure><picture><source srcset="https://img.example.com/dark.png" media="(prefers-color-scheme: dark)"><img src="https://img.example.com/light.png" alt="A diagram" width="320"></picture><figcaption><p>The diagram</p></figcaption></figure>\n';
+
+  test("parsed into the image block, rendered as a picture, written back as GitBook writes it", () => {
+    const doc = markdownToDocument(PICTURE);
+    const image = (doc.nodes[0] as { nodes: Array<{ data: Record<string, unknown> }> }).nodes[0];
+    expect(image.data).toEqual({ ref: { kind: "url", url: "https://img.example.com/light.png" }, refDark: { kind: "url", url: "https://img.example.com/dark.png" }, alt: "A diagram", width: 320 });
+    expect(documentToMarkdown(doc).trim()).toBe(PICTURE.trim());
+    const root = parse(renderMarkdown(PICTURE, {}).html);
+    expect(root.querySelector("figure.image picture source")?.getAttribute("srcset")).toBe("https://img.example.com/dark.png");
+    expect(root.querySelector("figure.image picture source")?.getAttribute("media")).toBe("(prefers-color-scheme: dark)");
+    expect(root.querySelector("figure.image picture img")?.getAttribute("width")).toBe("320");
+  });
+
+  test("a percentage width is kept; a bad width or an unsafe dark URL is dropped", () => {
+    const percent = markdownToDocument('<figure><img src="https://a.example/x.png" alt="x" width="50%"></figure>\n');
+    expect((percent.nodes[0] as { nodes: Array<{ data: Record<string, unknown> }> }).nodes[0].data.width).toEqual({ unit: "%", value: 50 });
+    expect(parse(renderMarkdown('<figure><img src="https://a.example/x.png" alt="x" width="50%"></figure>\n', {}).html).querySelector("img")?.getAttribute("width")).toBe("50%");
+    const bad = parse(renderMarkdown('<figure><picture><source srcset="javascript:alert(1)" media="(prefers-color-scheme: dark)"><img src="https://a.example/l.png" width="1e3" onerror="x"></picture></figure>\n', {}).html);
+    expect(bad.querySelectorAll("picture, source")).toHaveLength(0);
+    expect(bad.querySelector("img")?.getAttribute("width")).toBeUndefined();
+    expect(bad.querySelector("img")?.getAttribute("onerror")).toBeUndefined();
   });
 });

@@ -148,7 +148,11 @@ class Serializer {
           const alt = img.data.alt !== undefined ? ` alt="${img.data.alt}"` : "";
           const caption = this.fragment(img.fragments, "caption");
           const cap = caption ? `<figcaption><p>${this.blocks(caption.nodes, " ")}</p></figcaption>` : "";
-          return `<figure><img src="${this.href(img.data.ref)}"${alt}>${cap}</figure>`;
+          const w = img.data.width;
+          const width = typeof w === "number" ? ` width="${w}"` : w && w.unit === "%" ? ` width="${w.value}%"` : "";
+          const tag = `<img src="${this.href(img.data.ref)}"${alt}${width}>`;
+          const picture = img.data.refDark ? `<picture><source srcset="${this.href(img.data.refDark)}" media="(prefers-color-scheme: dark)">${tag}</picture>` : tag;
+          return `<figure>${picture}${cap}</figure>`;
         });
         if (block.type === "images" && (images.length > 1 || block.data.align !== undefined)) {
           const align = block.data.align !== undefined ? ` align="${block.data.align}"` : "";

@@ -23,6 +23,8 @@ export type ContentRef =
   | { kind: "anchor"; anchor: string; page?: string; space?: string }
   | { kind: "reusable-content"; reusableContent: string; space?: string }
   | { kind: "space"; space: string };
+/** GitBook's Length: pixels, or a value with a unit. */
+export type Length = number | { unit: string; value: number };
 export type ImageRef = Extract<ContentRef, { kind: "url" } | { kind: "file" }>;
 
 export interface InlineLink {
@@ -109,7 +111,8 @@ export interface Fragment {
 }
 export interface Image extends BlockBase {
   type: "image";
-  data: { ref: ImageRef; alt?: string };
+  /** GitBook's DocumentBlockImage: `refDark` the dark-mode variant, `width` in pixels or `{unit: "%", value}`. */
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: Length };
   fragments: Fragment[];
   isVoid: true;
 }

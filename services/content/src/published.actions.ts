@@ -16,6 +16,7 @@ function treePage(page: PageNode): PublishedTreePage {
   if (page.noIndex) out.noIndex = true;
   if (page.noRobotsIndex) out.noRobotsIndex = true;
   if (page.variables && Object.keys(page.variables).length) out.variables = page.variables;
+  if (page.git?.path) out.gitPath = page.git.path;
   return out;
 }
 
@@ -31,7 +32,10 @@ export const publishedActions: ContentActions = {
       const byId = new Map(found.map((s) => [s.id, s]));
       return ctx.params.spaceIds.map((spaceId) => {
         const space = byId.get(spaceId);
-        return space && !space.deletedAt ? { spaceId, revisionId: space.revision, title: space.title } : { spaceId, revisionId: null, title: "" };
+        if (!space || space.deletedAt) return { spaceId, revisionId: null, title: "" };
+        const head: PublishedHead = { spaceId, revisionId: space.revision, title: space.title };
+        if (space.gitSync?.url) head.git = { url: space.gitSync.url, ...(space.gitSync.installationProvider ? { provider: space.gitSync.installationProvider } : {}) };
+        return head;
       });
     },
   },
@@ -45,6 +49,7 @@ export const publishedActions: ContentActions = {
       return this.respondJson(ctx, `published-tree:${revision.id}`, (): PublishedTree => ({
         spaceId: revision.spaceId,
         revisionId: revision.id,
+        ...(revision.git?.ref ? { gitRef: revision.git.ref } : {}),
         variables: revision.variables ?? {},
         pages: revision.pages.map(treePage),
         files: revision.files.map((file) => ({ name: file.name, url: this.downloadURL(file) })),

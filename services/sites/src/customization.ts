@@ -4,7 +4,7 @@ export interface Customization {
   title?: string;
   styling: Record<string, unknown>;
   internationalization: { locale: string };
-  favicon: Record<string, never>;
+  favicon: { icon?: { light: string; dark: string }; emoji?: string };
   header: { preset: string; links: unknown[]; logo?: { light: string; dark: string } };
   footer: { groups: unknown[]; copyright?: string; logo?: { light: string; dark: string } };
   announcement?: { enabled: boolean; message: string; style: string; link?: { title: string; to: Record<string, unknown> } };
@@ -162,7 +162,9 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
   for (const mode of ["light", "dark"]) {
     checkUrl(at(body, `header.logo.${mode}`), `header.logo.${mode}`);
     checkUrl(at(body, `footer.logo.${mode}`), `footer.logo.${mode}`);
+    checkUrl(at(body, `favicon.icon.${mode}`), `favicon.icon.${mode}`);
   }
+  checkString(body, "favicon.emoji", 1, 64);
   const announcement = at(body, "announcement");
   if (announcement !== undefined) {
     if (!isObject(announcement) || typeof announcement.enabled !== "boolean") throw new CustomizationError("announcement.enabled", "must be a boolean");
@@ -171,6 +173,21 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
       throw new CustomizationError("announcement.style", `must be one of ${ANNOUNCEMENT_STYLES.join(", ")}`);
     }
     if (announcement.link !== undefined) checkLinks([announcement.link], "announcement.link");
+  }
+  const headerLinks = at(body, "header.links");
+  if (headerLinks !== undefined) {
+    if (!Array.isArray(headerLinks)) throw new CustomizationError("header.links", "must be an array");
+    headerLinks.forEach((item, i) => {
+      const path = `header.links[${i}]`;
+      if (!isObject(item) || typeof item.title !== "string" || item.title.length > 64) throw new CustomizationError(`${path}.title`, "must be a string of at most 64 characters");
+      if (item.to !== undefined && item.to !== null) {
+        if (!isObject(item.to) || typeof item.to.kind !== "string") throw new CustomizationError(`${path}.to`, "must be a content reference with a kind, or null");
+        if (item.to.kind === "url") checkUrl(item.to.url, `${path}.to.url`);
+      }
+      if (item.style !== undefined && !["link", "button-primary", "button-secondary"].includes(item.style as string)) throw new CustomizationError(`${path}.style`, "must be link, button-primary or button-secondary");
+      if (item.condition !== undefined && typeof item.condition !== "string") throw new CustomizationError(`${path}.condition`, "must be a string");
+      checkLinks(item.links ?? [], `${path}.links`);
+    });
   }
   checkString(body, "footer.copyright", 0, 300);
   const groups = at(body, "footer.groups");

@@ -43,6 +43,8 @@ interface DestinationInput {
   siteSpaceId?: string;
   pageId?: string;
   url?: string;
+  spaceId?: string;
+  path?: string;
 }
 
 export interface RedirectResource {
@@ -96,9 +98,34 @@ async function checkDestination(service: SitesService, siteId: string, input: De
       if (!(await service.siteSpaces.findOne({ id: siteSpaceId, siteId }))) throw new BadRequestError(`The '${field}.siteSpaceId' field names no site space of the site.`);
       return input.kind === "site-space" ? { kind: "site-space", siteSpaceId } : { kind: "site-page", siteSpaceId, pageId: need("pageId") };
     }
+    case "path":
+      return resolvePath(service, siteId, need("spaceId"), need("path"), field);
     default:
-      throw new BadRequestError(`The '${field}.kind' field is "path", which this instance does not resolve: give a site-page, site-space, site-section or external destination.`);
+      throw new BadRequestError(`The '${field}.kind' field must be site-section, site-space, site-page, external or path.`);
   }
+}
+
+/**
+ * GitBook's input destination `{kind: "path", spaceId, path}`: the page at that path in the published
+ * revision of the space, on the site's first site space (in the site's order) that shows the space, stored
+ * and answered as the `site-page` it resolves to (as GitBook does). A space the site does not link, a
+ * space with nothing published or a path that is no page of its revision: 400 naming the field.
+ */
+async function resolvePath(service: SitesService, siteId: string, spaceId: string, path: string, field: string): Promise<RedirectDestination> {
+  const linked = (await service.siteSpaces.find({ siteId, spaceId })).sort((a, b) => a.position - b.position);
+  if (!linked.length) throw new BadRequestError(`The '${field}.spaceId' field names no space of the site.`);
+  const [head] = await service.publishedContent.heads([spaceId]);
+  if (!head?.revisionId) throw new BadRequestError(`The '${field}.spaceId' field names a space with no published content.`);
+  const tree = await service.publishedContent.tree(spaceId, head.revisionId);
+  let wanted = path.split(/[?#]/)[0].replace(/^\/+|\/+$/g, "").replace(/\.md$/i, "").replace(/(^|\/)README$/i, "");
+  try {
+    wanted = decodeURIComponent(wanted);
+  } catch {
+    throw new BadRequestError(`The '${field}.path' field is not a valid path.`);
+  }
+  const page = wanted ? tree.byPath.get(wanted) : tree.first;
+  if (!page) throw new BadRequestError(`The '${field}.path' field names no page of the space's published content.`);
+  return { kind: "site-page", siteSpaceId: linked[0].id, pageId: page.id };
 }
 
 /** The site as an anonymous reader maps it (or with every site space, `ignoreConditions`), under its `/sites/` URL path on this instance. */

@@ -352,10 +352,16 @@ class DocumentRenderer {
   }
 
   private blockImage(img: Extract<Block, { type: "image" }>, depth: number): string {
-    const src = img.data.ref.kind === "url" ? this.image(img.data.ref.url) : this.options.resolveRef?.(img.data.ref)?.href;
+    const srcOf = (ref: typeof img.data.ref) => (ref.kind === "url" ? this.image(ref.url) : this.options.resolveRef?.(ref)?.href);
+    const src = srcOf(img.data.ref);
+    const dark = img.data.refDark ? srcOf(img.data.refDark) : undefined;
+    const w = img.data.width;
+    const width = typeof w === "number" && Number.isInteger(w) && w > 0 && w < 100_000 ? String(w) : typeof w === "object" && w.unit === "%" && w.value > 0 && w.value <= 100 ? `${w.value}%` : "";
     const captionFragment = img.fragments.find((f) => f.fragment === "caption" || f.type === "caption");
     const caption = captionFragment && captionFragment.nodes.some((b) => b.type !== "paragraph" || plainText(b.nodes).trim()) ? this.fragment(img.fragments, "caption", depth) : "";
-    const imgHtml = src ? `<img src="${e(src)}" alt="${e(img.data.alt ?? "")}" loading="lazy" decoding="async">` : `<span>${e(img.data.alt ?? "")}</span>`;
+    const tag = src ? `<img src="${e(src)}" alt="${e(img.data.alt ?? "")}"${width ? ` width="${e(width)}"` : ""} loading="lazy" decoding="async">` : "";
+    // The dark variant as GitBook writes it: the site's script makes it follow a theme the reader picks too.
+    const imgHtml = !tag ? `<span>${e(img.data.alt ?? "")}</span>` : dark && dark !== src ? `<picture><source srcset="${e(dark)}" media="(prefers-color-scheme: dark)">${tag}</picture>` : tag;
     return `<figure class="image">${imgHtml}${caption ? `<figcaption>${caption}</figcaption>` : ""}</figure>`;
   }
 

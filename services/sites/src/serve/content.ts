@@ -26,6 +26,8 @@ export class TreeIndex {
     readonly variables: Record<string, string>,
     readonly pages: TreePage[],
     files: Array<{ name: string; url: string }> = [],
+    /** The Git ref Git sync imported the revision from. */
+    readonly gitRef?: string,
   ) {
     for (const file of files) if (!this.files.has(file.name)) this.files.set(file.name, file.url);
     const visit = (list: TreePage[], parent: TreePage | undefined, hidden: boolean) => {
@@ -80,7 +82,7 @@ export class PublishedContent {
     if (!tree) {
       tree = call(this.caller, content.publishedTree, { spaceId, revisionId })
         .then((answer) => readJson<PublishedTree>(answer))
-        .then((t) => new TreeIndex(t.revisionId, t.variables, t.pages, t.files));
+        .then((t) => new TreeIndex(t.revisionId, t.variables, t.pages, t.files, t.gitRef));
       this.trees.set(key, tree);
       // A failed read is not kept: the next request tries again.
       tree.catch(() => this.trees.delete(key));

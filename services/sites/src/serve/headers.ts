@@ -14,6 +14,8 @@ export const SITE_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' https:",
+  // The search box asks the site's own ~search.json.
+  "connect-src 'self'",
   `frame-src ${EMBED_FRAME_HOSTS.map((host) => `https://${host}`).join(" ")}`,
   "form-action 'self'",
   "base-uri 'none'",

@@ -31,7 +31,14 @@ export interface Chrome {
   scriptHref?: string;
   /** The site's theme: `fixed` when readers may not switch (else the system's, or the reader's remembered choice). */
   theme: { fixed?: "light" | "dark"; toggle: boolean };
-  logo?: string;
+  /** GitBook's header items: a link (`href`) and/or a menu of `links`. */
+  headerLinks?: Array<{ title: string; href?: string; style: "link" | "button-primary" | "button-secondary"; links: Array<{ title: string; href: string }> }>;
+  /** Header logo per theme (the same URL twice when the site gives one). */
+  logo?: { light: string; dark: string };
+  /** Footer logo per theme. */
+  footerLogo?: { light: string; dark: string };
+  /** Favicon: an image per theme, or the site's emoji drawn as SVG. */
+  favicon?: { light: string; dark: string } | { svg: string };
   announcement?: { message: string; style: string; link?: { title: string; href: string } };
   footer: { groups: Array<{ title: string; links: Array<{ title: string; href: string }> }>; copyright?: string };
   sections: NavLink[];
@@ -49,6 +56,24 @@ export interface PageView {
   previous?: { title: string; href: string };
   next?: { title: string; href: string };
   noindex?: boolean;
+  /** When the page last changed in the published revision. */
+  lastUpdated?: { iso: string; text: string };
+  /** "Edit on GitHub/GitLab" for a page of a Git-synced space, when the site asks for it. */
+  editLink?: { label: string; href: string };
+}
+
+/** An image per theme: one <img>, or two that the stylesheet shows by theme. */
+function themedImg(className: string, pair: { light: string; dark: string }, alt = ""): string {
+  if (pair.light === pair.dark) return `<img class="${className}" src="${e(pair.light)}" alt="${e(alt)}">`;
+  return `<img class="${className} logo-light" src="${e(pair.light)}" alt="${e(alt)}"><img class="${className} logo-dark" src="${e(pair.dark)}" alt="${e(alt)}">`;
+}
+
+function faviconLinks(chrome: Chrome): string {
+  const icon = chrome.favicon;
+  if (!icon) return "";
+  if ("svg" in icon) return `<link rel="icon" type="image/svg+xml" href="${e(icon.svg)}">`;
+  if (icon.light === icon.dark) return `<link rel="icon" href="${e(icon.light)}">`;
+  return `<link rel="icon" href="${e(icon.light)}" media="(prefers-color-scheme: light)">\n<link rel="icon" href="${e(icon.dark)}" media="(prefers-color-scheme: dark)">`;
 }
 
 const e = escapeHtml;
@@ -69,6 +94,7 @@ function head(chrome: Chrome, title: string, description: string | undefined, no
     `<meta name="robots" content="${noindex || !chrome.indexable ? "noindex, nofollow" : "index, follow"}">`,
     canonical ? `<link rel="canonical" href="${e(canonical)}">` : "",
     `<link rel="stylesheet" href="${e(chrome.stylesheetHref)}">`,
+    faviconLinks(chrome),
     chrome.scriptHref ? `<script src="${e(chrome.scriptHref)}"></script>` : "",
     "</head>",
   ]
@@ -88,11 +114,12 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
     const link = a.link ? ` <a href="${e(a.link.href)}">${e(a.link.title)}</a>` : "";
     parts.push(`<div class="announcement announcement-${e(a.style)}" role="note">${e(a.message)}${link}</div>`);
   }
-  const logo = chrome.logo ? `<img class="logo" src="${e(chrome.logo)}" alt="">` : "";
+  const logo = chrome.logo ? themedImg("logo", chrome.logo) : "";
   parts.push(
     '<header class="site-header">',
     withMenu ? '<a class="menu-button" href="#site-nav" aria-label="Open the page menu">☰</a>' : "",
     `<a class="site-title" href="${e(chrome.homeHref)}">${logo}<span>${e(chrome.siteTitle)}</span></a>`,
+    headerLinksHtml(chrome),
     `<form class="search" role="search" method="get" action="${e(`${chrome.base}/~search`)}">`,
     `<input type="search" name="q" value="${e(query)}" placeholder="Search" aria-label="Search" maxlength="512">`,
     '<button type="submit">Search</button>',
@@ -102,6 +129,20 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
   if (chrome.sections.length > 1) parts.push(navList("sections", "Sections", chrome.sections));
   if (chrome.variants.length > 1) parts.push(navList("variants", "Versions", chrome.variants));
   return parts.join("\n");
+}
+
+/** Header items: links, or menus that open without script (<details>). */
+function headerLinksHtml(chrome: Chrome): string {
+  const items = chrome.headerLinks ?? [];
+  if (!items.length) return "";
+  const li = items.map((item) => {
+    const cls = item.style === "link" ? "header-link" : `header-link button ${item.style === "button-primary" ? "primary" : "secondary"}`;
+    if (!item.links.length) return `<li><a class="${cls}" href="${e(item.href ?? "")}">${e(item.title)}</a></li>`;
+    const sub = item.links.map((l) => `<li><a href="${e(l.href)}">${e(l.title)}</a></li>`);
+    if (item.href) sub.unshift(`<li><a href="${e(item.href)}">${e(item.title)}</a></li>`);
+    return `<li><details class="header-menu"><summary>${e(item.title)}</summary><ul>${sub.join("")}</ul></details></li>`;
+  });
+  return `<nav class="header-links" aria-label="Site links"><ul>${li.join("")}</ul></nav>`;
 }
 
 function navList(className: string, label: string, links: NavLink[]): string {
@@ -124,7 +165,15 @@ function footer(chrome: Chrome): string {
     (g) => `<div class="footer-group"><h2>${e(g.title)}</h2><ul>${g.links.map((l) => `<li><a href="${e(l.href)}">${e(l.title)}</a></li>`).join("")}</ul></div>`,
   );
   const copyright = chrome.footer.copyright ? `<p class="copyright">${e(chrome.footer.copyright)}</p>` : "";
-  return `<footer class="site-footer">${groups.join("")}${copyright}</footer>`;
+  const logo = chrome.footerLogo ? `<div class="footer-logo">${themedImg("footer-logo-img", chrome.footerLogo, chrome.siteTitle)}</div>` : "";
+  return `<footer class="site-footer">${logo}${groups.join("")}${copyright}</footer>`;
+}
+
+function pageMeta(page: PageView): string {
+  const parts: string[] = [];
+  if (page.lastUpdated) parts.push(`<p class="last-updated">Last updated <time datetime="${e(page.lastUpdated.iso)}">${e(page.lastUpdated.text)}</time></p>`);
+  if (page.editLink) parts.push(`<a class="edit-link" href="${e(page.editLink.href)}" rel="noopener noreferrer">${e(page.editLink.label)}</a>`);
+  return parts.length ? `<div class="page-meta">${parts.join("")}</div>` : "";
 }
 
 export function pageHtml(chrome: Chrome, page: PageView): string {
@@ -148,6 +197,7 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
     `<h1>${e(page.title)}</h1>`,
     page.description ? `<p class="description">${e(page.description)}</p>` : "",
     page.bodyHtml,
+    pageMeta(page),
     "</article>",
     pagination.length ? `<nav class="pagination" aria-label="Pagination">${pagination.join("")}</nav>` : "",
     "</main>",
@@ -164,7 +214,12 @@ export function pageHtml(chrome: Chrome, page: PageView): string {
 export interface SearchResultView {
   title: string;
   href: string;
-  sections: Array<{ title: string; href: string; excerpt: string }>;
+  /** Each matched section's text in pieces, the query's words flagged (shown in <mark>). */
+  sections: Array<{ title: string; href: string; excerpt: Array<{ text: string; match?: true }> }>;
+}
+
+function marked(pieces: Array<{ text: string; match?: true }>): string {
+  return pieces.map((p) => (p.match ? `<mark>${e(p.text)}</mark>` : e(p.text))).join("");
 }
 
 export function searchHtml(chrome: Chrome, query: string, results: SearchResultView[]): string {
@@ -173,7 +228,7 @@ export function searchHtml(chrome: Chrome, query: string, results: SearchResultV
         .map(
           (r) =>
             `<li><a href="${e(r.href)}">${e(r.title)}</a>${
-              r.sections.length ? `<ul>${r.sections.map((s) => `<li><a href="${e(s.href)}">${e(s.title)}</a><p>${e(s.excerpt)}</p></li>`).join("")}</ul>` : ""
+              r.sections.length ? `<ul>${r.sections.map((s) => `<li><a href="${e(s.href)}">${e(s.title)}</a><p>${marked(s.excerpt)}</p></li>`).join("")}</ul>` : ""
             }</li>`,
         )
         .join("")}</ol>`
@@ -188,6 +243,32 @@ export function searchHtml(chrome: Chrome, query: string, results: SearchResultV
     "<main>",
     `<h1>Search</h1>`,
     list,
+    "</main>",
+    "</div>",
+    footer(chrome),
+    "</body>",
+    "</html>",
+  ].join("\n");
+}
+
+/**
+ * A path of a site the visitor may read that shows no page: the site's header (with its search box), a
+ * search form and a link home, so a stale link still leads somewhere. Served with status 404.
+ */
+export function notFoundPageHtml(chrome: Chrome): string {
+  return [
+    head(chrome, "Page not found", undefined, true),
+    "<body>",
+    header(chrome),
+    '<div class="layout layout-narrow">',
+    '<main class="not-found">',
+    "<h1>Page not found</h1>",
+    "<p>There is no page at this address. Search the site for what you were looking for:</p>",
+    `<form class="search-page-form" role="search" aria-label="Search this site" method="get" action="${e(`${chrome.base}/~search`)}">`,
+    '<input type="search" name="q" placeholder="Search" aria-label="Search this site" maxlength="512">',
+    '<button type="submit">Search</button>',
+    "</form>",
+    `<p><a href="${e(chrome.homeHref)}">Go to the home page</a></p>`,
     "</main>",
     "</div>",
     footer(chrome),
@@ -255,11 +336,11 @@ export function stylesheet(primaryColor: string): string {
 const LIGHT = `--primary-text: color-mix(in srgb, var(--primary) 80%, #000); --text: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --soft: #f6f8fa;
   --code-bg: #f6f8fa; --info: #2f6feb; --info-bg: #eef4ff; --success: #1a7f37; --success-bg: #eafbef; --warning: #9a6700; --warning-bg: #fff8e1;
   --danger: #cf222e; --danger-bg: #ffefef; --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-comment: #59636e; --hl-number: #0550ae;
-  --hl-title: #8250df; --hl-attr: #0550ae; --hl-name: #116329; --hl-meta: #953800; color-scheme: light;`;
+  --hl-title: #8250df; --hl-attr: #0550ae; --hl-name: #116329; --hl-meta: #953800; --mark-bg: #fff3a3; --shadow: rgb(0 0 0 / .15); color-scheme: light;`;
 const DARK = `--primary-text: color-mix(in srgb, var(--primary) 55%, #fff); --text: #e6edf3; --muted: #9198a1; --line: #3d444d; --bg: #0d1117; --soft: #151b23;
   --code-bg: #151b23; --info: #79b8ff; --info-bg: #0f2340; --success: #56d364; --success-bg: #0f2a18; --warning: #e3b341; --warning-bg: #2e2410;
   --danger: #ff7b72; --danger-bg: #3a1418; --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-comment: #9198a1; --hl-number: #79c0ff;
-  --hl-title: #d2a8ff; --hl-attr: #79c0ff; --hl-name: #7ee787; --hl-meta: #ffa657; color-scheme: dark;`;
+  --hl-title: #d2a8ff; --hl-attr: #79c0ff; --hl-name: #7ee787; --hl-meta: #ffa657; --mark-bg: #5a4600; --shadow: rgb(0 0 0 / .6); color-scheme: dark;`;
 
 const BASE_CSS = `:root { --primary: #346DDB; ${LIGHT} }
 @media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) { ${DARK} } }
@@ -273,7 +354,32 @@ a { color: var(--primary-text); }
 .site-header { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); }
 .site-title { display: flex; align-items: center; gap: .5rem; font-weight: 700; font-size: 1.15rem; text-decoration: none; color: var(--text); margin-right: auto; min-width: 0; overflow-wrap: anywhere; }
 .logo { height: 32px; }
-.search { display: flex; gap: .4rem; min-width: 0; }
+.logo-dark { display: none; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) .logo-light { display: none; } :root:not([data-theme="light"]) .logo-dark { display: inline; } }
+:root[data-theme="dark"] .logo-light { display: none; } :root[data-theme="dark"] .logo-dark { display: inline; }
+.footer-logo { flex-basis: 100%; } .footer-logo-img { height: 28px; }
+.page-meta { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem 1rem; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: .875rem; }
+.page-meta p { margin: 0; }
+.edit-link { color: var(--primary-text); }
+.search { display: flex; gap: .4rem; min-width: 0; position: relative; }
+.header-links ul { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+.header-link { text-decoration: none; font-weight: 500; }
+.header-link.button { margin: 0; padding: .3rem .8rem; }
+.header-menu { position: relative; }
+.header-menu summary { cursor: pointer; color: var(--primary-text); font-weight: 500; }
+.header-menu ul { position: absolute; z-index: 15; top: calc(100% + .3rem); left: 0; display: block; min-width: 12rem; padding: .4rem; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
+.header-menu li a { display: block; padding: .3rem .5rem; text-decoration: none; }
+.search-popup { position: absolute; top: calc(100% + .3rem); right: 0; z-index: 20; width: min(34rem, calc(100vw - 2rem)); max-height: 70vh; overflow-y: auto; margin: 0; padding: .3rem; list-style: none; background: var(--bg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px var(--shadow); }
+.search-popup[hidden] { display: none; }
+.search-popup [role="option"] { display: flex; flex-direction: column; gap: .1rem; padding: .5rem .7rem; border-radius: 6px; cursor: pointer; overflow-wrap: anywhere; }
+.search-popup [role="option"]:hover { background: var(--soft); }
+.search-popup [role="option"][aria-selected="true"] { background: var(--soft); box-shadow: inset 3px 0 0 var(--primary); }
+.search-title { font-weight: 600; }
+.search-meta { font-size: .8rem; color: var(--muted); }
+.search-snippet { font-size: .875rem; color: var(--muted); }
+.search-popup mark, .search-results mark { color: var(--text); background: var(--mark-bg); border-radius: 2px; }
+.search-all { color: var(--primary-text); font-size: .9rem; }
+.search-status { position: absolute; width: 1px; height: 1px; margin: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .search input { padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px; width: 16rem; max-width: 100%; min-width: 0; background: var(--bg); color: var(--text); font: inherit; }
 .search button { padding: .35rem .8rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
 .theme-toggle { border: 1px solid var(--line); background: var(--bg); color: var(--text); border-radius: 6px; width: 2.2rem; height: 2.2rem; font-size: 1.1rem; cursor: pointer; }
@@ -284,6 +390,7 @@ a { color: var(--primary-text); }
 .layout { display: grid; grid-template-columns: 16rem minmax(0, 1fr) 14rem; gap: 2rem; padding: 1.5rem; max-width: 90rem; margin: 0 auto; }
 .sidebar ul { list-style: none; padding-left: .9rem; margin: 0; }
 .sidebar > ul { padding-left: 0; }
+.sidebar { min-width: 0; overflow-wrap: anywhere; }
 .sidebar li { margin: .2rem 0; }
 .sidebar a { text-decoration: none; color: var(--text); }
 .sidebar a[aria-current="page"] { color: var(--primary-text); }
@@ -300,7 +407,7 @@ th, td { border: 1px solid var(--line); padding: .3rem .6rem; }
 .table-wrap { overflow-x: auto; margin: 1rem 0; }
 .align-center { text-align: center; } .align-right { text-align: right; } .align-left { text-align: left; }
 blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--line); color: var(--muted); }
-mark { background: #fff3a3; color: inherit; }
+mark { background: var(--mark-bg); color: inherit; }
 .mark-red { color: var(--danger); background: none; } .mark-green { color: var(--success); background: none; } .mark-orange, .mark-yellow { color: var(--warning); background: none; }
 .mark-blue, .mark-purple { color: var(--info); background: none; }
 .heading { position: relative; scroll-margin-top: 1rem; }
@@ -393,6 +500,10 @@ ul.tasks { list-style: none; padding-left: .5rem; }
 .toc ul { list-style: none; padding: 0; }
 .toc .toc-3 { padding-left: .8rem; }
 .search-results > li { margin-bottom: 1rem; }
+.layout-narrow { grid-template-columns: minmax(0, 1fr); max-width: 48rem; }
+.search-page-form { display: flex; gap: .4rem; margin: 1rem 0; }
+.search-page-form input { flex: 1; min-width: 0; padding: .45rem .7rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--text); font: inherit; }
+.search-page-form button { padding: .45rem 1rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
 .site-footer { border-top: 1px solid var(--line); padding: 1.5rem; display: flex; flex-wrap: wrap; gap: 2rem; color: var(--muted); }
 .site-footer h2 { font-size: .9rem; }
 .site-footer ul { list-style: none; padding: 0; }
@@ -402,7 +513,10 @@ body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
   .toc { display: none; }
   .site-header { padding: .6rem 1rem; }
   .search { flex: 1 1 100%; order: 3; }
+  .header-links { flex: 1 1 100%; order: 4; }
+  .header-menu ul { position: static; box-shadow: none; }
   .search input { width: auto; flex: 1; }
+  .search-popup { left: 0; right: 0; width: auto; }
   .menu-button { display: block; }
   .sidebar { display: none; }
   .sidebar:target { display: block; position: fixed; inset: 0 20% 0 0; z-index: 10; overflow-y: auto; padding: 2.5rem 1.25rem 1rem; background: var(--bg); border-right: 1px solid var(--line); box-shadow: 0 0 0 100vmax rgb(0 0 0 / .4); }

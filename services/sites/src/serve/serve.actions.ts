@@ -17,12 +17,16 @@ import type { PublishedHead } from "./content";
 import { pageUrl } from "./content";
 import { siteScript, IMMUTABLE } from "./assets";
 import { answer, type ServeAnswer } from "./headers";
-import { leavingHtml, messageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
-import { rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
+import { leavingHtml, messageHtml, notFoundPageHtml, pageHtml, searchHtml, stylesheet, type Chrome, type SearchResultView } from "./layout";
+import { MAX_SEARCH_RESULTS, rankSiteSearch, SEARCH_PAGE_RESULTS } from "./search";
+import { highlight, queryTerms, searchItem, searchJsonParams, type SearchJsonAnswer } from "./search-json";
 import { buildSiteMap, navigationTree, routeOf, sectionLinks, variantLinks, type SiteMap } from "./site-map";
 import { robotsTxt, SITEMAP_PAGE_URLS, sitemapIndexXml, sitemapXml, type SitemapEntry } from "./sitemap";
 import { serveAi, withAiLinks } from "../ai/serve-ai";
 import { pathSegments } from "./path-segments";
+import { conditionHolds, type Claims } from "./conditions";
+import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
+import { createHash } from "node:crypto";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -32,7 +36,11 @@ export type { ServeParams };
 const HTML = "text/html; charset=utf-8";
 /** Reserved names under a site's base (GitBook reserves `~gitbook/`): no page path starts with "~". */
 const SEARCH = "~search";
+/** The search as JSON, for the pages' search-as-you-type box. */
+const SEARCH_JSON = "~search.json";
 const STYLESHEET = "~style.css";
+/** The site's emoji favicon, drawn as SVG. */
+const FAVICON = "~favicon.svg";
 
 interface Served {
   site: SiteDoc;
@@ -41,6 +49,10 @@ interface Served {
   /** Absolute URL of the site's root, for canonical links and the sitemap. */
   origin: string;
   hostMode: boolean;
+  /** The instance's PUBLIC_URL: its files are images the pages may show. */
+  publicUrl: string;
+  /** The visitor's claims once access is decided (header links' conditions). */
+  claims?: Claims;
 }
 
 function stringQuery(query: Record<string, unknown> | undefined): Record<string, string> {
@@ -66,12 +78,11 @@ function hrefOf(to: unknown): string | undefined {
 function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Chrome {
   const { site, base } = served;
   const styleVersion = colorOf(customization).replace("#", "");
-  const logo = customization.header.logo?.light;
   const chrome: Chrome = {
     siteTitle: customization.title ?? site.title,
     homeHref: base || "/",
     base,
-    locale: /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en",
+    locale: chromeLocale(customization),
     stylesheetHref: `${base}/${STYLESHEET}?v=${styleVersion}`,
     theme: themeOf(customization),
     footer: { groups: [] },
@@ -81,7 +92,14 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   };
   const script = siteScript();
   if (script) chrome.scriptHref = `${base}/${script.name}`;
-  if (logo && /^https?:\/\//i.test(logo)) chrome.logo = logo;
+  const logo = themedImage(customization.header.logo, served.publicUrl);
+  if (logo) chrome.logo = logo;
+  const footerLogo = themedImage(customization.footer.logo, served.publicUrl);
+  if (footerLogo) chrome.footerLogo = footerLogo;
+  const icon = themedImage(customization.favicon?.icon, served.publicUrl);
+  const emoji = faviconEmoji(customization.favicon?.emoji);
+  if (icon) chrome.favicon = icon;
+  else if (emoji) chrome.favicon = { svg: `${base}/${FAVICON}?v=${createHash("sha256").update(emoji).digest("hex").slice(0, 12)}` };
   const announcement = customization.announcement;
   if (announcement?.enabled && announcement.message) {
     chrome.announcement = { message: announcement.message, style: announcement.style || "info" };
@@ -96,7 +114,32 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
     if (typeof group.title === "string") chrome.footer.groups.push({ title: group.title, links });
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
+  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {});
   return chrome;
+}
+
+/**
+ * GitBook's header items (`header.links`): a link, or a menu of links, with a style; an item whose `condition`
+ * does not hold for the visitor (or does not parse) is left out, as are links to anything but web URLs.
+ */
+function headerLinksOf(customization: Customization, claims: Claims): NonNullable<Chrome["headerLinks"]> {
+  const items = Array.isArray(customization.header.links) ? (customization.header.links as Array<Record<string, unknown>>) : [];
+  return items.flatMap((item) => {
+    if (!item || typeof item.title !== "string" || !item.title) return [];
+    if (typeof item.condition === "string" && item.condition && !conditionHolds(item.condition, claims)) return [];
+    const links = (Array.isArray(item.links) ? (item.links as Array<{ title?: unknown; to?: unknown }>) : []).flatMap((link) => {
+      const href = hrefOf(link?.to);
+      return href && typeof link.title === "string" && link.title ? [{ title: link.title, href }] : [];
+    });
+    const href = hrefOf(item.to);
+    if (!href && !links.length) return [];
+    const style = item.style === "button-primary" || item.style === "button-secondary" ? item.style : "link";
+    return [{ title: item.title, ...(href ? { href } : {}), style, links }];
+  });
+}
+
+function chromeLocale(customization: Customization): string {
+  return /^[a-z]{2}(-[A-Za-z]{2})?$/.test(customization.internationalization.locale) ? customization.internationalization.locale : "en";
 }
 
 /** Readers may switch themes when `themes.toggeable` (then the system's theme until they do); else `themes.default` holds. */
@@ -159,7 +202,7 @@ export const serveActions: SitesActions = {
       let rest: string[];
       if (byHost) {
         if (!byHost.published) return notFound();
-        served = { site: byHost, base: "", origin: `https://${byHost.hostname}`, hostMode: true };
+        served = { site: byHost, base: "", origin: `https://${byHost.hostname}`, hostMode: true, publicUrl };
         rest = segments;
       } else {
         const name = segments[1];
@@ -176,7 +219,7 @@ export const serveActions: SitesActions = {
           return { status: 301, headers: { Location: location, "Cache-Control": "no-store" }, body: "" };
         }
         const base = `${publicPath}/sites/${sitePathName(site)}`;
-        served = { site, base, origin: `${new URL(publicUrl).origin}${base}`, hostMode: false };
+        served = { site, base, origin: `${new URL(publicUrl).origin}${base}`, hostMode: false, publicUrl };
         rest = segments.slice(2);
       }
       const { site, base } = served;
@@ -191,6 +234,10 @@ export const serveActions: SitesActions = {
       if (script && rest.length === 1 && rest[0] === script.name) {
         const served = plain("text/javascript; charset=utf-8", script.body);
         return { ...served, headers: { ...served.headers, "Cache-Control": IMMUTABLE } };
+      }
+      if (rest.length === 1 && rest[0] === FAVICON) {
+        const emoji = faviconEmoji(customization.favicon?.emoji);
+        if (emoji) return plain("image/svg+xml", emojiFaviconSvg(emoji));
       }
       if (rest.length === 1 && rest[0] === "robots.txt") return plain("text/plain; charset=utf-8", robotsTxt(site.visibility, `${served.origin}/sitemap.xml`));
 
@@ -214,6 +261,7 @@ export const serveActions: SitesActions = {
           setCookies: access.setCookies,
         });
       }
+      served.claims = access.claims;
       const respond = (status: number, contentType: string, body: string, noindex = false) =>
         withAiLinks(answer({ status, contentType, body, visibility: site.visibility, personal: access.personal, noindex, setCookies: access.setCookies, ifNoneMatch: ctx.params.ifNoneMatch }), base);
 
@@ -260,6 +308,16 @@ export const serveActions: SitesActions = {
         return respond(200, HTML, searchHtml(chrome, q, results), true);
       }
 
+      if (rest.length === 1 && rest[0] === SEARCH_JSON) {
+        const checked = searchJsonParams(query);
+        const json = "application/json; charset=utf-8";
+        if (!checked.ok) {
+          const body = JSON.stringify({ error: { code: 400, message: checked.message, field: checked.field } });
+          return withAiLinks(answer({ status: 400, contentType: json, body, visibility: site.visibility, personal: access.personal, noindex: true, setCookies: access.setCookies }), base);
+        }
+        return respond(200, json, JSON.stringify(await searchJson(this, map, checked.q, checked.limit)), true);
+      }
+
       // A path that shows no page follows the site's live redirect for it (GitBook's site redirects), if any.
       const redirected = async (): Promise<ServeAnswer | null> => {
         // The site's own first (one wins over a Git redirect of the same source), then its spaces' `.gitbook.yaml` ones.
@@ -279,7 +337,9 @@ export const serveActions: SitesActions = {
       };
 
       const route = routeOf(map, rest);
-      if (!route) return (await redirected()) ?? notFound(site.visibility, stylesheetHref, access.setCookies);
+      // A reader of the site who asks for no page gets the site's own 404, with its search.
+      const missing = () => respond(404, HTML, notFoundPageHtml(chromeOf(served, customization, map, routeOf(map, []))), true);
+      if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
       if (!page && !route.pagePath) {
@@ -288,7 +348,7 @@ export const serveActions: SitesActions = {
         const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
         return respond(200, HTML, empty);
       }
-      if (!page) return (await redirected()) ?? respond(404, HTML, messageHtml("Page not found", "There is no page at this address.", stylesheetHref), true);
+      if (!page) return (await redirected()) ?? missing();
       const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base);
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
@@ -303,6 +363,8 @@ export const serveActions: SitesActions = {
         previous: link(previous),
         next: link(next),
         noindex,
+        lastUpdated: lastUpdated(page.updatedAt, chromeLocale(customization)),
+        editLink: customization.git?.showEditLink ? editOnGitLink(route.siteSpace.git, tree.gitRef, page.gitPath) : undefined,
       });
       return respond(200, HTML, html, noindex);
     },
@@ -315,7 +377,26 @@ function absolute(served: Served, href: string): string {
   return `${served.origin}${rest || (served.hostMode ? "/" : "")}`;
 }
 
+/** The search box's answer: the search page's order, `limit` pages, matched words flagged. */
+async function searchJson(service: SitesService, map: SiteMap, q: string, limit: number): Promise<SearchJsonAnswer> {
+  const terms = queryTerms(q);
+  const several = map.all.length > 1;
+  const label = (view: SiteMap["all"][number]): string | undefined => {
+    if (!several) return undefined;
+    const section = map.sections.find((s) => s.siteSpaces.includes(view));
+    if (!section) return view.title;
+    return section.siteSpaces.length > 1 ? `${section.title} › ${view.title}` : section.title;
+  };
+  // Hidden pages and older revisions' are dropped after the index answers: ask for a few more than shown.
+  const ranked = (await rankSiteSearch(service.publishedContent, map.all, q, Math.min(MAX_SEARCH_RESULTS, limit + 10))).slice(0, limit);
+  return {
+    query: q,
+    items: ranked.map(({ view, tree, page, hit }) => searchItem({ title: hit.title, href: pageUrl(view.base, tree, page), space: label(view), sections: hit.sections }, terms)),
+  };
+}
+
 async function searchResults(service: SitesService, map: SiteMap, q: string): Promise<SearchResultView[]> {
+  const terms = queryTerms(q);
   return (await rankSiteSearch(service.publishedContent, map.all, q, SEARCH_PAGE_RESULTS)).map(({ view, tree, page, hit }) => {
     const href = pageUrl(view.base, tree, page);
     return {
@@ -323,7 +404,7 @@ async function searchResults(service: SitesService, map: SiteMap, q: string): Pr
       href,
       sections: hit.sections
         .filter((s) => s.path.includes("#"))
-        .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: s.body })),
+        .map((s) => ({ title: s.title, href: `${href}#${s.path.split("#")[1]}`, excerpt: highlight(s.body, terms) })),
     };
   });
 }

@@ -14,6 +14,8 @@ export interface SiteSpaceView {
   title: string;
   /** URL path of its root: the site's base for the default site space of the default section. */
   base: string;
+  /** The space's Git sync, when it has one (for "Edit on GitHub/GitLab"). */
+  git?: { url: string; provider?: string };
 }
 
 export interface SectionView {
@@ -70,7 +72,9 @@ export function buildSiteMap(structure: StructureDocs, heads: Map<string, Publis
     return ordered.flatMap((doc) => {
       const head = heads.get(doc.spaceId);
       if (!head?.revisionId || !holds(doc.condition)) return [];
-      return [{ doc, spaceId: doc.spaceId, revisionId: head.revisionId, title: head.title || "Untitled", base: doc.id === defaultId ? sectionBase : `${sectionBase}/${encodeURIComponent(doc.path)}` }];
+      const view: SiteSpaceView = { doc, spaceId: doc.spaceId, revisionId: head.revisionId, title: head.title || "Untitled", base: doc.id === defaultId ? sectionBase : `${sectionBase}/${encodeURIComponent(doc.path)}` };
+      if (head.git) view.git = head.git;
+      return [view];
     });
   };
   const homeOf = (views: SiteSpaceView[], chosenDefault: string | undefined) => views.find((v) => v.doc.id === chosenDefault) ?? views[0];
