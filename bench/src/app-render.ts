@@ -11,7 +11,7 @@
 // Everything listens on 127.0.0.1; every loop is bounded; children are killed on exit, error or signal.
 import { http } from "./procs";
 import { now, pct, r1, rnd } from "./large-space";
-import { appSignIn as signIn, largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
+import { appSignIn as signIn, largeEmbeddedSystem, timeGets, timeHtmlFloor, reportSection } from "./page-bench";
 import { bounded, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
@@ -54,22 +54,20 @@ async function main(): Promise<void> {
       ["second page (tree kept, page rendered)", `${f1(secondMs)} ms`, "–"],
       [`floor: bare moleculer-web answering the same HTML as JSON, p50 / p90 (${RUNS} requests)`, `${f1(pct(floorMs, 50))} / ${f1(pct(floorMs, 90))} ms`, "–"],
     ];
-    const section = [
+    reportSection(
+      "app-render",
       `### App page render (issue 29)`,
-      "",
-      `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/app-render.js\` (\`npm run bench:app -w @docshelf/bench\`): the embedded system`,
-      `(\`NODE_ENV=test\`, its own temp \`DATA_DIR\`), one space of ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB of markdown, the large-space`,
-      "builder of `content-large.js`), signed in to the app through its sign-in form with an API token, then GETs of",
-      "the space's pages (`/s/{space}/{path}`: session and token check, space, tree, page, comments, change requests, render)",
-      "one at a time with the session cookie from the bench process (`node:http`, default agent) on 127.0.0.1.",
-      `Node ${process.version}; the machine is shared (other sessions' processes were running).`,
-      "",
-      "| measure | value | target |",
-      "| --- | ---: | --- |",
-      ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
-    ].join("\n");
-    process.stdout.write(`${section}\n`);
-    if (WRITE) process.stdout.write(`wrote ${writeMarkedSection("app-render", section)}\n`);
+      "npm run bench:app -w @docshelf/bench",
+      [
+        "the embedded system",
+        `(\`NODE_ENV=test\`, its own temp \`DATA_DIR\`), one space of ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB of markdown, the large-space`,
+        "builder of `content-large.js`), signed in to the app through its sign-in form with an API token, then GETs of",
+        "the space's pages (`/s/{space}/{path}`: session and token check, space, tree, page, comments, change requests, render)",
+        "one at a time with the session cookie from the bench process (`node:http`, default agent) on 127.0.0.1.",
+      ],
+      rows,
+      WRITE,
+    );
   } finally {
     await system.stop();
   }

@@ -11,7 +11,7 @@
 import { chromium } from "playwright-core";
 import { markdownToDocument } from "@docshelf/document";
 import { pct } from "./large-space";
-import { appSignIn, largeEmbeddedSystem, pageMarkdown, writeMarkedSection } from "./page-bench";
+import { appSignIn, largeEmbeddedSystem, pageMarkdown, reportSection } from "./page-bench";
 import { bounded, runBench, WRITE } from "./systems";
 
 const BLOCKS = bounded("BENCH_EDITOR_BLOCKS", 500, 10, 5000);
@@ -74,21 +74,20 @@ async function main(): Promise<void> {
       ["baseline: the same page's read view (server-rendered, no script), navigation to load, p50", `${f0(pct(readMs, 50))} ms`, "–"],
       ["ratio editor / read view (p50)", (p50 / pct(readMs, 50)).toFixed(2), "–"],
     ];
-    const section = [
+    reportSection(
+      "editor-open",
       "### Block editor open (issue 38)",
-      "",
-      `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/editor-open.js\` (\`npm run bench:editor-open -w @docshelf/bench\`): the embedded`,
-      "system, a change request's page of mixed blocks (headings, paragraphs with marks and links, lists, hints, code, quotes) saved through",
-      "the editor's save; headless Chromium (Debian's) with the session cookie, a new tab per open, the editor's assets cached after the",
-      "first open (as a writer's browser has them); the time is the page's `performance.now()` once the editor is editable. The baseline is",
-      `the same page's read view in the same run, opens alternating. Node ${process.version}; the machine is shared.`,
-      "",
-      "| measure | value | target |",
-      "| --- | ---: | --- |",
-      ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
-    ].join("\n");
-    process.stdout.write(`${section}\n`);
-    if (WRITE) process.stdout.write(`wrote ${writeMarkedSection("editor-open", section)}\n`);
+      "npm run bench:editor-open -w @docshelf/bench",
+      [
+        "the embedded",
+        "system, a change request's page of mixed blocks (headings, paragraphs with marks and links, lists, hints, code, quotes) saved through",
+        "the editor's save; headless Chromium (Debian's) with the session cookie, a new tab per open, the editor's assets cached after the",
+        "first open (as a writer's browser has them); the time is the page's `performance.now()` once the editor is editable. The baseline is",
+        "the same page's read view in the same run, opens alternating.",
+      ],
+      rows,
+      WRITE,
+    );
   } finally {
     await browser.close();
     await system.stop();

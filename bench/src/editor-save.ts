@@ -12,7 +12,7 @@
 import { documentToMarkdown, markdownToDocument } from "@docshelf/document";
 import { cpuTimeMs, http } from "./procs";
 import { now, pct } from "./large-space";
-import { appSignIn, largeEmbeddedSystem, pageMarkdown, writeMarkedSection } from "./page-bench";
+import { appSignIn, largeEmbeddedSystem, pageMarkdown, reportSection } from "./page-bench";
 import { bounded, median, runBench, WRITE } from "./systems";
 
 const BLOCKS = bounded("BENCH_EDITOR_BLOCKS", 500, 10, 5000);
@@ -80,21 +80,20 @@ async function main(): Promise<void> {
       ["ratio block-editor save / Markdown save", (docCpu / mdCpu).toFixed(2), "–"],
       ["wall time per save p50, block editor / Markdown", `${f1(pct(wall.document, 50))} / ${f1(pct(wall.markdown, 50))} ms`, "–"],
     ];
-    const section = [
+    reportSection(
+      "editor-save",
       "### Block editor save (issue 38)",
-      "",
-      `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/editor-save.js\` (\`npm run bench:editor -w @docshelf/bench\`): the embedded`,
-      "system (`NODE_ENV=test`, its own temp `DATA_DIR`), signed in to the app with an API token; a page of a change request saved",
-      "alternately in two versions (every save a new revision), one request at a time from the bench process on 127.0.0.1; the server's",
-      "CPU is its process's user + system time from /proc over each batch (10 ms ticks, hence batches). The baseline is the same page",
-      `saved as Markdown through the Markdown editor's form, in the same run, batches alternating. Node ${process.version}; the machine is shared.`,
-      "",
-      "| measure | value | target |",
-      "| --- | ---: | --- |",
-      ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
-    ].join("\n");
-    process.stdout.write(`${section}\n`);
-    if (WRITE) process.stdout.write(`wrote ${writeMarkedSection("editor-save", section)}\n`);
+      "npm run bench:editor -w @docshelf/bench",
+      [
+        "the embedded",
+        "system (`NODE_ENV=test`, its own temp `DATA_DIR`), signed in to the app with an API token; a page of a change request saved",
+        "alternately in two versions (every save a new revision), one request at a time from the bench process on 127.0.0.1; the server's",
+        "CPU is its process's user + system time from /proc over each batch (10 ms ticks, hence batches). The baseline is the same page",
+        "saved as Markdown through the Markdown editor's form, in the same run, batches alternating.",
+      ],
+      rows,
+      WRITE,
+    );
   } finally {
     await system.stop();
   }

@@ -147,6 +147,27 @@ export async function timeHtmlFloor(system: LargeSystem, label: string, html: st
   }
 }
 
+/**
+ * A bench's BENCHMARKS.md section: its heading, "Measured <now> with `node bench/dist/<name>.js` (`<command>`)"
+ * followed by `how` (what was measured, how, against which baseline), the Node version, and a table of
+ * measure / value / target rows. Printed, and written between its markers unless `write` is false.
+ */
+export function reportSection(name: string, heading: string, command: string, how: string[], rows: Array<[string, string, string]>, write: boolean): void {
+  const section = [
+    heading,
+    "",
+    `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/${name}.js\` (\`${command}\`): ${how[0]}`,
+    ...how.slice(1),
+    `Node ${process.version}; the machine is shared (other sessions' processes were running).`,
+    "",
+    "| measure | value | target |",
+    "| --- | ---: | --- |",
+    ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
+  ].join("\n");
+  process.stdout.write(`${section}\n`);
+  if (write) process.stdout.write(`wrote ${writeMarkedSection(name, section)}\n`);
+}
+
 /** Replaces (or adds, at the end of the notes) BENCHMARKS.md's section between `<!-- name:start -->` and `<!-- name:end -->`. */
 export function writeMarkedSection(name: string, section: string): string {
   const start = `<!-- ${name}:start -->`;

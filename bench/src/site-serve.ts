@@ -11,7 +11,7 @@
 // Everything listens on 127.0.0.1; every loop is bounded; children are killed on exit, error or signal.
 import { http } from "./procs";
 import { now, pct, r1, rnd, WORDS } from "./large-space";
-import { largeEmbeddedSystem, timeGets, timeHtmlFloor, writeMarkedSection } from "./page-bench";
+import { largeEmbeddedSystem, timeGets, timeHtmlFloor, reportSection } from "./page-bench";
 import { bounded, runBench } from "./systems";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 1, 10_000);
@@ -86,21 +86,19 @@ async function main(): Promise<void> {
       ["second page (tree cached, page rendered)", `${f1(secondMs)} ms`, "–"],
       [`floor: bare moleculer-web answering the same HTML as JSON, p50 / p95 (${RUNS} requests)`, `${f1(pct(floorMs, 50))} / ${f1(pct(floorMs, 95))} ms`, "–"],
     ];
-    const section = [
+    reportSection(
+      "site-serve",
       `### Published site (issue 8)`,
-      "",
-      `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/site-serve.js\` (\`npm run bench:site -w @docshelf/bench\`): the embedded system`,
-      `(\`NODE_ENV=test\`, its own temp \`DATA_DIR\`), one space of ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB of markdown, the large-space`,
-      `builder of \`content-large.js\`: 1 % top-level pages, the rest their children), a public site over it published at`,
-      "`/sites/large`, then GETs one at a time from the bench process (`node:http`, default agent) on 127.0.0.1.",
-      `Node ${process.version}; the machine is shared (other sessions' processes were running).`,
-      "",
-      "| measure | value | target |",
-      "| --- | ---: | --- |",
-      ...rows.map(([m, v, target]) => `| ${m} | ${v} | ${target} |`),
-    ].join("\n");
-    process.stdout.write(`${section}\n`);
-    if (WRITE) process.stdout.write(`wrote ${writeMarkedSection("site-serve", section)}\n`);
+      "npm run bench:site -w @docshelf/bench",
+      [
+        "the embedded system",
+        `(\`NODE_ENV=test\`, its own temp \`DATA_DIR\`), one space of ${PAGES} pages (${(bytes / 1e6).toFixed(1)} MB of markdown, the large-space`,
+        `builder of \`content-large.js\`: 1 % top-level pages, the rest their children), a public site over it published at`,
+        "`/sites/large`, then GETs one at a time from the bench process (`node:http`, default agent) on 127.0.0.1.",
+      ],
+      rows,
+      WRITE,
+    );
   } finally {
     await system.stop();
   }

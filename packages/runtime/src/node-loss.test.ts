@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import { fakeBroker as broker } from "./__tests__/fake-broker";
 
-
 interface Discoverer {
   checkRemoteNodes(): void;
   stopHeartbeatTimers(): void;
@@ -11,7 +10,8 @@ interface Discoverer {
 }
 const discovererOf = (b: ServiceBroker) => (b.registry as unknown as { discoverer: Discoverer }).discoverer;
 
-test("a peer whose heartbeats stop (a killed process) is dropped within 7 s of its last one, not up to 9 s", async () => {
+/** A caller and a callee (with an `echo` service) on the Fake transporter, each knowing the other, for `body`. */
+async function withPair(body: (caller: ServiceBroker, callee: ServiceBroker) => Promise<void>): Promise<void> {
   const namespace = `nl${randomBytes(4).toString("hex")}`;
   const caller = broker("caller", namespace);
   const callee = broker("callee", namespace);
@@ -20,6 +20,15 @@ test("a peer whose heartbeats stop (a killed process) is dropped within 7 s of i
   await callee.start();
   try {
     await caller.waitForServices("echo", 2_000);
+    await body(caller, callee);
+  } finally {
+    await callee.stop();
+    await caller.stop();
+  }
+}
+
+test("a peer whose heartbeats stop (a killed process) is dropped within 7 s of its last one, not up to 9 s", async () => {
+  await withPair(async (caller, callee) => {
     const checks = jest.spyOn(discovererOf(caller), "checkRemoteNodes");
     const dropped = new Promise<number>((resolve) => caller.localBus.on("$node.disconnected", () => resolve(Date.now())));
     // Killed: no more heartbeats, and no DISCONNECT packet.
@@ -29,21 +38,11 @@ test("a peer whose heartbeats stop (a killed process) is dropped within 7 s of i
     expect(droppedAt - silentFrom).toBeLessThan(7_000);
     // Moleculer alone checks every heartbeatTimeout (4 s): at most 2 checks in that time, one a second here.
     expect(checks.mock.calls.length).toBeGreaterThanOrEqual(4);
-  } finally {
-    await callee.stop();
-    await caller.stop();
-  }
+  });
 }, 20_000);
 
 test("a process that stood still longer than heartbeatTimeout (a stalled machine) drops no live peer when it resumes", async () => {
-  const namespace = `nl${randomBytes(4).toString("hex")}`;
-  const caller = broker("caller", namespace);
-  const callee = broker("callee", namespace);
-  callee.createService({ name: "echo", actions: { hi: () => "hi" } });
-  await caller.start();
-  await callee.start();
-  try {
-    await caller.waitForServices("echo", 2_000);
+  await withPair(async (caller, callee) => {
     const drops: string[] = [];
     caller.localBus.on("$node.disconnected", ({ node }: { node: { id: string } }) => drops.push(node.id));
     // The whole machine stands still: the callee sends nothing and the caller runs nothing for 5.5 s. When
@@ -60,8 +59,5 @@ test("a process that stood still longer than heartbeatTimeout (a stalled machine
     await new Promise((r) => setTimeout(r, 3_500));
     expect(drops).toEqual([]);
     expect(await caller.call("echo.hi")).toBe("hi");
-  } finally {
-    await callee.stop();
-    await caller.stop();
-  }
+  });
 }, 20_000);
