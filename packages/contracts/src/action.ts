@@ -24,6 +24,13 @@ export function call<P, R>(caller: ActionCaller, target: Action<P, R>, params: P
   return caller.call<R, P>(target.name, params, opts);
 }
 
+/**
+ * The meta key under which an action that answers an HTTP page as a stream of bytes (a page too long for one
+ * transporter message) puts the page's status and headers (`{status, headers}`); the gateway reads it from
+ * the call's context and writes the stream as the body.
+ */
+export const STREAM_HEAD_META = "$serveHead";
+
 /** The params of an action's descriptor. */
 export type ParamsOf<A> = A extends Action<infer P, unknown> ? P : never;
 /** The answer of an action's descriptor. */

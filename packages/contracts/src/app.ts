@@ -33,7 +33,8 @@ export interface AppAnswer {
   body: string;
 }
 
-export const serve = action<AppRequestParams, AppAnswer>("app.serve");
+/** A page longer than one transporter message comes as a stream of its bytes, its head under STREAM_HEAD_META. */
+export const serve = action<AppRequestParams, AppAnswer | NodeJS.ReadableStream>("app.serve");
 
 /**
  * What one transporter message keeps for everything but a file's base64: the envelope, the user in

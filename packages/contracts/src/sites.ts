@@ -1,5 +1,5 @@
 // The sites service's internal actions other services (and the gateway) call, and the answers they give.
-import { action } from "./action";
+import { action, STREAM_HEAD_META } from "./action";
 
 /** A site a space is published on, for the space's `urls.published` (and `urls.public` when public). */
 export interface SpacePublishedUrl {
@@ -65,7 +65,7 @@ export interface ServeAnswer {
  * A long answer (a site's /llms-full.txt) comes as a stream of its bytes (UTF-8, each chunk whole characters)
  * instead of a ServeAnswer: its status and headers are then in the call's answered meta under this key.
  */
-export const SERVE_HEAD_META = "$serveHead";
+export const SERVE_HEAD_META = STREAM_HEAD_META;
 export type ServeHead = Omit<ServeAnswer, "body">;
 
 /** Null when `host` names no site and the path is not under /sites/; a stream for a long answer (SERVE_HEAD_META). */

@@ -2,7 +2,9 @@
 // It signs in and out, finds the signed-in user of the session cookie, checks every form's CSRF token,
 // and renders the page of the path, reading everything through the other services' actions as the user.
 import { hashToken, type Caller, type Role, type RoleOrGuest } from "@docshelf/access";
-import { call, type Action } from "@docshelf/contracts/action";
+import { call, STREAM_HEAD_META, type Action } from "@docshelf/contracts/action";
+import { Readable } from "node:stream";
+import { STREAM_OVER_BYTES, utf8Chunks } from "@docshelf/runtime";
 import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as comments from "@docshelf/contracts/comments";
 import { fileLimitForPayload, transporterMaxPayload } from "@docshelf/contracts/app";
@@ -113,41 +115,57 @@ export const serveActions: AppActions = {
       secure: { type: "boolean", optional: true },
       requestID: { type: "string", optional: true, max: 64 },
     },
-    async handler(this: AppService, ctx: Ctx<AppRequest>): Promise<AppAnswer> {
-      const req = { ...ctx.params, query: ctx.params.query ?? {}, secure: ctx.params.secure === true };
-      const post = req.method === "POST";
-      if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
-      if (req.path.startsWith("/app/assets/") && !post) {
-        const answer = assetAnswer(req.path.slice("/app/assets/".length));
-        if (answer) return answer;
-      }
-      const cookies = parseCookies(req.cookie);
-      if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
-      if (req.path === "/app/sign-in/sso" && post) return ssoStart(ctx, req, cookies);
-      if (req.path === "/app/sso/complete" && !post) return ssoComplete(this, ctx, req, cookies);
-
-      const who = await this.signedIn(ctx, cookies[SESSION_COOKIE]);
-      if (req.path === "/app/sign-out" && post) {
-        if (!who || !csrfMatches(who.secret, req.form?._csrf)) return forbidden(who ? { userId: who.caller.id, csrf: csrfToken(who.secret) } : { csrf: "" });
-        await this.sessions.deleteOne({ id: who.session.id });
-        return redirect("/app/sign-in", [setCookie(SESSION_COOKIE, "", { secure: req.secure, maxAge: 0 })]);
-      }
-      if (!who) {
-        // A form posted without a session cannot be carried across sign-in; a link can.
-        if (post) return forbidden({ csrf: "" });
-        const query = new URLSearchParams(req.query).toString();
-        return redirect(`/app/sign-in?return=${encodeURIComponent(req.path + (query ? `?${query}` : ""))}`);
-      }
-      const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret) };
-      if (post && !csrfMatches(who.secret, req.form?._csrf)) return forbidden(viewer);
-      try {
-        return await route(this, ctx, req, who.caller, viewer);
-      } catch (err) {
-        return errorAnswer(this, err, viewer, req.path);
-      }
+    async handler(this: AppService, ctx: Ctx<AppRequest>): Promise<AppAnswer | Readable> {
+      return streamedIfLong(ctx, await answerRequest.call(this, ctx));
     },
   },
 };
+
+/** One request of the app, answered whole. */
+async function answerRequest(this: AppService, ctx: Ctx<AppRequest>): Promise<AppAnswer> {
+  const req = { ...ctx.params, query: ctx.params.query ?? {}, secure: ctx.params.secure === true };
+  const post = req.method === "POST";
+  if (req.path === "/app/style.css") return asset("text/css; charset=utf-8", STYLESHEET);
+  if (req.path.startsWith("/app/assets/") && !post) {
+    const answer = assetAnswer(req.path.slice("/app/assets/".length));
+    if (answer) return answer;
+  }
+  const cookies = parseCookies(req.cookie);
+  if (req.path === "/app/sign-in") return post ? signIn(this, ctx, req, cookies) : signInForm(req, cookies);
+  if (req.path === "/app/sign-in/sso" && post) return ssoStart(ctx, req, cookies);
+  if (req.path === "/app/sso/complete" && !post) return ssoComplete(this, ctx, req, cookies);
+
+  const who = await this.signedIn(ctx, cookies[SESSION_COOKIE]);
+  if (req.path === "/app/sign-out" && post) {
+    if (!who || !csrfMatches(who.secret, req.form?._csrf)) return forbidden(who ? { userId: who.caller.id, csrf: csrfToken(who.secret) } : { csrf: "" });
+    await this.sessions.deleteOne({ id: who.session.id });
+    return redirect("/app/sign-in", [setCookie(SESSION_COOKIE, "", { secure: req.secure, maxAge: 0 })]);
+  }
+  if (!who) {
+    // A form posted without a session cannot be carried across sign-in; a link can.
+    if (post) return forbidden({ csrf: "" });
+    const query = new URLSearchParams(req.query).toString();
+    return redirect(`/app/sign-in?return=${encodeURIComponent(req.path + (query ? `?${query}` : ""))}`);
+  }
+  const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret) };
+  if (post && !csrfMatches(who.secret, req.form?._csrf)) return forbidden(viewer);
+  try {
+    return await route(this, ctx, req, who.caller, viewer);
+  } catch (err) {
+    return errorAnswer(this, err, viewer, req.path);
+  }
+}
+
+/**
+ * An answer longer than STREAM_OVER_BYTES goes to the gateway as a stream of its bytes, its status and headers
+ * in the call's meta (STREAM_HEAD_META): one transporter message (NATS: 1 MB) cannot carry a long page, such as
+ * the preview of a page with thousands of headings.
+ */
+function streamedIfLong(ctx: Ctx<AppRequest>, answer: AppAnswer): AppAnswer | Readable {
+  if (answer.body.length <= STREAM_OVER_BYTES / 4 || Buffer.byteLength(answer.body, "utf8") <= STREAM_OVER_BYTES) return answer;
+  (ctx.meta as Record<string, unknown>)[STREAM_HEAD_META] = { status: answer.status, headers: answer.headers };
+  return Readable.from(utf8Chunks(Buffer.from(answer.body, "utf8")), { objectMode: false });
+}
 
 function forbidden(viewer: Viewer): AppAnswer {
   return page(403, messagePage("Forbidden", "This form has expired or did not come from this app. Reload the page and try again.", viewer));

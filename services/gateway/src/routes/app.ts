@@ -8,6 +8,9 @@ import type { TLSSocket } from "node:tls";
 import type { ServiceBroker } from "moleculer";
 import { fileLimitForPayload, transporterMaxPayload, type AppUpload } from "@docshelf/contracts/app";
 import type { TrustedProxies } from "../client-address";
+import { STREAM_HEAD_META } from "@docshelf/contracts/action";
+import type { ServeHead } from "@docshelf/contracts/sites";
+import { isStream, writeStream } from "./published";
 
 const APP_PATH = /^\/(app|o|s)(\/|$)/;
 /** A page's Markdown in an edit form, and a little more. */
@@ -170,14 +173,21 @@ export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: 
           params.upload = limit !== undefined && (form.upload.size ?? 0) > limit ? { ...form.upload, base64: "", omitted: true } : form.upload;
         }
       }
-      let answer: AppAnswer;
+      let answer: AppAnswer | NodeJS.ReadableStream;
+      let head: ServeHead | undefined;
       try {
-        answer = await broker.call<AppAnswer, AppParams>("app.serve", params, { timeout: timeoutMs, requestID });
+        // Moleculer's call promise carries its context: a long page's head comes in its meta (STREAM_HEAD_META).
+        const pending = broker.call<AppAnswer | NodeJS.ReadableStream, AppParams>("app.serve", params, { timeout: timeoutMs, requestID, meta: {} }) as Promise<AppAnswer | NodeJS.ReadableStream> & {
+          ctx?: { meta?: Record<string, unknown> };
+        };
+        answer = await pending;
+        head = pending.ctx?.meta?.[STREAM_HEAD_META] as ServeHead | undefined;
       } catch (err) {
         const timedOut = (err as { name?: string }).name === "RequestTimeoutError";
         if (!timedOut) broker.logger.error({ err, path: params.path.slice(0, 200) }, "serving an app page failed");
         return plain(res, timedOut ? 504 : 503, "The app cannot answer right now. Try again in a moment.");
       }
+      if (isStream(answer)) return writeStream(req, res, answer, head);
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       const body = Buffer.from(answer.body, "utf8");

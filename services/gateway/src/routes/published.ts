@@ -59,15 +59,15 @@ function errorPage(status: number): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
 }
 
-function isStream(value: ServeAnswer | NodeJS.ReadableStream): value is NodeJS.ReadableStream {
+export function isStream(value: object): value is NodeJS.ReadableStream {
   return typeof (value as NodeJS.ReadableStream).pipe === "function";
 }
 
 /**
- * A streamed answer (a site's llms-full.txt): its head, then its chunks as they come, with back-pressure from
+ * A streamed answer (a site's llms-full.txt, a long app page): its head, then its chunks as they come, with back-pressure from
  * the client. A stream that fails half way ends the response abruptly, so the client sees it incomplete.
  */
-function writeStream(req: IncomingMessage, res: ServerResponse, stream: NodeJS.ReadableStream, head: ServeHead | undefined): void {
+export function writeStream(req: IncomingMessage, res: ServerResponse, stream: NodeJS.ReadableStream, head: ServeHead | undefined): void {
   const readable = stream as NodeJS.ReadableStream & { destroy?: (err?: Error) => void };
   res.statusCode = head?.status ?? 200;
   const headers: ServeHead["headers"] = head?.headers ?? { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
