@@ -1,0 +1,24 @@
+// The entry file of every worker thread of the pool (piscina loads it): runs one export of a task module,
+// tells the caller when the task starts (its time limit counts from then, not from the time it queued),
+// and answers what the export returned. A task's module is loaded once per thread and kept.
+import type { MessagePort } from "node:worker_threads";
+
+export interface TaskMessage {
+  /** Absolute path of a compiled CommonJS module. */
+  module: string;
+  /** The name of its export to call. */
+  fn: string;
+  args: unknown[];
+  /** Told `"started"` as the task begins. */
+  port: MessagePort;
+}
+
+export default async function runTask({ module, fn, args, port }: TaskMessage): Promise<unknown> {
+  port.postMessage("started");
+  port.close();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loaded = require(module) as Record<string, unknown>;
+  const task = loaded[fn];
+  if (typeof task !== "function") throw new Error(`The worker task module has no function ${fn}.`);
+  return await (task as (...a: unknown[]) => unknown)(...args);
+}
