@@ -35,6 +35,9 @@ export const DEFAULT_OPTIONS: Readonly<WorkerPoolOptions> = Object.freeze({
   maxQueue: 64,
 });
 
+/** How much lower than the process the worker threads run (nice), so requests win a contended core. */
+export const NICE_INCREMENT = 10;
+
 /** Base of the pool's own failures (not the task's): each names the limit it hit. */
 export class WorkerPoolError extends Error {
   constructor(
@@ -73,6 +76,16 @@ function workerFile(): string {
   return existsSync(here) ? here : join(__dirname, "..", "dist", "worker.js");
 }
 
+/**
+ * The path of a task module named `name` (no extension) in `dir` (its caller's `__dirname`): the compiled
+ * `.js` beside the caller once built; the `.ts` source when the caller runs from its sources (unit tests),
+ * which WorkerPool.run then runs in the calling thread.
+ */
+export function taskModule(dir: string, name: string): string {
+  const js = join(dir, `${name}.js`);
+  return existsSync(js) ? js : join(dir, `${name}.ts`);
+}
+
 export class WorkerPool {
   private piscina: Piscina | undefined;
   private closed = false;
@@ -94,6 +107,9 @@ export class WorkerPool {
         // Kept while the process runs: starting a thread (and loading a task's modules) costs tens of ms.
         idleTimeout: 2 ** 31 - 1,
         resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
+        // Below the threads that answer requests in the scheduler's eyes (Linux: per thread, through piscina's
+        // optional @napi-rs/nice; where it is missing the threads keep the process's priority).
+        niceIncrement: NICE_INCREMENT,
       });
       // A thread that fails with no task on it: piscina replaces it; nothing to tell a caller.
       this.piscina.on("error", () => undefined);
