@@ -12,14 +12,16 @@ export interface Latencies {
 }
 
 /**
- * Polls `GET path` as `api` back to back (a short pause between) until `stop()` is called; `stop()` waits
- * for the request in flight and answers the latencies seen.
+ * Polls `GET path` as `api` back to back (a short pause between), in `loops` loops at once, until `stop()` is
+ * called; `stop()` waits for the requests in flight and answers the latencies seen. One loop sees a stall of
+ * the server once (its request waits it out); several loops see it as several slow reads, so a percentile
+ * over them catches even a single stall.
  */
-export function probe(api: ApiClient, path: string): { stop(): Promise<Latencies> } {
+export function probe(api: ApiClient, path: string, loops = 1): { stop(): Promise<Latencies> } {
   const times: number[] = [];
   let failures = 0;
   let running = true;
-  const loop = (async () => {
+  const loop = async () => {
     while (running) {
       const started = performance.now();
       const res = await api.get(path).catch(() => undefined);
@@ -27,11 +29,12 @@ export function probe(api: ApiClient, path: string): { stop(): Promise<Latencies
       if (res?.status !== 200) failures++;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  })();
+  };
+  const all = Promise.all(Array.from({ length: loops }, loop));
   return {
     async stop() {
       running = false;
-      await loop;
+      await all;
       const sorted = [...times].sort((a, b) => a - b);
       return { count: sorted.length, max: sorted.at(-1) ?? 0, p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, failures };
     },
