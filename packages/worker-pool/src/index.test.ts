@@ -18,6 +18,7 @@ describe("WorkerPool", () => {
   test("a task's own error comes back with its message", async () => {
     pool = new WorkerPool({ threads: 1, taskTimeoutMs: 10_000, memoryMb: 64, maxQueue: 4 });
     await expect(pool.run(TASKS, "fail", ["bad input"])).rejects.toThrow("bad input");
+    await expect(pool.run(TASKS, "missing", [])).rejects.toThrow("The worker task module has no function missing.");
     expect(await pool.run<number>(TASKS, "add", [1, 1])).toBe(2);
   });
 

@@ -1,6 +1,7 @@
 // The entry file of every worker thread of the pool (piscina loads it): runs one export of a task module,
-// tells the caller when the task starts (its time limit counts from then, not from the time it queued),
-// and answers what the export returned. A task's module is loaded once per thread and kept.
+// tells the caller when the task starts (its time limit counts from then: not while it queued, nor while a
+// new thread loaded the task's module), and answers what the export returned. A task's module is loaded
+// once per thread and kept.
 import type { MessagePort } from "node:worker_threads";
 
 export interface TaskMessage {
@@ -14,11 +15,14 @@ export interface TaskMessage {
 }
 
 export default async function runTask({ module, fn, args, port }: TaskMessage): Promise<unknown> {
-  port.postMessage("started");
-  port.close();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const loaded = require(module) as Record<string, unknown>;
-  const task = loaded[fn];
+  let task: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    task = (require(module) as Record<string, unknown>)[fn];
+  } finally {
+    port.postMessage("started");
+    port.close();
+  }
   if (typeof task !== "function") throw new Error(`The worker task module has no function ${fn}.`);
   return await (task as (...a: unknown[]) => unknown)(...args);
 }
