@@ -79,7 +79,7 @@ export interface Config {
 }
 
 export interface WorkersConfig {
-  /** Worker threads at most (WORKER_THREADS 0: two, or one on a single core). */
+  /** Worker threads at most (WORKER_THREADS 0: one less than the cores, at least 1, at most 2). */
   threads: number;
   /** How long one task may run on a thread before the thread is ended and the task fails. */
   taskTimeoutMs: number;
@@ -250,7 +250,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "CONTENT_IMPORT_ZIP_MAX_ENTRIES", default: "2000", why: "Entries (files and folders) a ZIP sent to an import run may hold." },
   { name: "CONTENT_IMPORT_ZIP_MAX_RATIO", default: "100", why: "Largest decompressed-to-compressed size ratio of one ZIP entry; a zip bomb is refused." },
   { name: "CONTENT_IMPORT_MAX_ACTIVE_RUNS", default: "5", why: "Import runs one organization may have pending or in progress at once; one more answers 429." },
-  { name: "WORKER_THREADS", default: "0", why: "Worker threads of a process for work on untrusted input (an import run's files, OpenAPI specs); 0: two, or one on a single core. See docs/SECURITY.md, Resource exhaustion." },
+  { name: "WORKER_THREADS", default: "0", why: "Worker threads of a process for work on untrusted input (an import run's files, OpenAPI specs); 0: one less than the cores (the event loop keeps one), at least 1, at most 2. See docs/SECURITY.md, Resource exhaustion." },
   { name: "WORKER_TASK_TIMEOUT_MS", default: "60000", why: "Time one such task may run on its thread; past it the thread is ended and replaced, and the import run or spec fails naming the limit." },
   { name: "WORKER_MEMORY_MB", default: "512", why: "V8 heap of each worker thread, in MiB; a task needing more fails naming the limit." },
   { name: "WORKER_MAX_QUEUE", default: "64", why: "Tasks that may wait for a worker thread in one process; one more fails as busy (an import run fails, a spec is tried again later)." },
@@ -546,7 +546,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxActiveRuns: check(() => integer(env, "CONTENT_IMPORT_MAX_ACTIVE_RUNS", "5", 1, 10000), 0),
     }),
     workers: Object.freeze({
-      threads: check(() => integer(env, "WORKER_THREADS", "0", 0, 256), 0) || Math.max(1, Math.min(2, availableParallelism())),
+      threads: check(() => integer(env, "WORKER_THREADS", "0", 0, 256), 0) || Math.max(1, Math.min(2, availableParallelism() - 1)),
       taskTimeoutMs: check(() => integer(env, "WORKER_TASK_TIMEOUT_MS", "60000", 100, 86400000), 0),
       memoryMb: check(() => integer(env, "WORKER_MEMORY_MB", "512", 16, 65536), 0),
       maxQueue: check(() => integer(env, "WORKER_MAX_QUEUE", "64", 0, 100000), 0),

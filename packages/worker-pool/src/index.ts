@@ -23,9 +23,9 @@ export interface WorkerPoolOptions {
   maxQueue: number;
 }
 
-/** The threads' default count: two, or one on a single core. */
+/** The threads' default count: one core less than the machine has (the event loop keeps one), one at least, two at most. */
 export function defaultThreads(): number {
-  return Math.max(1, Math.min(2, availableParallelism()));
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
 }
 
 export const DEFAULT_OPTIONS: Readonly<WorkerPoolOptions> = Object.freeze({
