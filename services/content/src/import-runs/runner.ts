@@ -7,8 +7,9 @@ import * as changeRequests from "@docshelf/contracts/change-requests";
 import { ApiError, BadRequestError, ConflictError } from "@docshelf/errors";
 import { SafeFetchError } from "@docshelf/safe-fetch";
 import { op } from "@docshelf/store";
-import { taskModule, WorkerBusyError, WorkerMemoryError, WorkerTimeoutError } from "@docshelf/worker-pool";
+import { taskModule } from "@docshelf/worker-pool";
 import { importFetch } from "../import-fetch";
+import { convertOffThread, runOffThread } from "../off-thread";
 import type { ImportRunDoc, ImportRunPage, SpaceDoc } from "../models";
 import { commitChanges } from "../revisions/commit";
 import { changesForPaths, walk } from "../revisions/tree";
@@ -94,15 +95,7 @@ const PAGES_TASK = taskModule(__dirname, "pages-task");
 async function filePagesOffThread(service: ContentService, run: ImportRunDoc, uploads: Upload[]): Promise<Extract<FilePagesAnswer, { ok: true }>> {
   const settings = service.importSettings;
   const limits = { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio };
-  let answer: FilePagesAnswer;
-  try {
-    answer = await service.importLimiter.run(run.organizationId, () => service.workers.run<FilePagesAnswer>(PAGES_TASK, "filePagesTask", [uploads, limits, settings.maxPages]));
-  } catch (err) {
-    if (err instanceof WorkerTimeoutError) throw new BadRequestError(`Reading the files took longer than the limit of ${err.limitMs} ms; send fewer or smaller files.`);
-    if (err instanceof WorkerMemoryError) throw new BadRequestError(`Reading the files needed more than the memory limit of ${err.limitMb} MiB; send fewer or smaller files.`);
-    if (err instanceof WorkerBusyError) throw new ApiError("The instance is busy reading other imports; start the import again later.", 503, "WORKER_BUSY");
-    throw err;
-  }
+  const answer = await runOffThread<FilePagesAnswer>(service, run.organizationId, PAGES_TASK, "filePagesTask", [uploads, limits, settings.maxPages], "Reading the files", "send fewer or smaller files");
   if (!answer.ok) throw new BadRequestError(answer.message);
   return answer;
 }
@@ -129,6 +122,7 @@ async function gather(service: ContentService, run: ImportRunDoc, uploads: Uploa
     maxPages: settings.maxPages,
     maxBytesTotal: settings.maxBytesTotal,
     timeoutMs: settings.runTimeoutMs,
+    convert: convertOffThread(service, run.organizationId),
   });
   return site.pages;
 }
