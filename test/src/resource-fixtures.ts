@@ -41,6 +41,17 @@ export function probe(api: ApiClient, path: string, loops = 1): { stop(): Promis
   };
 }
 
+/**
+ * The latencies of the same polling, `loops` at once, for `ms` with nothing else going on: what the machine
+ * itself costs (a loaded shared machine adds tens of milliseconds to a p99 on its own), to compare an
+ * attack's latencies with in the same run.
+ */
+export async function quietLatencies(api: ApiClient, path: string, loops: number, ms: number): Promise<Latencies> {
+  const reads = probe(api, path, loops);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return reads.stop();
+}
+
 /** Polls `check` every 50 ms until it answers something other than undefined, or fails after `ms`. */
 export async function until<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + ms;

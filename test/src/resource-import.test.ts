@@ -5,18 +5,23 @@
 // loop. Another organization's member reads its own space all along.
 import { strToU8, zipSync } from "fflate";
 import { createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { deflatedZeros, probe, until, zipSharingData } from "./resource-fixtures";
+import { deflatedZeros, probe, quietLatencies, until, zipSharingData } from "./resource-fixtures";
 import { MODES, startPrivate } from "./modes";
 
 /**
- * `files` HTML pages of about `kib` KiB each, zipped: paragraphs with bold text and links, about 12 to 1
- * (within the ratio cap). Turning 2 MiB of such HTML into Markdown takes seconds of CPU.
+ * `files` HTML pages of about `kib` KiB each, zipped: nested elements around a number each, about 11 to 1
+ * (within the ratio cap). Turning 2 MiB of such HTML into Markdown takes seconds of CPU, for little
+ * Markdown (`_n_` paragraphs).
  */
 function htmlZip(files: number, kib: number): Buffer {
-  const page = (seed: number) =>
-    `<html><head><title>Page ${seed}</title></head><body>${Array.from({ length: Math.floor((kib * 1024) / 80) }, (_, i) => `<p>Paragraph ${i} of ${seed}, <b>bold</b> and <a href="/p${(i * 7919) % 10007}">link</a>.</p>`).join("")}</body></html>`;
+  const page = (seed: number) => {
+    let body = "";
+    for (let i = 0; body.length < kib * 1024; i++) body += `<div id="d${i}"><div><span><span><em>${numberAt(seed, i)}</em></span></span></div></div>`;
+    return `<html><head><title>Page ${seed}</title></head><body>${body}</body></html>`;
+  };
   return Buffer.from(zipSync(Object.fromEntries(Array.from({ length: files }, (_, f) => [`p${f}.html`, strToU8(page(f))])), { level: 9 }));
 }
+const numberAt = (seed: number, i: number) => (i * 7919 + seed) % 10007;
 
 const zipUrl = (bytes: Buffer) => `data:application/zip;name=docs.zip;base64,${bytes.toString("base64")}`;
 
@@ -56,6 +61,9 @@ describe.each(MODES)("ZIP imports within bounds over %s", (mode) => {
     const res = await owner.api.post(`/v1/org/${orgId}/imports`, { source: { type: "file", files: [zipUrl(zip)] }, target: { space: space.id } });
     const took = Date.now() - started;
     const latencies = await reads.stop();
+    // The machine's own noise, before and after (its load drifts on a shared machine): the larger p99 of the two.
+    const quietAfter = await quietLatencies(other.api, `/v1/spaces/${otherSpaceId}`, 3, 3000);
+    const noise = Math.max(quiet.p99, quietAfter.p99);
     expect(res.status).toBe(400);
     expectErrorBody(400, res.body);
     expect(res.body.error.message).toMatch(/'source\.files\[0\]': the ZIP entries "[a-f]\.md" and "[a-f]\.md" share their data/);
@@ -77,6 +85,9 @@ describe.each(MODES)("ZIP imports within bounds over %s", (mode) => {
       return ["pending", "in-progress"].includes(got.body.status) ? undefined : got.body;
     });
     const latencies = await reads.stop();
+    // The machine's own noise, before and after (its load drifts on a shared machine): the larger p99 of the two.
+    const quietAfter = await quietLatencies(other.api, `/v1/spaces/${otherSpaceId}`, 3, 3000);
+    const noise = Math.max(quiet.p99, quietAfter.p99);
     expect(run.status).toBe("failed");
     expectSchema("getImportRun", 200, run, { latest: true });
     expect(run.reason).toBe(`'source.files[0]': the ZIP entry "zeros.md" decompresses to more than the 100 bytes its directory declares.`);
@@ -85,11 +96,12 @@ describe.each(MODES)("ZIP imports within bounds over %s", (mode) => {
     expect(latencies.max).toBeLessThan(2000);
   });
 
-  test("turning large HTML imports into pages runs on worker threads: another organization's reads keep a p99 under 100 ms", async () => {
-    // Two runs, each 5 HTML pages of 400 KiB (2 MiB, a 160 KB ZIP): on the event loop each held the process
-    // seconds at once (two stalls every reader waited out: a p99 of 6.4 s); on the worker threads the reads never wait.
+  test("turning large HTML imports into pages runs on worker threads: another organization's reads keep their p99 within 100 ms of a quiet one", async () => {
+    // Two runs, each 5 HTML pages of 400 KiB (2 MiB, a 180 KB ZIP): on the event loop each held the process
+    // seconds at once (stalls every reader waited out: a p99 of 5.4 s); on the worker threads the reads never wait.
     const spaces = await Promise.all([0, 1].map((n) => createSpace(owner.api, orgId, { title: `Heavy ${n}` })));
     const zip = htmlZip(5, 400);
+    const quiet = await quietLatencies(other.api, `/v1/spaces/${otherSpaceId}`, 3, 3000);
     const reads = probe(other.api, `/v1/spaces/${otherSpaceId}`, 3);
     const ids: string[] = [];
     for (const space of spaces) {
@@ -106,16 +118,21 @@ describe.each(MODES)("ZIP imports within bounds over %s", (mode) => {
       ),
     );
     const latencies = await reads.stop();
+    // The machine's own noise, before and after (its load drifts on a shared machine): the larger p99 of the two.
+    const quietAfter = await quietLatencies(other.api, `/v1/spaces/${otherSpaceId}`, 3, 3000);
+    const noise = Math.max(quiet.p99, quietAfter.p99);
     expect(ended.map((run) => run.status)).toEqual(["completed", "completed"]);
     for (const space of spaces) {
       const page = await owner.api.get(`/v1/spaces/${space.id}/content/path/p4`);
       expect(page.status).toBe(200);
       expect(page.body.title).toBe("Page 4");
-      expect(page.body.markdown).toContain("Paragraph 5000 of 4, **bold** and [link](");
+      expect(page.body.markdown).toContain(`_${numberAt(4, 4999)}_\n\n_${numberAt(4, 5000)}_\n\n_${numberAt(4, 5001)}_`);
     }
     expect(latencies.count).toBeGreaterThan(50);
     expect(latencies.failures).toBe(0);
-    expect(latencies.p99).toBeLessThan(100);
+    // Under 100 ms above the same reads' p99 with nothing going on (on an idle machine, a few ms).
+    expect(latencies.p99 - noise).toBeLessThan(100);
+    expect(latencies.p99).toBeLessThan(1000);
   }, 120_000);
 
   test("an honest ZIP still imports", async () => {
