@@ -28,6 +28,7 @@ const ALONE = [
   "resource-import", // another tenant's reads timed during an attack
   "resource-markdown",
   "resource-openapi",
+  "resource-workers", // a private system with WORKER_TASK_TIMEOUT_MS at 100 ms
   "tenancy-diff",
   "store-kill", // the server SIGKILLed during sustained writes, again and again
   "store-upgrade", // servers started on copies of an old DATA_DIR

@@ -134,6 +134,33 @@ describe("the release filesystem (deploy/image/assemble.sh), started from its ow
     for (const title of ["Welcome", "Quickstart", "Configuration"]) expect(text).toContain(title);
   });
 
+  test("an import run and an OpenAPI spec are processed on the worker threads, whose entry files resolve from dist", async () => {
+    const admin = new ApiClient(url, adminToken);
+    const owner = await createUser(admin);
+    const org = await createOrg(owner.api);
+    const space = await createSpace(owner.api, org.id, { title: "Imported" });
+    const file = `data:text/markdown;name=hello.md;base64,${Buffer.from("# Hello\n\nFrom a worker thread.").toString("base64")}`;
+    const run = await owner.api.post(`/v1/org/${org.id}/imports`, { source: { type: "file", files: [file] }, target: { space: space.id } });
+    expect(run.status).toBe(201);
+    const spec = await owner.api.post(`/v1/orgs/${org.id}/openapi`, {
+      slug: "tiny",
+      source: { text: JSON.stringify({ openapi: "3.0.3", info: { title: "Tiny", version: "1" }, paths: {} }) },
+    });
+    expect(spec.status).toBe(201);
+    const deadline = Date.now() + 30_000;
+    let ran: { status?: string } = {};
+    let processed: { processingState?: string; lastVersion?: string } = {};
+    while (Date.now() < deadline && !(ran.status === "completed" && processed.processingState === "complete")) {
+      await new Promise((r) => setTimeout(r, 200));
+      ran = (await owner.api.get(`/v1/org/${org.id}/imports/${run.body.id}`)).body;
+      processed = (await owner.api.get(`/v1/orgs/${org.id}/openapi/tiny`)).body;
+    }
+    expect(ran.status).toBe("completed");
+    expect(processed).toMatchObject({ processingState: "complete", lastVersion: expect.any(String) });
+    expect((await owner.api.get(`/v1/spaces/${space.id}/content/path/hello`)).body.title).toBe("Hello");
+    expect(existsSync(join(app, "packages", "worker-pool", "dist", "worker.js"))).toBe(true);
+  });
+
   describe("deploy/make-secrets.mjs (the Kubernetes Job that makes the Secrets, run with this image)", () => {
     let api: Server;
     let apiUrl: string;

@@ -20,6 +20,6 @@ export async function start(mode: Mode): Promise<RunningSystem> {
  * A system of the suite's own, for a suite that changes settings through the environment (overrideEnv),
  * reads the processes' logs or the store's files as a whole, or stops and starts processes.
  */
-export function startPrivate(mode: Mode): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded() : startNats();
+export function startPrivate(mode: Mode, env: Record<string, string> = {}): Promise<RunningSystem> {
+  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
 }

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ALL_SERVICES, ConfigError, MAX_IMPORT_PAGES, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
 
@@ -49,6 +49,7 @@ describe("defaults", () => {
       metricsPort: 0,
       tracingExporter: "none",
       zipkinUrl: "http://localhost:9411",
+      workers: { threads: Math.max(1, Math.min(2, availableParallelism() - 1)), taskTimeoutMs: 60000, memoryMb: 512, maxQueue: 64, orgConcurrency: 1 },
       healthPort: 0,
       openapi: { fetchTimeoutMs: 10000, maxBytes: 5242880, refreshIntervalMs: 21600000, sweepIntervalMs: 60000, fetchAllowPrivate: [] },
       maxTokensPerUser: 100,
@@ -432,5 +433,19 @@ describe("configFor", () => {
     const cfg = loadConfig({ PORT: "1234" });
     bindConfig(broker, cfg);
     expect(configFor(broker)).toBe(cfg);
+  });
+});
+
+describe("worker threads", () => {
+  test("WORKER_* set the pool's limits; WORKER_THREADS 0 means one less than the cores, at least 1, at most 2", () => {
+    const cfg = loadConfig({ WORKER_THREADS: "3", WORKER_TASK_TIMEOUT_MS: "5000", WORKER_MEMORY_MB: "128", WORKER_MAX_QUEUE: "0", WORKER_ORG_CONCURRENCY: "2" });
+    expect(cfg.workers).toEqual({ threads: 3, taskTimeoutMs: 5000, memoryMb: 128, maxQueue: 0, orgConcurrency: 2 });
+    expect(loadConfig({ WORKER_THREADS: "0" }).workers.threads).toBe(Math.max(1, Math.min(2, availableParallelism() - 1)));
+  });
+
+  test("out-of-range values are refused, naming the variable", () => {
+    expect(() => loadConfig({ WORKER_MEMORY_MB: "1" })).toThrow('WORKER_MEMORY_MB must be an integer between 16 and 65536, got "1"');
+    expect(() => loadConfig({ WORKER_TASK_TIMEOUT_MS: "-5" })).toThrow("WORKER_TASK_TIMEOUT_MS must be an integer between 100 and 86400000");
+    expect(() => loadConfig({ WORKER_ORG_CONCURRENCY: "0" })).toThrow("WORKER_ORG_CONCURRENCY must be an integer between 1 and 256");
   });
 });

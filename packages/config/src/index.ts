@@ -1,6 +1,7 @@
 // The one configuration module: every environment variable the project reads, its default and why.
 import { accessSync, constants } from "node:fs";
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 
 export interface Config {
   /** HTTP port of the gateway. */
@@ -79,6 +80,21 @@ export interface Config {
   gitSync: GitSyncConfig;
   /** The content service's website import (`POST …/content/import`). */
   contentImport: ContentImportConfig;
+  /** The process's worker threads for work on untrusted input (@docshelf/worker-pool). */
+  workers: WorkersConfig;
+}
+
+export interface WorkersConfig {
+  /** Worker threads at most (WORKER_THREADS 0: one less than the cores, at least 1, at most 2). */
+  threads: number;
+  /** How long one task may run on a thread before the thread is ended and the task fails. */
+  taskTimeoutMs: number;
+  /** Each thread's V8 heap, in MiB. */
+  memoryMb: number;
+  /** Tasks that may wait for a thread; one more fails as busy. */
+  maxQueue: number;
+  /** Tasks one organization's background jobs (import runs) may run on the threads at once. */
+  orgConcurrency: number;
 }
 
 export interface GitSyncConfig {
@@ -243,6 +259,11 @@ export const VARIABLES: readonly Variable[] = [
   { name: "CONTENT_IMPORT_ZIP_MAX_ENTRIES", default: "2000", why: "Entries (files and folders) a ZIP sent to an import run may hold." },
   { name: "CONTENT_IMPORT_ZIP_MAX_RATIO", default: "100", why: "Largest decompressed-to-compressed size ratio of one ZIP entry; a zip bomb is refused." },
   { name: "CONTENT_IMPORT_MAX_ACTIVE_RUNS", default: "5", why: "Import runs one organization may have pending or in progress at once; one more answers 429." },
+  { name: "WORKER_THREADS", default: "0", why: "Worker threads of a process for work on untrusted input (an import run's files, OpenAPI specs); 0: one less than the cores (the event loop keeps one), at least 1, at most 2. See docs/SECURITY.md, Resource exhaustion." },
+  { name: "WORKER_TASK_TIMEOUT_MS", default: "60000", why: "Time one such task may run on its thread; past it the thread is ended and replaced, and the import run or spec fails naming the limit." },
+  { name: "WORKER_MEMORY_MB", default: "512", why: "V8 heap of each worker thread, in MiB; a task needing more fails naming the limit." },
+  { name: "WORKER_MAX_QUEUE", default: "64", why: "Tasks that may wait for a worker thread in one process; one more fails as busy (an import run fails, a spec is tried again later)." },
+  { name: "WORKER_ORG_CONCURRENCY", default: "1", why: "Worker tasks one organization's import runs may run at once in one process; its other runs wait their turn." },
 ];
 
 /** Every problem found in the configuration; the message lists them all, one per line after the first. */
@@ -535,6 +556,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zipMaxEntries: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_ENTRIES", "2000", 1, 1000000), 0),
       zipMaxRatio: check(() => integer(env, "CONTENT_IMPORT_ZIP_MAX_RATIO", "100", 1, 100000), 0),
       maxActiveRuns: check(() => integer(env, "CONTENT_IMPORT_MAX_ACTIVE_RUNS", "5", 1, 10000), 0),
+    }),
+    workers: Object.freeze({
+      threads: check(() => integer(env, "WORKER_THREADS", "0", 0, 256), 0) || Math.max(1, Math.min(2, availableParallelism() - 1)),
+      taskTimeoutMs: check(() => integer(env, "WORKER_TASK_TIMEOUT_MS", "60000", 100, 86400000), 0),
+      memoryMb: check(() => integer(env, "WORKER_MEMORY_MB", "512", 16, 65536), 0),
+      maxQueue: check(() => integer(env, "WORKER_MAX_QUEUE", "64", 0, 100000), 0),
+      orgConcurrency: check(() => integer(env, "WORKER_ORG_CONCURRENCY", "1", 1, 256), 0),
     }),
   };
   // The crawl's time leaves a fifth of the request timeout for the answer and the commit.

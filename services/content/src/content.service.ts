@@ -1,6 +1,7 @@
 // The content service: spaces and their revisions (pages, files, links, templates, search, imports).
 // This file holds its store, lifecycle, events and the methods its action files share; the actions
 // are in src/<resource>.actions.ts, each an object spread into `actions`.
+import { KeyedLimiter, sharedWorkerPool } from "@docshelf/worker-pool";
 import { jsonTextFor, STREAM_OVER_BYTES } from "@docshelf/runtime";
 import type { Context, ServiceSchema } from "moleculer";
 import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
@@ -362,6 +363,8 @@ export function contentSchema(): ContentSchema {
       this.searchIndex = new SearchIndex();
       this.searchBuilds = new Map();
       this.importSettings = configFor(this.broker).contentImport;
+      this.workers = sharedWorkerPool(configFor(this.broker).workers);
+      this.importLimiter = new KeyedLimiter(configFor(this.broker).workers.orgConcurrency);
       this.runningImports = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
         call(this.broker, orgs.memberRole, { organizationId, userId }),

@@ -2,11 +2,14 @@
 // whose heartbeat stopped reads as failed, the user who started a run may cancel it without the edit role.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { strToU8, zipSync } from "fflate";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import type { Membership, RoleOrGuest } from "@docshelf/access";
+import { WorkerBusyError, WorkerMemoryError, WorkerTimeoutError, type WorkerPool } from "@docshelf/worker-pool";
 import { contentSchema } from "./content.service";
+import { filePagesTask } from "./import-runs/pages-task";
 import type { ImportRunDoc } from "./models";
 import type { ContentService } from "./service-types";
 
@@ -117,5 +120,58 @@ describe("import runs", () => {
   test("another organization's run id is 404 through this organization's path", async () => {
     const run = await storedRun({ organizationId: "org00000000000000002" });
     await expect(call("content.getImportRun", { organizationId: ORG, importRunId: run.id })).rejects.toMatchObject({ code: 404 });
+  });
+  describe("on the worker pool", () => {
+    /** Puts a pool in the service's place whose run() does what `answer` says with the task's arguments. */
+    const usePool = (answer: (module: string, fn: string, args: unknown[]) => Promise<unknown>) => {
+      service.workers = { run: answer } as unknown as WorkerPool;
+    };
+    const startFiles = async (files: string[]) => {
+      const space = await call<{ id: string }>("content.createSpace", { organizationId: ORG, title: "S" });
+      const started = await call<{ id: string }>("content.startImportRun", { organizationId: ORG, source: { type: "file", files }, target: { space: space.id } });
+      return { spaceId: space.id, runId: started.id };
+    };
+
+    test("a files run reads its files through pages-task, one task of the organization at a time", async () => {
+      const calls: string[] = [];
+      let running = 0;
+      let most = 0;
+      usePool(async (module, fn, args) => {
+        calls.push(`${basename(module)} ${fn}`);
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 300)); // long enough for the second run to start
+        running--;
+        return filePagesTask(...(args as Parameters<typeof filePagesTask>));
+      });
+      const runs = [await startFiles([markdownFile("a.md", "# A\n\nText.")]), await startFiles([markdownFile("b.md", "# B\n\nText.")])];
+      for (const { runId } of runs) expect(await settled(runId)).toMatchObject({ status: "completed", pages: [{ type: "page", status: "complete" }] });
+      expect(calls).toEqual(["pages-task.ts filePagesTask", "pages-task.ts filePagesTask"]);
+      expect(most).toBe(1);
+    });
+
+    test("a refusal in the worker fails the run with its message, as in this thread", async () => {
+      usePool(async (_module, _fn, args) => filePagesTask(...(args as Parameters<typeof filePagesTask>)));
+      // An entry that declares 10 bytes and inflates to more: refused while the run reads it, in the worker.
+      const bytes = Buffer.from(zipSync({ "a.md": strToU8(`# A\n\n${"text ".repeat(200)}`) }));
+      bytes.writeUInt32LE(10, 22); // the local header's size
+      bytes.writeUInt32LE(10, bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24); // the directory's
+      const { runId } = await startFiles([`data:application/zip;name=docs.zip;base64,${bytes.toString("base64")}`]);
+      expect(await settled(runId)).toMatchObject({ status: "failed", reason: `'source.files[0]': the ZIP entry "a.md" decompresses to more than the 10 bytes its directory declares.` });
+    });
+
+    test("past the pool's time or memory limit, or with its queue full, the run fails naming it and writes nothing", async () => {
+      for (const [err, reason] of [
+        [new WorkerTimeoutError(1500), "Reading the files took longer than the limit of 1500 ms; send fewer or smaller files."],
+        [new WorkerMemoryError(128), "Reading the files needed more than the memory limit of 128 MiB; send fewer or smaller files."],
+        [new WorkerBusyError(64), "The instance is busy reading other imports; start the import again later."],
+      ] as const) {
+        usePool(() => Promise.reject(err));
+        const { spaceId, runId } = await startFiles([markdownFile("a.md", "# A")]);
+        const before = (await service.spaces.findOne({ id: spaceId }))!.revision;
+        const run = await settled(runId);
+        expect(run).toMatchObject({ status: "failed", reason });
+        expect((await service.spaces.findOne({ id: spaceId }))!.revision).toBe(before);
+      }
+    });
   });
 });

@@ -3,6 +3,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@
 import { op } from "@docshelf/store";
 import { idRule, urlRule } from "@docshelf/validation";
 import { IMPORT_SOURCES, importFetch } from "./import-fetch";
+import { convertOffThread } from "./off-thread";
 import { commitChanges } from "./revisions/commit";
 import { changesForPaths } from "./revisions/tree";
 import type { ContentActions, ContentService, Ctx } from "./service-types";
@@ -50,6 +51,7 @@ export const importActions: ContentActions = {
         maxPages: settings.maxPages,
         maxBytesTotal: settings.maxBytesTotal,
         timeoutMs: settings.timeoutMs,
+        convert: convertOffThread(this, space.organizationId),
       });
       const revision = await commitImport(this, space.id, site.pages);
       ctx.meta.$statusCode = 201;

@@ -18,6 +18,7 @@ import { serveFile, serveFiles, servePage, serveRevision } from "./content-answe
 import { serveFileBacklinks, serveLinks } from "./link-reports";
 import type { ContentActions, Ctx } from "./service-types";
 import { IMPORT_SOURCES, importFetch } from "./import-fetch";
+import { convertOffThread } from "./off-thread";
 
 const at = { spaceId: idRule, revisionId: idRule } as const;
 
@@ -160,6 +161,7 @@ export const revisionsInternalActions: ContentActions = {
         maxPages: settings.maxPages,
         maxBytesTotal: settings.maxBytesTotal,
         timeoutMs: settings.timeoutMs,
+        convert: convertOffThread(this, space.organizationId),
       });
       const { revision } = await commitChanges(this, space, base, changesForPaths(base.pages, site.pages), { move: false });
       return { revision: revision.id, importedResources: site.importedResources, totalResources: site.totalResources };

@@ -1,5 +1,6 @@
 // The content service as its action files (src/*.actions.ts) and helpers see it: its collections,
 // caches and the methods they share.
+import type { KeyedLimiter, WorkerPool } from "@docshelf/worker-pool";
 import type { Readable } from "node:stream";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/access";
@@ -27,6 +28,9 @@ export interface ContentVars {
   importRuns: Collection<ImportRunDoc>;
   /** Import runs working on this node, by id: aborting one stops it at its next step (import-runs/runner.ts). */
   runningImports: Map<string, AbortController>;
+  /** The process's worker threads (import runs' files are read there) and the per-organization bound on them. */
+  workers: WorkerPool;
+  importLimiter: KeyedLimiter;
   memberships: MembershipCache;
   collectionInfos: Map<string, { value: CollectionInfo; expires: number }>;
   publishedUrls: Map<string, { value: SpacePublishedUrl | null; expires: number }>;

@@ -7,6 +7,7 @@ import { configFor } from "@docshelf/config";
 import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
+import { sharedWorkerPool } from "@docshelf/worker-pool";
 import { collections } from "./models";
 import { claimLeaseMs, processSpec } from "./processing";
 import { internalActions } from "./internal.actions";
@@ -68,7 +69,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
 
       async runProcessing(specId: string) {
         const outcome = await processSpec(
-          { specs: this.specs, versions: this.versions, documents: this.documents, settings: this.openapiSettings },
+          { specs: this.specs, versions: this.versions, documents: this.documents, settings: this.openapiSettings, workers: this.workers },
           specId,
         );
         if (outcome.kind === "versioned") {
@@ -98,6 +99,8 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
 
     created() {
       this.openapiSettings = openapiSettingsOf(configFor(this.broker));
+      // Specs are parsed and validated on the process's worker threads, off the event loop.
+      this.workers = sharedWorkerPool(configFor(this.broker).workers);
       this.renderedVersions = new Map();
       this.memberships = new MembershipCache((organizationId, userId) =>
         call(this.broker, orgs.memberRole, { organizationId, userId }),

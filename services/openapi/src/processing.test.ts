@@ -1,8 +1,12 @@
+import { basename } from "node:path";
 import { NedbStore, type Collection } from "@docshelf/store";
+import { WorkerBusyError, WorkerMemoryError, WorkerTimeoutError, type WorkerPool } from "@docshelf/worker-pool";
 import { SafeFetchError, type SafeFetchResponse } from "@docshelf/safe-fetch";
 import { specFixture } from "./__tests__/fixtures";
 import type { Fetcher } from "./fetch-source";
 import { collections, type DocumentDoc, type SpecDoc, type VersionDoc } from "./models";
+import { parseSpec } from "./parse-spec";
+import { parseSpecTask } from "./parse-spec-task";
 import { isClaimable, processSpec, type ProcessingDeps } from "./processing";
 import { OPENAPI_DEFAULTS, type OpenAPISettings } from "./settings";
 
@@ -126,5 +130,53 @@ describe("isClaimable", () => {
     expect(isClaimable(specDoc({ processingState: "complete", lastProcessedAt: ago(1000) }), now, settings)).toBe(false);
     expect(isClaimable(specDoc({ processingState: "complete", lastProcessedAt: ago(settings.refreshIntervalMs) }), now, settings)).toBe(true);
     expect(isClaimable(specDoc({ processingState: "complete", source: { text: "x" }, lastProcessedAt: ago(settings.refreshIntervalMs * 2) }), now, settings)).toBe(false);
+  });
+});
+
+describe("processSpec on worker threads", () => {
+  /** A pool whose run() does what `answer` says with the task's arguments. */
+  const pool = (answer: (module: string, fn: string, args: unknown[]) => Promise<unknown>) => ({ run: answer }) as unknown as WorkerPool;
+
+  test("the spec is parsed through the pool's parse-spec-task, with the same version as in this thread", async () => {
+    const calls: string[] = [];
+    const workers = pool(async (module, fn, args) => {
+      calls.push(`${basename(module)} ${fn}`);
+      return parseSpecTask(args[0] as string);
+    });
+    const spec = await specs.insert(specDoc());
+    const outcome = await processSpec({ ...deps(), workers }, spec.id);
+    expect(outcome.kind).toBe("versioned");
+    expect(calls).toEqual(["parse-spec-task.ts parseSpecTask"]);
+    const version = (await versions.findOne({ id: (await specs.findOne({ id: spec.id }))!.lastVersion! }))!;
+    expect(version.hash).toBe((await parseSpec(specFixture("3.1", "json"))).hash);
+  });
+
+  test("a refusal in the worker is the spec's PARSE_ERROR, as in this thread", async () => {
+    served = async () => "openapi: [";
+    const workers = pool(async (_module, _fn, args) => parseSpecTask(args[0] as string));
+    const spec = await specs.insert(specDoc());
+    const outcome = await processSpec({ ...deps(), workers }, spec.id);
+    expect(outcome.kind).toBe("failed");
+    expect((await specs.findOne({ id: spec.id }))!.lastProcessErrorCode).toBe("PARSE_ERROR");
+  });
+
+  test("past the pool's time or memory limit the spec ends PARSE_ERROR naming the limit", async () => {
+    for (const [err, message] of [
+      [new WorkerTimeoutError(2000), "Processing the specification took longer than the limit of 2000 ms; make it smaller or split it."],
+      [new WorkerMemoryError(256), "Processing the specification needed more than the memory limit of 256 MiB; make it smaller or split it."],
+    ] as const) {
+      const spec = await specs.insert(specDoc());
+      const outcome = await processSpec({ ...deps(), workers: pool(() => Promise.reject(err)) }, spec.id);
+      expect(outcome.kind).toBe("failed");
+      const after = (await specs.findOne({ id: spec.id }))!;
+      expect(after).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", lastProcessedErrors: [{ code: "PARSE_ERROR", message }] });
+      expect(after.lastVersion).toBeUndefined();
+    }
+  });
+
+  test("a busy pool throws: the claim stays for a later sweep to retry", async () => {
+    const spec = await specs.insert(specDoc());
+    await expect(processSpec({ ...deps(), workers: pool(() => Promise.reject(new WorkerBusyError(64))) }, spec.id)).rejects.toBeInstanceOf(WorkerBusyError);
+    expect((await specs.findOne({ id: spec.id }))!).toMatchObject({ processingState: "progress" });
   });
 });

@@ -1,10 +1,12 @@
 // One processing run of a spec: claim it, fetch or take its text, parse, store a version when the
 // content changed, and record the outcome. Failures keep the last good version.
 import { newId, type Collection } from "@docshelf/store";
+import { taskModule, WorkerMemoryError, WorkerTimeoutError, type WorkerPool } from "@docshelf/worker-pool";
 import { fetchSource, type Fetcher } from "./fetch-source";
 import { withoutCredentials } from "./present";
 import type { DocumentDoc, SpecDoc, VersionDoc } from "./models";
-import { parseSpec } from "./parse-spec";
+import { parseSpec, type ParsedSpec } from "./parse-spec";
+import type { ParseSpecAnswer } from "./parse-spec-task";
 import { ProcessingFailure } from "./processing-failure";
 import type { OpenAPISettings } from "./settings";
 
@@ -15,6 +17,28 @@ export interface ProcessingDeps {
   settings: OpenAPISettings;
   fetcher?: Fetcher;
   now?: () => Date;
+  /** Where specs are parsed and validated, off the event loop; without it, in this thread. */
+  workers?: WorkerPool;
+}
+
+/** The worker task that parses a spec (parse-spec-task.ts). */
+const PARSE_TASK = taskModule(__dirname, "parse-spec-task");
+
+/**
+ * parseSpec on a worker thread. Past the pool's time or memory limit the spec fails with a PARSE_ERROR naming
+ * the limit; a busy pool throws as it is (not a ProcessingFailure): the claim lapses and a later sweep retries.
+ */
+async function parseOffThread(workers: WorkerPool, text: string): Promise<ParsedSpec> {
+  let answer: ParseSpecAnswer;
+  try {
+    answer = await workers.run<ParseSpecAnswer>(PARSE_TASK, "parseSpecTask", [text]);
+  } catch (err) {
+    if (err instanceof WorkerTimeoutError) throw new ProcessingFailure("PARSE_ERROR", `Processing the specification took longer than the limit of ${err.limitMs} ms; make it smaller or split it.`);
+    if (err instanceof WorkerMemoryError) throw new ProcessingFailure("PARSE_ERROR", `Processing the specification needed more than the memory limit of ${err.limitMb} MiB; make it smaller or split it.`);
+    throw err;
+  }
+  if (!answer.ok) throw new ProcessingFailure(answer.code, answer.message);
+  return answer.parsed;
 }
 
 export type ProcessingOutcome =
@@ -61,7 +85,7 @@ export async function processSpec(deps: ProcessingDeps, specId: string): Promise
 
   try {
     const { text, sourceURL } = await readSource(spec, settings, deps.fetcher);
-    const parsed = await parseSpec(text);
+    const parsed = deps.workers ? await parseOffThread(deps.workers, text) : await parseSpec(text);
     const last = spec.lastVersion ? await versions.findOne({ id: spec.lastVersion }) : null;
     let versionId = spec.lastVersion;
     let inserted = false;

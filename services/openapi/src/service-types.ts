@@ -1,4 +1,5 @@
 // The openapi service's shape as its action modules see it: its collections and its shared methods.
+import type { WorkerPool } from "@docshelf/worker-pool";
 import type { Context, Service } from "moleculer";
 import type { Caller, MembershipCache, RoleOrGuest } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
@@ -14,6 +15,8 @@ export interface Vars {
   documents: Collection<DocumentDoc>;
   memberships: MembershipCache;
   openapiSettings: OpenAPISettings;
+  /** The process's worker threads, where specs are parsed and validated. */
+  workers: WorkerPool;
   queue: WorkQueue;
   sweepTimer?: NodeJS.Timeout;
   /** Rendered pages of spec versions for computed pages, by `<versionId>:<models>` (oldest dropped first). */

@@ -4,16 +4,18 @@
 import { atLeast } from "@docshelf/access";
 import { call } from "@docshelf/contracts/action";
 import * as changeRequests from "@docshelf/contracts/change-requests";
-import { ApiError, ConflictError } from "@docshelf/errors";
+import { ApiError, BadRequestError, ConflictError } from "@docshelf/errors";
 import { SafeFetchError } from "@docshelf/safe-fetch";
 import { op } from "@docshelf/store";
+import { taskModule } from "@docshelf/worker-pool";
 import { importFetch } from "../import-fetch";
+import { convertOffThread, runOffThread } from "../off-thread";
 import type { ImportRunDoc, ImportRunPage, SpaceDoc } from "../models";
 import { commitChanges } from "../revisions/commit";
 import { changesForPaths, walk } from "../revisions/tree";
 import type { ContentService } from "../service-types";
 import { importWebsite, type ImportFetch, type ImportedPage } from "../website-import";
-import { filePages, sourceFiles } from "./file-pages";
+import type { FilePagesAnswer } from "./pages-task";
 import type { Upload } from "./uploads";
 
 /** How often a working run says it is alive. */
@@ -83,14 +85,26 @@ async function commitPages(service: ContentService, run: ImportRunDoc, imported:
   }
 }
 
+/** The worker task that turns uploaded files into pages (pages-task.ts). */
+const PAGES_TASK = taskModule(__dirname, "pages-task");
+
+/**
+ * The uploaded files as pages, on a worker thread (off the event loop), one task at a time per organization
+ * (WORKER_ORG_CONCURRENCY). The pool's limits end as the run's failure reason, naming the limit.
+ */
+async function filePagesOffThread(service: ContentService, run: ImportRunDoc, uploads: Upload[]): Promise<Extract<FilePagesAnswer, { ok: true }>> {
+  const settings = service.importSettings;
+  const limits = { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio };
+  const answer = await runOffThread<FilePagesAnswer>(service, run.organizationId, PAGES_TASK, "filePagesTask", [uploads, limits, settings.maxPages], "Reading the files", "send fewer or smaller files");
+  if (!answer.ok) throw new BadRequestError(answer.message);
+  return answer;
+}
+
 /** The run's pages: a crawl of the website (stopping at the next fetch once cancelled), or the uploaded files. */
 async function gather(service: ContentService, run: ImportRunDoc, uploads: Upload[], signal: AbortSignal, progress: (n: number) => void): Promise<ImportedPage[]> {
   const settings = service.importSettings;
   if (run.source.type === "file") {
-    const { pages, totalResources } = filePages(
-      await sourceFiles(uploads, { maxEntries: settings.zipMaxEntries, maxUncompressedBytes: settings.zipMaxUncompressedBytes, maxRatio: settings.zipMaxRatio }),
-      settings.maxPages,
-    );
+    const { pages, totalResources } = await filePagesOffThread(service, run, uploads);
     progress(totalResources);
     return pages;
   }
@@ -108,6 +122,7 @@ async function gather(service: ContentService, run: ImportRunDoc, uploads: Uploa
     maxPages: settings.maxPages,
     maxBytesTotal: settings.maxBytesTotal,
     timeoutMs: settings.runTimeoutMs,
+    convert: convertOffThread(service, run.organizationId),
   });
   return site.pages;
 }

@@ -1,6 +1,7 @@
 import { BadRequestError } from "@docshelf/errors";
 import { SafeFetchError } from "@docshelf/safe-fetch";
 import { html, startSite, testFetch, type Route, type RouteEntry, type Site } from "./__tests__/site";
+import { htmlToMarkdownTask } from "./convert-task";
 import { importWebsite } from "./import-website";
 
 const sites: Site[] = [];
@@ -39,6 +40,23 @@ async function docsSite(other: Site): Promise<Site> {
 }
 
 describe("importWebsite", () => {
+  it("hands every page's HTML, links rewritten, to `convert` at once and keeps its Markdown: the same pages as converting here", async () => {
+    const other = await site({ "/": html("Partner", "<p>partner</p>") }, "127.0.0.2");
+    const docs = await docsSite(other);
+    const here = await importWebsite(`${docs.origin}/`, { fetch: testFetch });
+    const batches: string[][] = [];
+    const off = await importWebsite(`${docs.origin}/`, {
+      fetch: testFetch,
+      convert: async (htmls) => {
+        batches.push(htmls);
+        return htmlToMarkdownTask(htmls);
+      },
+    });
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(here.pages.length);
+    expect(off.pages).toEqual(here.pages);
+  });
+
   it("imports the start page and the same-site pages it links to, breadth-first and once each", async () => {
     const other = await site({ "/": html("Partner", "<p>partner</p>") }, "127.0.0.2");
     const docs = await docsSite(other);

@@ -36,6 +36,8 @@ export interface ImportWebsiteOptions {
   timeoutMs?: number;
   /** Largest single page. Default 5 MB. */
   maxBytesPerPage?: number;
+  /** Turns the pages' HTML into Markdown, in order; default htmlToMarkdown on each, in this thread. */
+  convert?: (htmls: string[]) => Promise<string[]>;
 }
 
 export interface ImportedPage {
@@ -230,12 +232,14 @@ export async function importWebsite(url: string, options: ImportWebsiteOptions =
     for (let hops = 0; !pathByKey.has(key) && crawl.aliases.has(key) && hops < 10; hops++) key = crawl.aliases.get(key)!;
     return pathByKey.get(key);
   };
-  const pages = crawl.fetched.map((page): ImportedPage => {
+  const htmls = crawl.fetched.map((page) => {
     rewriteLinks(page.content, page.base, (target) => {
       const targetPath = pathOf(target);
       return targetPath === undefined ? undefined : relativePagePath(page.path, targetPath);
     });
-    return { title: page.title, path: page.path, markdown: htmlToMarkdown(page.content.innerHTML), sourceUrl: publicUrl(page.url) };
+    return page.content.innerHTML;
   });
+  const markdowns = options.convert ? await options.convert(htmls) : htmls.map(htmlToMarkdown);
+  const pages = crawl.fetched.map((page, i): ImportedPage => ({ title: page.title, path: page.path, markdown: markdowns[i], sourceUrl: publicUrl(page.url) }));
   return { pages, importedResources: pages.length, totalResources: crawl.totalResources };
 }

@@ -1,0 +1,19 @@
+// Tasks of the worker pool's unit tests (plain CommonJS: a worker thread loads it as it is).
+"use strict";
+exports.add = (a, b) => a + b;
+/** Keeps the thread's CPU busy for `ms`. */
+exports.spin = (ms) => {
+  const end = Date.now() + ms;
+  let n = 0;
+  while (Date.now() < end) n++;
+  return n > 0;
+};
+/** Holds ever more memory until the thread's heap limit ends it. */
+exports.hog = () => {
+  const held = [];
+  for (;;) held.push(new Array(1_000_000).fill(held.length));
+};
+exports.fail = (message) => {
+  throw new TypeError(message);
+};
+exports.threadId = () => require("node:worker_threads").threadId;
