@@ -72,6 +72,8 @@ function gramsOf(term: string): Set<string> {
 export interface InfixIndex {
   /** The words, each followed by a NUL: word w is `text.slice(start[w], start[w + 1] - 1)`. */
   text: string;
+  /** Bytes per character of `text`: 1 when it is all Latin-1 (V8 then stores it one byte a character), else 2. */
+  charBytes: 1 | 2;
   start: Uint32Array;
   /** N-gram → its number; the words holding gram g are `words[gramStart[g] .. gramStart[g + 1])`. */
   grams: Map<string, number>;
@@ -113,12 +115,13 @@ function buildInfix(terms: Iterable<string>): InfixIndex {
   const words = new Uint32Array(total);
   lists.forEach((list, g) => words.set(list, gramStart[g]));
   // One flat string: joining copies the words out of any larger text they were sliced from.
-  return { text: [...kept, ""].join("\0"), start, grams: gramIds, gramStart, words };
+  const text = [...kept, ""].join("\0");
+  return { text, charBytes: /[^\u0000-\u00ff]/u.test(text) ? 2 : 1, start, grams: gramIds, gramStart, words };
 }
 
 /** How many bytes an infix side index holds, roughly. */
 export function infixBytes(infix: InfixIndex): number {
-  return 2 * infix.text.length + infix.start.byteLength + infix.gramStart.byteLength + infix.words.byteLength + infix.grams.size * 64;
+  return infix.charBytes * infix.text.length + infix.start.byteLength + infix.gramStart.byteLength + infix.words.byteLength + infix.grams.size * 64;
 }
 
 /**
