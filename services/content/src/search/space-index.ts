@@ -55,7 +55,7 @@ export function infixMinLength(term: string): number {
 /** Whether a query term is looked for inside longer words. */
 export const usesInfix = (term: string): boolean => term.length >= infixMinLength(term) && LETTERS.test(term);
 
-/** The distinct n-grams of a term, as the infix side index keys them. */
+/** The distinct n-grams of a term, as the infix side index keys them (trigrams; bigrams in dense scripts). */
 function gramsOf(term: string): Set<string> {
   const n = isDense(term) ? 2 : 3;
   const grams = new Set<string>();
@@ -89,13 +89,17 @@ function buildInfix(terms: Iterable<string>): InfixIndex {
     if (term.length <= infixMinLength(term) || !LETTERS.test(term)) continue;
     const w = kept.length;
     kept.push(term);
-    for (const gram of gramsOf(term)) {
+    const n = isDense(term) ? 2 : 3;
+    for (let i = 0; i + n <= term.length; i++) {
+      const gram = term.slice(i, i + n);
       let g = gramIds.get(gram);
       if (g === undefined) {
         gramIds.set(gram, (g = gramIds.size));
         lists.push([]);
       }
-      lists[g].push(w);
+      // A gram twice in one word lists the word once (the word's entries are the list's last).
+      const list = lists[g];
+      if (list[list.length - 1] !== w) list.push(w);
     }
   }
   const start = new Uint32Array(kept.length + 1);
