@@ -1,6 +1,6 @@
 import { Validators } from "moleculer";
 import { BadRequestError } from "@docshelf/errors";
-import { NedbStore, newId, type Collection, type Doc, type Filter, type Sort, type Store } from "@docshelf/store";
+import { SqliteStore, newId, type Collection, type Doc, type Filter, type Sort, type Store } from "@docshelf/store";
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -22,7 +22,7 @@ let store: Store;
 let items: Collection<Item>;
 
 beforeEach(async () => {
-  store = new NedbStore({});
+  store = new SqliteStore({});
   items = await store.collection<Item>({ name: "items" });
 });
 

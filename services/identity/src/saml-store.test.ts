@@ -1,5 +1,5 @@
 // Request ids and accepted response ids in the store: shared by every node, and atomic against replays.
-import { NedbStore, type Collection } from "@docshelf/store";
+import { SqliteStore, type Collection } from "@docshelf/store";
 import { collections, type SamlConsumedDoc, type SamlRequestDoc } from "./models";
 import { CONSUMED_TTL_MS, REQUEST_TTL_MS } from "./saml-config";
 import { consumeOnce, requestCache } from "./saml-store";
@@ -8,7 +8,7 @@ describe("saml store", () => {
   let requests: Collection<SamlRequestDoc>;
   let consumed: Collection<SamlConsumedDoc>;
   beforeEach(async () => {
-    const store = new NedbStore({});
+    const store = new SqliteStore({});
     requests = await store.collection<SamlRequestDoc>(collections.samlRequests);
     consumed = await store.collection<SamlConsumedDoc>(collections.samlConsumed);
   });

@@ -1,6 +1,6 @@
 // Sign-in grants: local return paths only; a grant redeems once, in time, for the browser that started the sign-in.
 import { hashToken } from "@docshelf/access";
-import { NedbStore } from "@docshelf/store";
+import { SqliteStore } from "@docshelf/store";
 import { collections, type SignInGrantDoc, type TokenDoc, type UserDoc } from "./models";
 import type { Ctx, IdentityService } from "./service-types";
 import { isLocalPath, mintSignInGrant, signInGrantActions, type RedeemedGrant } from "./sign-in-grants.actions";
@@ -22,7 +22,7 @@ describe("redeeming a grant", () => {
   };
 
   beforeEach(async () => {
-    const store = new NedbStore({});
+    const store = new SqliteStore({});
     service = {
       users: await store.collection<UserDoc>(collections.users),
       tokens: await store.collection<TokenDoc>(collections.tokens),

@@ -1,6 +1,15 @@
 // The work one query may cost is capped (issue 36, finding 5): counted in lookups, not timed.
 import SearchableMap from "minisearch/SearchableMap";
-import { FUZZY_MAX_LENGTH, FUZZY_WORDS_BUDGET, MAX_FUZZY_TERMS, MAX_QUERY_TERMS, MAX_VARIANTS_PER_TERM, SearchIndex } from "./search-index";
+import {
+  FUZZY_MAX_LENGTH,
+  FUZZY_WORDS_BUDGET,
+  MAX_FUZZY_TERMS,
+  MAX_INFIX_CANDIDATES,
+  MAX_INFIX_TERMS,
+  MAX_QUERY_TERMS,
+  MAX_VARIANTS_PER_TERM,
+  SearchIndex,
+} from "./search-index";
 
 // xorshift32: reproducible, and no repeats in the few hundred thousand words drawn here.
 let seed = 2463534242;
@@ -70,5 +79,31 @@ describe("SearchIndex work per query", () => {
     expect(results.length).toBeLessThanOrEqual(MAX_VARIANTS_PER_TERM);
     // The kept variants are the shortest words (prefix matches weigh more the closer they are to the term).
     for (const hit of results) expect(Number(hit.id.slice(1)) % 40).toBeLessThan(3);
+  });
+
+  test("matching inside words goes to the first MAX_INFIX_TERMS qualifying terms only", () => {
+    const names = ["alpha", "bravo", "charlie", "delta", "gecko", "foxtrot", "golfer", "hotel", "india"];
+    expect(names).toHaveLength(MAX_INFIX_TERMS + 1);
+    const index = new SearchIndex();
+    index.indexRevision("s", "r", names.map((name) => ({ id: name, title: "T", path: name, markdown: `zz${name}` })));
+    const found = index.search(names.join(" "), { spaceIds: ["s"], limit: 100 }).map((hit) => hit.id);
+    expect(found.sort()).toEqual(names.slice(0, MAX_INFIX_TERMS).sort());
+  });
+
+  test("a term matched inside words examines at most MAX_INFIX_CANDIDATES words of the side index", () => {
+    // Every word holds every trigram of "target": its rarest trigram lists them all, in dictionary order. The
+    // last word would be the best kept variant (same length, first in word order), but it is not examined.
+    const letters = (i: number) => [0, 1, 2].map((k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join("");
+    const count = MAX_INFIX_CANDIDATES + 500;
+    const pages = Array.from({ length: count }, (_, i) => ({ id: `p${i}`, title: "T", path: `p${i}`, markdown: `qz${letters(i)}target` }));
+    pages.push({ id: "last", title: "T", path: "last", markdown: "qaaaatarget" });
+    const index = new SearchIndex();
+    index.indexRevision("s", "r", pages);
+    const found = index.search("target", { spaceIds: ["s"], limit: 1000 }).map((hit) => hit.id);
+    expect(found).toHaveLength(MAX_VARIANTS_PER_TERM);
+    expect(found).not.toContain("last");
+    for (const id of found) expect(Number(id.slice(1))).toBeLessThan(MAX_INFIX_CANDIDATES);
+    // …and is there: found first by its own word.
+    expect(index.search("qaaaatarget", { spaceIds: ["s"] })[0].id).toBe("last");
   });
 });

@@ -2,7 +2,7 @@
 import { checkLimit, checkOffset, checkQuery } from "./query";
 import { excerpt } from "./excerpt";
 import { type PageInput } from "./sections";
-import { FIELDS, queryTerms, SpaceIndex } from "./space-index";
+import { FIELDS, infixBytes, isDense, queryTerms, SpaceIndex, usesInfix, wordsHolding } from "./space-index";
 
 export type { PageInput } from "./sections";
 
@@ -48,13 +48,17 @@ export interface SearchOptions {
 
 // Ranking, as MiniSearch's BM25+ with the tuning this module always used: titles weigh 3× body text;
 // prefixes from 3 characters (search as you type); one typo in words of 5+ letters, two in words of
-// 8+, and none in terms with digits (versions, codes), which are meant exactly. Prefix and fuzzy
-// matches weigh less than exact ones, and less the further they are from the query term.
+// 8+, and none in terms with digits (versions, codes), which are meant exactly. Terms of two characters
+// in Korean, Chinese or Japanese (already a word there) match by prefix too, so 설치 finds 설치를 and 설치하기.
+// A term of 5+ letters (2+ characters in those scripts) also matches inside longer words (compounds:
+// anleitung finds installationsanleitung). Prefix, infix and fuzzy matches weigh less than exact ones,
+// and less the further they are from the query term.
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const FIELD_BOOSTS = [3, 1]; // in FIELDS order: title, text
 const PREFIX_WEIGHT = 0.4;
+const INFIX_WEIGHT = 0.3;
 const FUZZY_WEIGHT = 0.25;
-const usesPrefix = (term: string) => term.length >= 3;
+const usesPrefix = (term: string) => term.length >= 3 || (term.length === 2 && isDense(term));
 const typosAllowed = (term: string) => (term.length >= 5 && term.length <= FUZZY_MAX_LENGTH && /^\p{L}+$/u.test(term) ? Math.min(2, Math.round(term.length * 0.2)) : 0);
 
 // Work per query is capped (issue 36: 512-character queries of 56 random words against a page of 90,000
@@ -74,6 +78,10 @@ export const FUZZY_WORDS_BUDGET = 200_000;
 export const FUZZY_MAX_LENGTH = 24;
 /** Index words examined for one term's prefix matches, per space. */
 export const MAX_PREFIX_CANDIDATES = 1000;
+/** Query terms that get infix matching: the first ones that qualify. */
+export const MAX_INFIX_TERMS = 8;
+/** Words of the infix side index examined for one term (those of its rarest n-gram), per space. */
+export const MAX_INFIX_CANDIDATES = 2000;
 /** Prefix and typo variants kept per query term (the best weighted), besides the term itself. */
 export const MAX_VARIANTS_PER_TERM = 64;
 
@@ -133,7 +141,7 @@ export function approximateBytes(space: SpaceIndex): number {
   for (const page of space.pages) bytes += 2 * ((page.markdown?.length ?? 0) + page.title.length + page.path.length + page.id.length) + 64;
   for (const postings of space.postings) bytes += postings.start.byteLength + postings.sections.byteLength + postings.freqs.byteLength;
   bytes += space.firstSection.byteLength + space.sectionPage.byteLength + space.fieldLengths.reduce((sum, a) => sum + a.byteLength, 0);
-  return bytes + space.termCount * 80;
+  return bytes + space.termCount * 80 + infixBytes(space.infix);
 }
 
 interface Held {
@@ -262,16 +270,24 @@ function planQuery(terms: string[], spaces: SpaceIndex[]): Plan {
   const words = spaces.reduce((sum, space) => sum + space.termCount, 0);
   const fuzzyMax = Math.max(1, Math.min(MAX_FUZZY_TERMS, Math.floor(FUZZY_WORDS_BUDGET / Math.max(words, 1))));
   let fuzzyTerms = 0;
+  let infixTerms = 0;
   const variants = terms.map((term) => {
     const weights = new Map<string, number>([[term, 1]]);
     const typos = fuzzyTerms < fuzzyMax ? typosAllowed(term) : 0;
     if (typos > 0) fuzzyTerms++;
+    const infix = infixTerms < MAX_INFIX_TERMS && usesInfix(term);
+    if (infix) infixTerms++;
     for (const space of spaces) {
       if (usesPrefix(term)) {
         let examined = 0;
         for (const [word] of space.terms.atPrefix(term)) {
           if (++examined > MAX_PREFIX_CANDIDATES) break;
           if (word !== term) weights.set(word, (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length)));
+        }
+      }
+      if (infix) {
+        for (const word of wordsHolding(space.infix, term, MAX_INFIX_CANDIDATES)) {
+          if (!weights.has(word)) weights.set(word, (INFIX_WEIGHT * word.length) / (word.length + 0.3 * (word.length - term.length)));
         }
       }
       if (typos > 0) {

@@ -31,6 +31,131 @@ export function wordsOf(text: string): string[] {
   return out;
 }
 
+/**
+ * Scripts of thousands of letters, a syllable or a word per character (Korean Hangul, Chinese, Japanese): a
+ * term of two characters is already a word there, so such terms get prefix and infix matching, and their
+ * side-index keys are character bigrams (trigrams elsewhere).
+ */
+const DENSE = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+export const isDense = (term: string): boolean => DENSE.test(term);
+
+/** Letters (and their combining marks) only: numbers, versions and codes are never matched inside words. */
+const LETTERS = /^[\p{L}\p{M}]+$/u;
+
+/**
+ * The shortest query term matched inside a longer word of the index (Installationsanleitung for anleitung,
+ * 게이트웨이설치 for 설치): two characters of a dense script, five letters elsewhere, so that a short query
+ * (an, ung, tion) finds only words, never pieces of them.
+ */
+export function infixMinLength(term: string): number {
+  return isDense(term) ? 2 : 5;
+}
+
+/** Whether a query term is looked for inside longer words. */
+export const usesInfix = (term: string): boolean => term.length >= infixMinLength(term) && LETTERS.test(term);
+
+/** The distinct n-grams of a term, as the infix side index keys them (trigrams; bigrams in dense scripts). */
+function gramsOf(term: string): Set<string> {
+  const n = isDense(term) ? 2 : 3;
+  const grams = new Set<string>();
+  for (let i = 0; i + n <= term.length; i++) grams.add(term.slice(i, i + n));
+  return grams;
+}
+
+/**
+ * The side index for matching a query term inside longer words (German and Dutch compounds, Korean
+ * compounds, words with particles): the words of the dictionary that could hold a shorter term, in one
+ * string, and for each n-gram the words holding it. It is built from the term dictionary, not the text, so it
+ * grows with the distinct words of a space (a fraction of its postings), and it counts toward the budget.
+ */
+export interface InfixIndex {
+  /** The words, each followed by a NUL: word w is `text.slice(start[w], start[w + 1] - 1)`. */
+  text: string;
+  /** Bytes per character of `text`: 1 when it is all Latin-1 (V8 then stores it one byte a character), else 2. */
+  charBytes: 1 | 2;
+  start: Uint32Array;
+  /** N-gram → its number; the words holding gram g are `words[gramStart[g] .. gramStart[g + 1])`. */
+  grams: Map<string, number>;
+  gramStart: Uint32Array;
+  words: Uint32Array;
+}
+
+function buildInfix(terms: Iterable<string>): InfixIndex {
+  const kept: string[] = [];
+  const gramIds = new Map<string, number>();
+  const lists: number[][] = [];
+  for (const term of terms) {
+    if (term.length <= infixMinLength(term) || !LETTERS.test(term)) continue;
+    const w = kept.length;
+    kept.push(term);
+    const n = isDense(term) ? 2 : 3;
+    for (let i = 0; i + n <= term.length; i++) {
+      const gram = term.slice(i, i + n);
+      let g = gramIds.get(gram);
+      if (g === undefined) {
+        gramIds.set(gram, (g = gramIds.size));
+        lists.push([]);
+      }
+      // A gram twice in one word lists the word once (the word's entries are the list's last).
+      const list = lists[g];
+      if (list[list.length - 1] !== w) list.push(w);
+    }
+  }
+  const start = new Uint32Array(kept.length + 1);
+  let at = 0;
+  kept.forEach((word, w) => {
+    start[w] = at;
+    at += word.length + 1;
+  });
+  start[kept.length] = at;
+  const gramStart = new Uint32Array(lists.length + 1);
+  let total = 0;
+  lists.forEach((list, g) => {
+    gramStart[g] = total;
+    total += list.length;
+  });
+  gramStart[lists.length] = total;
+  const words = new Uint32Array(total);
+  lists.forEach((list, g) => words.set(list, gramStart[g]));
+  // One flat string: joining copies the words out of any larger text they were sliced from.
+  const text = [...kept, ""].join("\0");
+  return { text, charBytes: /[^\u0000-\u00ff]/u.test(text) ? 2 : 1, start, grams: gramIds, gramStart, words };
+}
+
+/** How many bytes an infix side index holds, roughly. */
+export function infixBytes(infix: InfixIndex): number {
+  return infix.charBytes * infix.text.length + infix.start.byteLength + infix.gramStart.byteLength + infix.words.byteLength + infix.grams.size * 64;
+}
+
+/**
+ * The words of the index that hold `term` inside them (not at their start: prefixes are found by the term
+ * dictionary), from the words of the term's rarest n-gram, at most `maxExamined` of them.
+ */
+export function wordsHolding(infix: InfixIndex, term: string, maxExamined: number): string[] {
+  let best: number | undefined;
+  for (const gram of gramsOf(term)) {
+    const g = infix.grams.get(gram);
+    if (g === undefined) return [];
+    if (best === undefined || infix.gramStart[g + 1] - infix.gramStart[g] < infix.gramStart[best + 1] - infix.gramStart[best]) best = g;
+  }
+  if (best === undefined) return [];
+  const out: string[] = [];
+  const { text, start, words, gramStart } = infix;
+  for (let i = gramStart[best], end = Math.min(gramStart[best + 1], gramStart[best] + maxExamined); i < end; i++) {
+    const w = words[i];
+    const from = start[w];
+    const last = start[w + 1] - 1 - term.length;
+    for (let at = from + 1; at <= last; at++) {
+      if (text.startsWith(term, at)) {
+        out.push(text.slice(from, start[w + 1] - 1));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** How many pages' split sections one space's index keeps for excerpts (a few hundred KB of text at most). */
 const SECTIONS_KEPT = 200;
 
@@ -73,6 +198,8 @@ export class SpaceIndex {
     /** Term → term number, searchable by prefix and edit distance. */
     readonly terms: SearchableMap<number>,
     readonly postings: readonly Postings[],
+    /** Words of the dictionary by their n-grams, for matching a query term inside a longer word. */
+    readonly infix: InfixIndex,
   ) {}
 
   get sectionCount(): number {
@@ -131,6 +258,7 @@ export class SpaceIndex {
       fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0)),
       SearchableMap.from(termIds),
       postings,
+      buildInfix(termIds.keys()),
     );
   }
 
