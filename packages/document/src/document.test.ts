@@ -180,6 +180,16 @@ describe("markdown <-> GitBook JSON document", () => {
   walk(fixtures);
   const withoutKeys = (doc: JSONDocument): unknown => JSON.parse(JSON.stringify(doc, (k, v: unknown) => (k === "key" ? undefined : v)));
 
+  it("italic text touching a letter outside (Chinese, Japanese, mid-word) is written with `*`, so it reads back as italic", () => {
+    for (const source of ["传*mystruct 类型（也只能传*mystruct 类型）", "un*frigging*believable", "*emphasis*です", "plain _italic_ here"]) {
+      const doc = markdownToDocument(source);
+      const written = documentToMarkdown(doc);
+      expect([source, withoutKeys(markdownToDocument(written))]).toEqual([source, withoutKeys(doc)]);
+    }
+    // Where `_` works (at word edges), it is still what is written.
+    expect(documentToMarkdown(markdownToDocument("plain *italic* here")).trim()).toBe("plain _italic_ here");
+  });
+
   it("reads every page of the real repositories as a valid document that survives its own Markdown", () => {
     expect(pages.length).toBeGreaterThan(40);
     let exact = 0;

@@ -4,6 +4,8 @@ import { RAW_KEY_PREFIX, type Block, type ContentRef, type Fragment, type Inline
 
 const MARK_ORDER: MarkType[] = ["bold", "italic", "strikethrough"];
 const DELIMITER: Record<Exclude<MarkType, "code">, string> = { bold: "**", italic: "_", strikethrough: "~~" };
+/** A letter or digit of any script: `_` beside one cannot open or close emphasis. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function escapeText(text: string): string {
   return text
@@ -54,18 +56,31 @@ class Serializer {
   leaves(leaves: Leaf[]): string {
     let out = "";
     const open: MarkType[] = [];
-    for (const leaf of leaves) {
-      const want = MARK_ORDER.filter((m) => leaf.marks.some((mk) => mk.type === m));
-      while (open.length > 0 && !open.every((m) => want.includes(m))) out += DELIMITER[open.pop() as Exclude<MarkType, "code">];
+    // The delimiter each open mark was written with (italic's may be `*`, see below).
+    const written = new Map<MarkType, string>();
+    const has = (leaf: Leaf, m: MarkType) => leaf.marks.some((mk) => mk.type === m);
+    for (const [index, leaf] of leaves.entries()) {
+      const want = MARK_ORDER.filter((m) => has(leaf, m));
+      while (open.length > 0 && !open.every((m) => want.includes(m))) out += written.get(open.pop() as MarkType);
       for (const m of want) {
         if (!open.includes(m)) {
           open.push(m);
-          out += DELIMITER[m as Exclude<MarkType, "code">];
+          let delimiter = DELIMITER[m as Exclude<MarkType, "code">];
+          // `_` opens or closes emphasis only at a word's edge: italic text touching a letter or digit outside
+          // (`传*mystruct 类型*`, common in Chinese and Japanese) is written with `*`, which works inside words.
+          if (m === "italic") {
+            let end = index;
+            while (end < leaves.length && has(leaves[end], "italic")) end++;
+            const after = leaves[end]?.text.charAt(0) ?? "";
+            if (WORD_CHAR.test(out.slice(-1)) || WORD_CHAR.test(after)) delimiter = "*";
+          }
+          written.set(m, delimiter);
+          out += delimiter;
         }
       }
-      out += leaf.marks.some((m) => m.type === "code") ? codeSpan(leaf.text) : escapeText(leaf.text);
+      out += has(leaf, "code") ? codeSpan(leaf.text) : escapeText(leaf.text);
     }
-    while (open.length > 0) out += DELIMITER[open.pop() as Exclude<MarkType, "code">];
+    while (open.length > 0) out += written.get(open.pop() as MarkType);
     return out;
   }
 
