@@ -28,6 +28,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
+import { EDGE_INVALIDATING_EVENTS } from "./edge-cache";
 import { appPages, requestIsSecure } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
@@ -322,6 +323,18 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           this.tokens.clear();
         },
       },
+      // A site's pages may have changed (its settings, structure, publication, or a space's content): every
+      // gateway empties its edge cache of published pages (edge-cache.ts) at once.
+      ...Object.fromEntries(
+        EDGE_INVALIDATING_EVENTS.map((name) => [
+          name,
+          {
+            handler(this: { published: PublishedSites }) {
+              this.published.edge.clear();
+            },
+          },
+        ]),
+      ),
     },
 
     methods: {
