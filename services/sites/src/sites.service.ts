@@ -58,7 +58,7 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
         // pages (services/gateway/src/edge-cache.ts) drop the site's answers on every gateway at once.
         async "*"(this: unknown, ctx: Context<{ organizationId?: unknown; siteId?: unknown }>, res: unknown) {
           const { organizationId, siteId } = ctx.params ?? {};
-          const action = ctx.action?.rawName ?? "";
+          const action = (ctx.action?.name ?? "").replace(/^sites[.]/, "");
           if (SITE_WRITE.test(action) && typeof organizationId === "string" && typeof siteId === "string") {
             await broadcast(ctx, events.sitesSiteChanged, { organizationId, siteId, action });
           }
