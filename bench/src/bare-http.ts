@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 
 const body = readFileSync(process.env.BARE_BODY ?? "");
 const headers = JSON.parse(readFileSync(process.env.BARE_HEADERS ?? "", "utf8")) as Record<string, string | string[]>;
+for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-length") delete headers[name];
 headers["Content-Length"] = String(body.length);
 
 createServer((_req, res) => {
