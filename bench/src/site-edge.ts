@@ -35,6 +35,19 @@ const MARKDOWN = [
   "",
   "The tool keeps its settings in your home folder; remove that folder to start over.",
   "",
+  "## Troubleshooting",
+  "",
+  "If the login fails, check that the token has not expired and that your clock is right: tokens are refused when",
+  "the time on your machine is more than five minutes off. Behind a proxy, set `HTTPS_PROXY` before running the tool.",
+  "",
+  "| Platform | Archive | Notes |",
+  "| --- | --- | --- |",
+  "| Linux | tool-linux-x64.tar.gz | glibc 2.28 or later |",
+  "| macOS | tool-darwin-arm64.zip | signed and notarized |",
+  "| Windows | tool-windows-x64.zip | run from PowerShell |",
+  "",
+  "Uninstalling is removing the binary from your PATH and the settings folder from your home folder.",
+  "",
 ].join("\n");
 
 async function docshelf(): Promise<{ system: System; body: Buffer; headers: Record<string, string | string[]> }> {
