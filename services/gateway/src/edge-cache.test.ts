@@ -2,7 +2,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { ServeAnswer } from "@docshelf/contracts/sites";
-import { cacheableFor, chooseEncoding, EdgeCache, edgeKey } from "./edge-cache";
+import { cacheableFor, chooseEncoding, EdgeCache, edgeKey, staleningCall } from "./edge-cache";
 
 const page = (over: Partial<ServeAnswer> = {}, headers: Record<string, string | string[]> = {}): ServeAnswer => ({
   status: 200,
@@ -208,5 +208,19 @@ describe("EdgeCache", () => {
   test("an answer larger than an eighth of the cache is not kept", () => {
     const cache = new EdgeCache({ maxBytes: 16_000, maxTtlMs: 60_000 });
     expect(cache.store("big", page({ body: "y".repeat(1_500) }), cache.generation())).toBe(false);
+  });
+});
+
+describe("staleningCall", () => {
+  test.each([
+    ["PATCH", "content.updateSpace", true],
+    ["DELETE", "git-sync.deleteLegacyInstallation", true],
+    ["POST", "git-sync.import", true],
+    ["GET", "git-sync.info", false],
+    ["GET", "content.getSpace", false],
+    ["POST", "content.createSpace", false],
+    ["POST", undefined, false],
+  ])("%s %s → %s", (method, action, expected) => {
+    expect(staleningCall(method, action)).toBe(expected);
   });
 });

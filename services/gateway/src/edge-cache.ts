@@ -9,8 +9,22 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
 
+/**
+ * Broadcast by a gateway after an API write that changes what published pages show but that no service
+ * announces: a space's title or emoji (`content.updateSpace`), its Git sync state (`git-sync.*`: the pages'
+ * "edit on Git" link). Only gateways send and hear it.
+ */
+export const EDGE_STALE_EVENT = "gateway.edge.stale";
+
+/** Whether a successful API call of `action` by `method` must empty every gateway's edge cache (EDGE_STALE_EVENT). */
+export function staleningCall(method: string | undefined, action: string | undefined): boolean {
+  if (!action || method === "GET" || method === "HEAD") return false;
+  return action === "content.updateSpace" || action.startsWith("git-sync.");
+}
+
 /** The events after which the cache is emptied (each gateway receives them all, they are broadcast). */
 export const EDGE_INVALIDATING_EVENTS = [
+  EDGE_STALE_EVENT,
   "sites.site.changed",
   "sites.site.published",
   "sites.site.unpublished",

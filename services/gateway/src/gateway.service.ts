@@ -28,7 +28,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
-import { EDGE_INVALIDATING_EVENTS } from "./edge-cache";
+import { EDGE_INVALIDATING_EVENTS, EDGE_STALE_EVENT, staleningCall } from "./edge-cache";
 import { appPages, requestIsSecure } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
@@ -218,13 +218,21 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
             const revoked = meta.revokedTokenHash;
             if (typeof revoked === "string") this.tokens.drop(revoked);
             settleCreatedLocation(meta, data);
-            if (!req.$idempotency) return data;
-            const headers: Record<string, string> = {};
-            for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
-            if (meta.$location) headers.Location = meta.$location;
-            const status = meta.$statusCode ?? 200;
-            // Only successes are kept: a failed first attempt may be retried with the same key.
-            return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
+            const settle = (): unknown => {
+              if (!req.$idempotency) return data;
+              const headers: Record<string, string> = {};
+              for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
+              if (meta.$location) headers.Location = meta.$location;
+              const status = meta.$statusCode ?? 200;
+              // Only successes are kept: a failed first attempt may be retried with the same key.
+              return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
+            };
+            // A write no service announces but published pages show: every gateway's edge cache is emptied
+            // before the answer leaves (edge-cache.ts).
+            if (staleningCall(req.method, (req as { $alias?: { action?: string } }).$alias?.action)) {
+              return Promise.resolve(ctx.broadcast(EDGE_STALE_EVENT, {})).then(settle);
+            }
+            return settle();
           },
         },
         { ...changeRequestPdfRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
