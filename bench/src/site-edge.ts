@@ -14,10 +14,12 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { freePort, http, startChild, waitUntil } from "./procs";
 import { writeMarkedSection } from "./page-bench";
-import { CONNECTIONS, DURATION_S, MAIN, median, measure, nodeArgs, RATE_LIMIT, RUNS, START_DEADLINE_MS, stopSystem, tempDir, WARMUP_S, runBench, type Sample, type System } from "./systems";
+import { CONNECTIONS, DURATION_S, load, MAIN, median, measure, nodeArgs, RATE_LIMIT, RUNS, START_DEADLINE_MS, stopSystem, tempDir, WARMUP_S, runBench, type Sample, type System } from "./systems";
 
 const TARGET = 0.6;
 const WRITE = process.env.BENCH_WRITE !== "0";
+/** Seconds of load on each server before the first measured run. */
+const SETTLE_S = 5;
 /** Headers of one answer that are not its content (they change per request or per connection). */
 const NOT_CONTENT = new Set(["date", "connection", "keep-alive", "transfer-encoding", "x-request-id", "age"]);
 
@@ -134,6 +136,8 @@ async function main(): Promise<void> {
   let floor: System | undefined;
   try {
     floor = await bare(real.body, real.headers);
+    // Both warmed alike before the measured runs (JIT, and the work docshelf does after a site is published).
+    for (const system of [real.system, floor]) await load(system, SETTLE_S);
     const samples: { real: Sample[]; bare: Sample[] } = { real: [], bare: [] };
     for (let run = 0; run < RUNS; run++) {
       // Alternating, so that the machine's other load weighs on both alike.
@@ -152,7 +156,7 @@ async function main(): Promise<void> {
       `Measured ${new Date().toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/dist/site-edge.js\` (\`npm run bench:site-edge -w @docshelf/bench\`): docshelf embedded`,
       `(every service in one process, its own temp \`DATA_DIR\`, the readers' rate limiter in the path) serving a public page of`,
       `${real.body.length} bytes of HTML at \`/sites/docs/install\`, and bare \`node:http\` (bench/src/bare-http.ts) answering the very same`,
-      `body and headers; autocannon, ${CONNECTIONS} connections, no Accept-Encoding, ${RUNS} runs of ${DURATION_S} s each after ${WARMUP_S} s of warm-up,`,
+      `body and headers; autocannon, ${CONNECTIONS} connections, no Accept-Encoding, ${SETTLE_S} s of load on each first, then ${RUNS} runs of ${DURATION_S} s each after ${WARMUP_S} s of warm-up,`,
       `alternating; medians. Node ${process.version}; 2 cores, shared with other sessions' processes (the "others' CPU" column).`,
       "",
       "| server | requests/s | p50 ms | p99 ms | CPU µs / request | others' CPU | non-2xx + errors |",

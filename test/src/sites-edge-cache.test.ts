@@ -110,6 +110,11 @@ describe.each(MODES)("the gateway's edge cache of published pages over %s", (mod
     expect(h(again.value, "etag")).toBe(h(first, "etag"));
     expect(Number(h(again.value, "age"))).toBeGreaterThanOrEqual(0);
     expect(h(again.value, "content-security-policy")).toBe(h(first, "content-security-policy"));
+    // The request's id is the answer's, from memory too.
+    const traced = await counted(gw, () => raw(gw.url, `${docs.base}/long-page`, { "X-Request-ID": "edge-cache-trace-1" }));
+    expect(traced).toMatchObject({ hit: 1, miss: 0, pass: 0 });
+    expect(h(traced.value, "x-request-id")).toBe("edge-cache-trace-1");
+    expect(h(again.value, "x-request-id")).not.toBe(h(first, "x-request-id"));
     // The query's parameters in another order are the same page.
     const a = await raw(gw.url, `${docs.base}/guide?a=1&b=2`);
     const b = await counted(gw, () => raw(gw.url, `${docs.base}/guide?b=2&a=1`));

@@ -231,8 +231,12 @@ export class EdgeCache {
     return true;
   }
 
-  /** Answers `req` from the cache when `key` has a fresh entry; false when it has none (ask `sites.serve`). */
-  serve(key: string, req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers `req` from the cache when `key` has a fresh entry; false when it has none (ask `sites.serve`).
+   * `requestId` becomes the answer's X-Request-ID. Every header is written by one writeHead (node:http's fast
+   * path when none was set before).
+   */
+  serve(key: string, req: IncomingMessage, res: ServerResponse, requestId?: string): boolean {
     const entry = this.entries.get(key);
     if (!entry) return false;
     const now = this.now();
@@ -245,17 +249,17 @@ export class EdgeCache {
     this.entries.set(key, entry);
     const encoding = chooseEncoding(req.headers["accept-encoding"], (e) => entry.variants[e] !== undefined);
     const variant = entry.variants[encoding] as Variant;
-    // What a cache in front should count its max-age from.
-    res.setHeader("Age", String(Math.floor((now - entry.storedAt) / 1000)));
+    // Age: what a cache in front should count its max-age from.
+    const headers: OutgoingHttpHeaders = { ...variant.headers, Age: String(Math.floor((now - entry.storedAt) / 1000)) };
+    if (requestId !== undefined) headers["X-Request-ID"] = requestId;
     if (namesETag(req.headers["if-none-match"], entry.etags)) {
-      const headers = { ...variant.headers };
       delete headers["Content-Length"];
       delete headers["Content-Encoding"];
       res.writeHead(304, headers);
       res.end();
       return true;
     }
-    res.writeHead(200, variant.headers);
+    res.writeHead(200, headers);
     res.end(req.method === "HEAD" ? undefined : variant.body);
     return true;
   }

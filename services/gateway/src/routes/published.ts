@@ -151,6 +151,8 @@ export function publishedSites(publicUrl: string, timeoutMs: number, edge = new 
 
     refuse(req, res, retryAfter) {
       res.statusCode = 429;
+      const id = req.headers["x-request-id"];
+      if (typeof id === "string" && !res.hasHeader("X-Request-ID")) res.setHeader("X-Request-ID", id);
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Content-Security-Policy", "default-src 'none'");
@@ -160,10 +162,11 @@ export function publishedSites(publicUrl: string, timeoutMs: number, edge = new 
 
     async serve(broker, req, res, params, requestID) {
       const key = edgeKey(req, params);
-      if (key !== null && edge.serve(key, req, res)) {
+      if (key !== null && edge.serve(key, req, res, requestID)) {
         count(broker, "hit");
         return true;
       }
+      if (!res.hasHeader("X-Request-ID")) res.setHeader("X-Request-ID", requestID);
       // Asked whole (no If-None-Match) when it may be kept: the cache answers the 304 itself.
       const generation = edge.generation();
       const ifNoneMatch = params.ifNoneMatch;
@@ -205,7 +208,7 @@ export function publishedSites(publicUrl: string, timeoutMs: number, edge = new 
       if (key !== null && edge.store(key, answer, generation)) {
         count(broker, "miss");
         // Answered from the entry just made: compressed, 304 for a known ETag.
-        if (edge.serve(key, req, res)) return true;
+        if (edge.serve(key, req, res, requestID)) return true;
       }
       count(broker, "pass");
       if (key !== null && ifNoneMatch !== undefined && answer.status === 200 && typeof answer.headers.ETag === "string" && notModifiedBy(ifNoneMatch, answer.headers.ETag)) {
