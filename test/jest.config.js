@@ -22,6 +22,7 @@ const ALONE = [
   "hardening",
   "hardening-nats",
   "sites-rate-limit",
+  "sites-edge-cache", // private systems with metrics on; over NATS, two gateways
   "isolation-gateway",
   "deploy-observability",
   "ai-rate-limit",

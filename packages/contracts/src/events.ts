@@ -20,6 +20,12 @@ export const sitesUrlsChanged = event<{ siteId: string }>("sites.urls.changed");
 export const sitesSiteDeleted = event<{ organizationId: string; siteId: string }>("sites.site.deleted");
 export const sitesSitePublished = event<{ organizationId: string; siteId: string }>("sites.site.published");
 export const sitesSiteUnpublished = event<{ organizationId: string; siteId: string }>("sites.site.unpublished");
+/**
+ * A write through one of the sites' API actions (settings, customization, sections, site spaces, redirects,
+ * share links, publishing auth...) changed, or may have changed, what the site's published pages show: the
+ * gateways' edge caches drop what they keep of it.
+ */
+export const sitesSiteChanged = event<{ organizationId: string; siteId: string; action: string }>("sites.site.changed");
 
 /** A change request was merged: also sent on the durable NATS JetStream channel of the same name when scaled out. */
 export const changeRequestsMerged = event<ChangeRequestMerged>("change-requests.merged");

@@ -28,6 +28,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
+import { EDGE_INVALIDATING_EVENTS, EDGE_STALE_EVENT, staleningCall } from "./edge-cache";
 import { appPages, requestIsSecure } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
@@ -91,10 +92,12 @@ function plainRequestId(req: IncomingMessage): string | undefined {
  * only when it is short and plain, otherwise a new one. Left in the request's headers, so a request the
  * sites pass on to the API keeps it (rootCallOptions).
  */
-function settleRequestId(req: IncomingMessage, res: ServerResponse): string {
+function settleRequestId(req: IncomingMessage, res: ServerResponse | null): string {
   const id = plainRequestId(req) ?? randomUUID();
   req.headers["x-request-id"] = id;
-  res.setHeader("X-Request-ID", id);
+  // A published page's answer sets X-Request-ID itself (published.ts): an answer from the edge cache then writes
+  // all its headers at once, which node:http does faster than headers set one by one before.
+  res?.setHeader("X-Request-ID", id);
   return id;
 }
 
@@ -217,13 +220,21 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
             const revoked = meta.revokedTokenHash;
             if (typeof revoked === "string") this.tokens.drop(revoked);
             settleCreatedLocation(meta, data);
-            if (!req.$idempotency) return data;
-            const headers: Record<string, string> = {};
-            for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
-            if (meta.$location) headers.Location = meta.$location;
-            const status = meta.$statusCode ?? 200;
-            // Only successes are kept: a failed first attempt may be retried with the same key.
-            return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
+            const settle = (): unknown => {
+              if (!req.$idempotency) return data;
+              const headers: Record<string, string> = {};
+              for (const [name, value] of Object.entries(meta.$responseHeaders ?? {})) if (typeof value === "string") headers[name] = value;
+              if (meta.$location) headers.Location = meta.$location;
+              const status = meta.$statusCode ?? 200;
+              // Only successes are kept: a failed first attempt may be retried with the same key.
+              return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
+            };
+            // A write no service announces but published pages show: every gateway's edge cache is emptied
+            // before the answer leaves (edge-cache.ts).
+            if (staleningCall(req.method, (req as { $alias?: { action?: string } }).$alias?.action)) {
+              return Promise.resolve(ctx.broadcast(EDGE_STALE_EVENT, {})).then(settle);
+            }
+            return settle();
           },
         },
         { ...changeRequestPdfRoutes, use: [rateLimitGuard(guardOptions)], callOptions: { timeout: cfg.requestTimeoutMs }, logging: routeLogging },
@@ -322,6 +333,18 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           this.tokens.clear();
         },
       },
+      // A site's pages may have changed (its settings, structure, publication, or a space's content): every
+      // gateway empties its edge cache of published pages (edge-cache.ts) at once.
+      ...Object.fromEntries(
+        EDGE_INVALIDATING_EVENTS.map((name) => [
+          name,
+          {
+            handler(this: { published: PublishedSites }) {
+              this.published.edge.clear();
+            },
+          },
+        ]),
+      ),
     },
 
     methods: {
@@ -383,7 +406,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         }
         if (!params && app.matches(req)) return this.admitReader(req, res) ? app.serve(this.broker, req, res, settleRequestId(req, res)).catch((err: unknown) => this.renderError(req, res, err)) : undefined;
         if (!params) return apiHandler.call(this, req, res, next);
-        const requestID = settleRequestId(req, res);
+        const requestID = settleRequestId(req, null);
         if (!this.admitReader(req, res)) return undefined;
         return this.published.serve(this.broker, req, res, params, requestID).then(
           (served) => (served ? undefined : apiHandler.call(this, req, res, next)),

@@ -1,6 +1,6 @@
 // Sites: their structure (sections, section groups, site spaces), share links, adaptive content and published profile.
-import type * as events from "@docshelf/contracts/events";
-import { call, type PayloadOf } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
+import { broadcast, call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
 import * as orgs from "@docshelf/contracts/orgs";
 import type { Context, ServiceSchema } from "moleculer";
@@ -28,6 +28,9 @@ import { siteSpaceActions } from "./site-spaces.actions";
 import { spaceUrlActions } from "./space-urls.actions";
 import { nextPosition, slugify, uniquePath } from "./structure";
 
+/** The sites' actions that write (by name): create, update, remove, delete, add, move, sort, put, publish... */
+const SITE_WRITE = /^(create|update|remove|delete|add|move|sort|put|publish|unpublish|regenerate|bulkUpsert)/;
+
 export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "sites",
@@ -47,6 +50,21 @@ export function sitesSchema(): ServiceSchema<Record<string, unknown>, Methods, V
       ...siteSearchActions,
       ...serveActions,
       ...spaceUrlActions,
+    },
+
+    hooks: {
+      after: {
+        // Every write through the API actions is announced, so that the gateways' edge caches of published
+        // pages (services/gateway/src/edge-cache.ts) drop the site's answers on every gateway at once.
+        async "*"(this: unknown, ctx: Context<{ organizationId?: unknown; siteId?: unknown }>, res: unknown) {
+          const { organizationId, siteId } = ctx.params ?? {};
+          const action = (ctx.action?.name ?? "").replace(/^sites[.]/, "");
+          if (SITE_WRITE.test(action) && typeof organizationId === "string" && typeof siteId === "string") {
+            await broadcast(ctx, events.sitesSiteChanged, { organizationId, siteId, action });
+          }
+          return res;
+        },
+      },
     },
 
     events: {

@@ -8,6 +8,10 @@ import type { AnswerOf } from "@docshelf/contracts/action";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
 import { acceptsMarkdown, isSiteMcpPost, mcpRefusal, readSiteMcp } from "../mcp/site";
+import { EDGE_CACHE_DEFAULTS, EdgeCache, edgeKey } from "../edge-cache";
+
+/** Published-site answers by where they came from: the edge cache (`hit`), or `sites.serve` (`miss` when kept after, `pass` when not). */
+export const EDGE_ANSWERS = "docshelf.site.edge.answers.total";
 
 /**
  * Paths that are the instance's own whatever the Host: the API, probes and metrics. A site's hostname
@@ -37,6 +41,8 @@ export interface PublishedSites {
   notHere(req: IncomingMessage, res: ServerResponse): void;
   /** Answers the 429 page of a reader over the rate limit. */
   refuse(req: IncomingMessage, res: ServerResponse, retryAfter: number): void;
+  /** The edge cache of public answers (edge-cache.ts). */
+  edge: EdgeCache;
   /** Writes a site's answer; false when `sites.serve` said the request is not a site's (serve the API). */
   serve(broker: ServiceBroker, req: IncomingMessage, res: ServerResponse, params: ServeParams, requestID: string): Promise<boolean>;
 }
@@ -57,6 +63,13 @@ function errorPage(status: number): string {
     status === 400 ? "This address is not one a site has" : status === 404 ? "There is no page at this address" : status === 429 ? "Too many requests" : status === 504 ? "The site took too long to answer" : "The site cannot be shown right now";
   const hint = status === 400 || status === 404 ? "Check the link you followed." : "Try again in a moment.";
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body><h1>${title}</h1><p>${hint}</p></body></html>\n`;
+}
+
+function notModifiedBy(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim().replace(/^W\//, "");
+    return t === "*" || t === etag;
+  });
 }
 
 export function isStream(value: object): value is NodeJS.ReadableStream {
@@ -82,7 +95,16 @@ export function writeStream(req: IncomingMessage, res: ServerResponse, stream: N
   readable.pipe(res);
 }
 
-export function publishedSites(publicUrl: string, timeoutMs: number): PublishedSites {
+export function publishedSites(publicUrl: string, timeoutMs: number, edge = new EdgeCache(EDGE_CACHE_DEFAULTS)): PublishedSites {
+  let counted: ServiceBroker | undefined;
+  const count = (broker: ServiceBroker, outcome: "hit" | "miss" | "pass") => {
+    if (!broker.isMetricsEnabled()) return;
+    if (counted !== broker) {
+      counted = broker;
+      if (!broker.metrics.getMetric(EDGE_ANSWERS)) broker.metrics.register({ type: "counter", name: EDGE_ANSWERS, labelNames: ["outcome"], description: "Published-site answers from the gateway's edge cache (hit) or sites.serve (miss: kept, pass: not cacheable)" });
+    }
+    broker.metrics.increment(EDGE_ANSWERS, { outcome });
+  };
   const ownHost = new URL(publicUrl).hostname.toLowerCase();
   /** The last Host header seen and what it said: clients send the same one request after request. */
   let last = { header: "", host: "", foreign: false };
@@ -95,6 +117,8 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
     return last;
   };
   return {
+    edge,
+
     target(req) {
       // The path as sent: a URL parser would resolve "..", and sites.serve refuses such paths instead.
       const raw = req.url ?? "/";
@@ -127,6 +151,8 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
 
     refuse(req, res, retryAfter) {
       res.statusCode = 429;
+      const id = req.headers["x-request-id"];
+      if (typeof id === "string" && !res.hasHeader("X-Request-ID")) res.setHeader("X-Request-ID", id);
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Content-Security-Policy", "default-src 'none'");
@@ -135,6 +161,16 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
     },
 
     async serve(broker, req, res, params, requestID) {
+      const key = edgeKey(req, params);
+      if (key !== null && edge.serve(key, req, res, requestID)) {
+        count(broker, "hit");
+        return true;
+      }
+      if (!res.hasHeader("X-Request-ID")) res.setHeader("X-Request-ID", requestID);
+      // Asked whole (no If-None-Match) when it may be kept: the cache answers the 304 itself.
+      const generation = edge.generation();
+      const ifNoneMatch = params.ifNoneMatch;
+      if (key !== null) delete params.ifNoneMatch;
       let answer: ServeAnswer | NodeJS.ReadableStream | null = null;
       let head: ServeHead | undefined;
       try {
@@ -165,8 +201,19 @@ export function publishedSites(publicUrl: string, timeoutMs: number): PublishedS
       }
       if (!answer) return false;
       if (isStream(answer)) {
+        count(broker, "pass");
         writeStream(req, res, answer, head);
         return true;
+      }
+      if (key !== null && edge.store(key, answer, generation)) {
+        count(broker, "miss");
+        // Answered from the entry just made: compressed, 304 for a known ETag.
+        if (edge.serve(key, req, res, requestID)) return true;
+      }
+      count(broker, "pass");
+      if (key !== null && ifNoneMatch !== undefined && answer.status === 200 && typeof answer.headers.ETag === "string" && notModifiedBy(ifNoneMatch, answer.headers.ETag)) {
+        // Asked without If-None-Match but not kept: the client's copy is still answered with a 304.
+        answer = { status: 304, headers: answer.headers, body: "" };
       }
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
