@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { freePort, http, isRunning, startChild, stopAll, waitUntil, type Child } from "./procs";
 import { insertLargeSpace, now, pct, r1, rnd } from "./large-space";
 import { bounded, MAIN, ROOT, START_DEADLINE_MS, WRITE, runBench } from "./systems";
+import { embeddedServerEnv } from "./page-bench";
 
 const PAGES = bounded("BENCH_PAGES", 10_000, 60, 10_000);
 const BATCH = bounded("BENCH_BATCH", 500, 1, 2_000);
@@ -43,23 +44,10 @@ async function main(): Promise<void> {
   const headers = { Authorization: `Bearer ${adminToken}` };
   let child: Child | undefined;
   try {
-    child = startChild("real (all services)", [MAIN], {
-      ...process.env,
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
-      LOGLEVEL: "warn",
-      NAMESPACE: `bench-merge-${randomBytes(4).toString("hex")}`,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      MONGO_URL: "",
-      SERVICES: "all",
-      TRANSPORTER: "",
-      RATE_LIMIT_PER_MINUTE: "10000000",
+    child = startChild("real (all services)", [MAIN], embeddedServerEnv({ dataDir, adminToken, port, label: "merge" }, {
       JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
       REQUEST_TIMEOUT_MS: "120000",
-    });
+    }));
     const system = child;
     await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [system]);
     const json = async (method: string, path: string, body?: unknown, expect = [200, 201]): Promise<Json> => {

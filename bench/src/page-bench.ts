@@ -58,25 +58,11 @@ export async function largeEmbeddedSystem(label: string, pages: number, batch: n
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const proc = startChild("real (all services)", [MAIN], {
-      ...process.env,
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
-      LOGLEVEL: "warn",
-      NAMESPACE: `bench-${label}-${randomBytes(4).toString("hex")}`,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: base,
-      MONGO_URL: "",
-      SERVICES: "all",
-      TRANSPORTER: "",
-      RATE_LIMIT_PER_MINUTE: "10000000",
-      RATE_LIMIT_ANON_PER_MINUTE: "10000000",
+    const proc = startChild("real (all services)", [MAIN], embeddedServerEnv({ dataDir, adminToken, port, label }, {
       SITE_RATE_LIMIT_PER_MINUTE: "10000000",
       JSON_BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
       REQUEST_TIMEOUT_MS: "120000",
-    });
+    }));
     children.push(proc);
     await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [proc]);
     const json = async (method: string, path: string, body?: unknown, expect = [200, 201], timeoutMs = 60_000): Promise<Json> => {
@@ -145,6 +131,31 @@ export async function timeHtmlFloor(system: LargeSystem, label: string, html: st
   } finally {
     rmSync(floorDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The environment of a one-process server for a bench (every service, the embedded store in `dataDir`, on
+ * 127.0.0.1:`port`, `NODE_ENV=test` for the test-only routes that fill it), its rate limits out of the way;
+ * `extra` on top.
+ */
+export function embeddedServerEnv(options: { dataDir: string; adminToken: string; port: number; label: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "test",
+    DATA_DIR: options.dataDir,
+    ADMIN_TOKEN: options.adminToken,
+    LOGLEVEL: "warn",
+    NAMESPACE: `bench-${options.label}-${randomBytes(4).toString("hex")}`,
+    HOST: "127.0.0.1",
+    PORT: String(options.port),
+    PUBLIC_URL: `http://127.0.0.1:${options.port}`,
+    MONGO_URL: "",
+    SERVICES: "all",
+    TRANSPORTER: "",
+    RATE_LIMIT_PER_MINUTE: "10000000",
+    RATE_LIMIT_ANON_PER_MINUTE: "10000000",
+    ...extra,
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, http, startChild, waitUntil } from "./procs";
 import { now, pct, r1 } from "./large-space";
-import { writeMarkedSection } from "./page-bench";
+import { embeddedServerEnv, writeMarkedSection } from "./page-bench";
 import { bounded, MAIN, START_DEADLINE_MS } from "./systems";
 
 const RUNS = bounded("BENCH_SIGNIN_RUNS", 40, 5, 500);
@@ -27,22 +27,10 @@ async function main(): Promise<void> {
   const adminToken = `dsk_${randomBytes(24).toString("base64url")}`;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const proc = startChild("real (all services)", [MAIN], {
-    ...process.env,
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    ADMIN_TOKEN: adminToken,
+  const proc = startChild("real (all services)", [MAIN], embeddedServerEnv({ dataDir, adminToken, port, label: "signin" }, {
     LOGLEVEL: "error",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: base,
-    MONGO_URL: "",
-    SERVICES: "all",
-    TRANSPORTER: "",
     TRUSTED_PROXIES: "127.0.0.1",
-    RATE_LIMIT_PER_MINUTE: "10000000",
-    RATE_LIMIT_ANON_PER_MINUTE: "10000000",
-  });
+  }));
   let client = 0;
   try {
     await waitUntil("/ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, [proc]);

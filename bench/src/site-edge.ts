@@ -13,7 +13,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { freePort, http, startChild, waitUntil } from "./procs";
-import { writeMarkedSection } from "./page-bench";
+import { embeddedServerEnv, writeMarkedSection } from "./page-bench";
 import { CONNECTIONS, DURATION_S, load, MAIN, median, measure, nodeArgs, RATE_LIMIT, RUNS, START_DEADLINE_MS, stopSystem, tempDir, WARMUP_S, runBench, type Sample, type System } from "./systems";
 
 const TARGET = 0.6;
@@ -60,24 +60,11 @@ async function docshelf(): Promise<{ system: System; body: Buffer; headers: Reco
   const system: System = { label: "docshelf (embedded)", url: base, headers: {}, children: [], tempDirs: [dataDir] };
   try {
     system.children.push(
-      startChild("docshelf (all services)", nodeArgs("embedded", "site-edge", MAIN), {
-        ...process.env,
-        // For the test-only route that inserts pages (the page is made once, before measuring).
-        NODE_ENV: "test",
-        DATA_DIR: dataDir,
-        ADMIN_TOKEN: adminToken,
-        LOGLEVEL: "warn",
-        NAMESPACE: `bench-site-edge-${randomBytes(4).toString("hex")}`,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        PUBLIC_URL: base,
-        MONGO_URL: "",
-        SERVICES: "all",
-        TRANSPORTER: "",
+      startChild("docshelf (all services)", nodeArgs("embedded", "site-edge", MAIN), embeddedServerEnv({ dataDir, adminToken, port, label: "site-edge" }, {
         RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
         // The readers' limiter stays in the path (its cost is real) without ever answering 429.
         SITE_RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
-      }),
+      })),
     );
     await waitUntil("docshelf /ready", async () => (await http("GET", `${base}/ready`)).status === 200, START_DEADLINE_MS, system.children);
     const auth = { Authorization: `Bearer ${adminToken}` };
