@@ -119,14 +119,18 @@ describe("fault tolerance over a NATS server of our own", () => {
     // Ready is each process's own word. Requests that cross services (orgs asks identity for the owner,
     // content asks orgs for the role) need the nodes to know each other again, which takes until each has
     // heard the others announce themselves: within 10 s too.
-    const owner = await createUser(system.admin);
+    let owner: Awaited<ReturnType<typeof createUser>> | undefined;
+    await within(10_000, "a user to be created (the gateway asks identity)", async () => {
+      owner = await createUser(system.admin);
+      return true;
+    });
     let orgId = "";
     await within(10_000, "an organization to be created (orgs asks identity)", async () => {
-      const res = await send(system.url, owner.token, "POST", "/v1/orgs", { title: "after the outage" });
+      const res = await send(system.url, owner!.token, "POST", "/v1/orgs", { title: "after the outage" });
       orgId = res.body?.id ?? "";
       return res.status === 201;
     });
-    await within(10_000, "a space to be created (content asks orgs)", async () => (await send(system.url, owner.token, "POST", `/v1/orgs/${orgId}/spaces`, { title: "after the outage" })).status === 201);
+    await within(10_000, "a space to be created (content asks orgs)", async () => (await send(system.url, owner!.token, "POST", `/v1/orgs/${orgId}/spaces`, { title: "after the outage" })).status === 201);
   }));
 
   test("with NATS restarted under load, requests succeed again within 10 s and no acknowledged write is lost", logged(() => system.logs, async () => {
