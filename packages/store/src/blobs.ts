@@ -25,7 +25,7 @@ export function sha256Of(bytes: Buffer): string {
 }
 
 /** fsyncs a directory, so a rename in it survives a power cut (where the file system allows it). */
-function syncDirectory(dir: string): void {
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");
@@ -59,7 +59,7 @@ export class DiskBlobStore implements BlobStore {
         closeSync(fd);
       }
       renameSync(partial, target);
-      syncDirectory(this.dir);
+      fsyncDir(this.dir);
     }
     return sha256;
   }

@@ -10,12 +10,12 @@
 // DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
 // ends however it ends, and the lock is the open file's, not a pid's: two containers on one volume, both
 // pid 1, are refused as any two processes are.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { ConflictError } from "@docshelf/errors";
-import { DiskBlobStore, type BlobStore } from "./blobs";
+import { DiskBlobStore, fsyncDir, type BlobStore } from "./blobs";
 import { normalizeSort, afterQuery } from "./cursor";
 import { DataDirLockedError } from "./dir-lock";
 import { toQuery, type Filter, type Primitive } from "./filter";
@@ -381,17 +381,7 @@ function keepNedbFilesAside(dir: string): void {
   fsyncDir(dir);
 }
 
-export function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // not every file system lets a directory be fsynced
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
+export { fsyncDir };
 
 /** The top-level fields of a stored document that hold an array. */
 function arrayFieldsOf(doc: Record<string, unknown>): string[] {
