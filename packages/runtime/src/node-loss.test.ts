@@ -61,3 +61,34 @@ test("a process that stood still longer than heartbeatTimeout (a stalled machine
     expect(await caller.call("echo.hi")).toBe("hi");
   });
 }, 20_000);
+
+test("a process that stands still while its services start (its peers already known) drops none of them", async () => {
+  const namespace = `nl${randomBytes(4).toString("hex")}`;
+  const callee = broker("callee", namespace);
+  callee.createService({ name: "echo", actions: { hi: () => "hi" } });
+  await callee.start();
+  // The caller connects, hears the callee, then its own service's start holds the event loop for 5.5 s (more than
+  // heartbeatTimeout): a process loading code and opening its store on a loaded machine.
+  const caller = broker("caller", namespace);
+  caller.createService({
+    name: "slow",
+    async started() {
+      await caller.waitForServices("echo", 2_000);
+      const until = Date.now() + 5_500;
+      while (Date.now() < until) {
+        /* stand still */
+      }
+    },
+  });
+  const drops: string[] = [];
+  caller.localBus.on("$node.disconnected", ({ node }: { node: { id: string } }) => drops.push(node.id));
+  try {
+    await caller.start();
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(drops).toEqual([]);
+    expect(await caller.call("echo.hi")).toBe("hi");
+  } finally {
+    await caller.stop();
+    await callee.stop();
+  }
+}, 20_000);

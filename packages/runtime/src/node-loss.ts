@@ -29,7 +29,10 @@ export function nodeLossCheck(): Middleware {
   let timer: NodeJS.Timeout | undefined;
   return {
     name: "NodeLossCheck",
-    async started(broker: ServiceBroker) {
+    // Installed when the broker is made, not when it has started: Moleculer's own check runs from the moment the
+    // transporter connects, and a process stands still most while its services start (loading code, opening its
+    // store), with its peers already known. Guarded only from `started`, that first check dropped every peer.
+    created(broker: ServiceBroker) {
       const discoverer = (broker.registry as unknown as { discoverer?: Discoverer }).discoverer;
       const check = discoverer?.checkRemoteNodes?.bind(discoverer);
       if (!broker.transit || !discoverer || !check) return;
