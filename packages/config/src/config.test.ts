@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALL_SERVICES, ConfigError, MAX_IMPORT_PAGES, VARIABLES, bindConfig, configFor, loadConfig } from "./index";
+import { ALL_SERVICES, ConfigError, MAX_IMPORT_PAGES, VARIABLES, bindConfig, configFor, loadConfig, natsConnectionOptions } from "./index";
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -300,6 +300,12 @@ describe("NATS credentials", () => {
     expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222" }).nats).toEqual({ servers: ["127.0.0.1:4222"], streamReplicas: 1 });
     expect(loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222", NATS_STREAM_REPLICAS: "3" }).nats?.streamReplicas).toBe(3);
     expect(configError({ TRANSPORTER: "nats://127.0.0.1:4222", NATS_STREAM_REPLICAS: "0" }).message).toContain("NATS_STREAM_REPLICAS");
+  });
+
+  test("every NATS client of a process tries a lost server again every 250 ms (nats.js waits 2 s), and never gives up", () => {
+    const options = natsConnectionOptions(loadConfig({ TRANSPORTER: "nats://u:pw@nats-0:4222,nats://u:pw@nats-1:4222" }).nats!);
+    // nats.js's own default is 10 attempts, then closed for good: the JetStream channels took these options as they are.
+    expect(options).toMatchObject({ servers: ["nats-0:4222", "nats-1:4222"], user: "u", pass: "pw", reconnectTimeWait: 250, maxReconnectAttempts: -1 });
   });
 
   test("a token, a creds file or an nkey seed file is the way to log in", () => {
