@@ -13,6 +13,7 @@ export type { PublishedHead, SearchHit, TreePage };
 /** A revision's tree indexed for serving: pages by path, reading order, parents. */
 export class TreeIndex {
   readonly byPath = new Map<string, TreePage>();
+  readonly byId = new Map<string, TreePage>();
   readonly parentOf = new Map<string, TreePage | undefined>();
   /** Visible pages (not hidden, nor under a hidden one) in reading order: navigation, previous/next, sitemap. */
   readonly order: TreePage[] = [];
@@ -33,6 +34,7 @@ export class TreeIndex {
     const visit = (list: TreePage[], parent: TreePage | undefined, hidden: boolean) => {
       for (const page of list) {
         this.byPath.set(page.path, page);
+        this.byId.set(page.id, page);
         this.parentOf.set(page.id, parent);
         const pageHidden = hidden || !!page.hidden;
         if (!pageHidden) {

@@ -26,6 +26,7 @@ import { serveAi, withAiLinks } from "../ai/serve-ai";
 import { pathSegments } from "./path-segments";
 import { conditionHolds, type Claims } from "./conditions";
 import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
+import { chromeLinkResolver, chromeRefs } from "./chrome-links";
 import { createHash } from "node:crypto";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
@@ -69,13 +70,15 @@ function colorOf(customization: Customization): string {
   return typeof primary?.light === "string" ? primary.light : "#346DDB";
 }
 
-/** A content reference as a link target: only web URLs are followed from the site's chrome. */
-function hrefOf(to: unknown): string | undefined {
-  const ref = to as { kind?: unknown; url?: unknown } | undefined;
-  return ref?.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : undefined;
+type HrefOf = (to: unknown) => string | undefined;
+
+/** The page's chrome, its links' page and space targets resolved first (`chrome-links.ts`). */
+async function chromeFor(service: SitesService, served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Promise<Chrome> {
+  const hrefOf = await chromeLinkResolver(chromeRefs(customization), map, route?.siteSpace, (view) => service.publishedContent.tree(view.spaceId, view.revisionId));
+  return chromeOf(served, customization, map, route, hrefOf);
 }
 
-function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Chrome {
+function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined, hrefOf: HrefOf): Chrome {
   const { site, base } = served;
   const styleVersion = colorOf(customization).replace("#", "");
   const chrome: Chrome = {
@@ -114,15 +117,16 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
     if (typeof group.title === "string") chrome.footer.groups.push({ title: group.title, links });
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
-  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {});
+  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {}, hrefOf);
   return chrome;
 }
 
 /**
  * GitBook's header items (`header.links`): a link, or a menu of links, with a style; an item whose `condition`
- * does not hold for the visitor (or does not parse) is left out, as are links to anything but web URLs.
+ * does not hold for the visitor (or does not parse) is left out, as are links whose target `hrefOf` does not
+ * resolve (a web URL, or a page or space the visitor's site shows).
  */
-function headerLinksOf(customization: Customization, claims: Claims): NonNullable<Chrome["headerLinks"]> {
+function headerLinksOf(customization: Customization, claims: Claims, hrefOf: HrefOf): NonNullable<Chrome["headerLinks"]> {
   const items = Array.isArray(customization.header.links) ? (customization.header.links as Array<Record<string, unknown>>) : [];
   return items.flatMap((item) => {
     if (!item || typeof item.title !== "string" || !item.title) return [];
@@ -303,7 +307,7 @@ export const serveActions: SitesActions = {
       if (rest.length === 1 && rest[0] === SEARCH) {
         const q = (query.q ?? "").trim().slice(0, 512);
         const route = routeOf(map, []);
-        const chrome = chromeOf(served, customization, map, route);
+        const chrome = await chromeFor(this, served, customization, map, route);
         const results = q ? await searchResults(this, map, q) : [];
         return respond(200, HTML, searchHtml(chrome, q, results), true);
       }
@@ -338,13 +342,13 @@ export const serveActions: SitesActions = {
 
       const route = routeOf(map, rest);
       // A reader of the site who asks for no page gets the site's own 404, with its search.
-      const missing = () => respond(404, HTML, notFoundPageHtml(chromeOf(served, customization, map, routeOf(map, []))), true);
+      const missing = async () => respond(404, HTML, notFoundPageHtml(await chromeFor(this, served, customization, map, routeOf(map, []))), true);
       if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
       if (!page && !route.pagePath) {
         // A site space without pages yet: its root still answers, with an empty page.
-        const chrome = chromeOf(served, customization, map, route);
+        const chrome = await chromeFor(this, served, customization, map, route);
         const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
         return respond(200, HTML, empty);
       }
@@ -353,7 +357,7 @@ export const serveActions: SitesActions = {
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
       const noindex = !!(page.noIndex || page.noRobotsIndex);
-      const html = pageHtml(chromeOf(served, customization, map, route), {
+      const html = pageHtml(await chromeFor(this, served, customization, map, route), {
         title: page.title || "Untitled",
         description: page.description,
         canonical: absolute(served, pageUrl(route.siteSpace.base, tree, page)),
