@@ -5,6 +5,7 @@ import * as content from "@docshelf/contracts/content";
 import type { PublishedHead, PublishedTree, PublishedTreePage as TreePage, SearchHit } from "@docshelf/contracts/content";
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
+import { consoleHref } from "./api-console";
 import { renderMarkdown, type RenderedPage } from "@docshelf/document";
 
 /** What `content.publishedHeads`, `content.publishedTree` (its pages) and `content.publishedSearch` answer. */
@@ -107,6 +108,7 @@ export class PublishedContent {
           resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
           resolveImage: (src) => resolveFileLink(src, tree),
           describeLink: (href) => describePageLink(href, page, tree, linkBase),
+          apiConsoleHref: (operation) => consoleHref(pageUrl(linkBase, tree, page), operation),
         }),
       );
       this.bodies.set(key, body);

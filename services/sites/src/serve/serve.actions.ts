@@ -28,6 +28,9 @@ import { conditionHolds, type Claims } from "./conditions";
 import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
 import { chromeLinkResolver, chromeRefs } from "./chrome-links";
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import * as openapi from "@docshelf/contracts/openapi";
+import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins } from "./api-console";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -239,6 +242,13 @@ export const serveActions: SitesActions = {
         const served = plain("text/javascript; charset=utf-8", script.body);
         return { ...served, headers: { ...served.headers, "Cache-Control": IMMUTABLE } };
       }
+      const consoleFile = rest.length === 1 ? consoleAssetFile(rest[0]) : undefined;
+      if (consoleFile) {
+        const head = plain(consoleFile.contentType, "");
+        delete head.headers.ETag;
+        (ctx.meta as Record<string, unknown>)[SERVE_HEAD_META] = { status: 200, headers: { ...head.headers, "Cache-Control": IMMUTABLE } };
+        return createReadStream(consoleFile.file, { highWaterMark: 256 * 1024 });
+      }
       if (rest.length === 1 && rest[0] === FAVICON) {
         const emoji = faviconEmoji(customization.favicon?.emoji);
         if (emoji) return plain("image/svg+xml", emojiFaviconSvg(emoji));
@@ -343,6 +353,28 @@ export const serveActions: SitesActions = {
       const route = routeOf(map, rest);
       // A reader of the site who asks for no page gets the site's own 404, with its search.
       const missing = async () => respond(404, HTML, notFoundPageHtml(await chromeFor(this, served, customization, map, routeOf(map, []))), true);
+      // The "Test it" console of an API block of a page (its own page and CSP; api-console.ts): only for an operation
+      // a block of that page names, as the visitor may read the page.
+      if (rest.length && rest[rest.length - 1] === API_CONSOLE) {
+        const built = consoleAssets();
+        const checked = consoleRequest(query);
+        const pageRoute = routeOf(map, rest.slice(0, -1));
+        if (!built || "field" in checked || !pageRoute) return missing();
+        const pageTree = await this.publishedContent.tree(pageRoute.siteSpace.spaceId, pageRoute.siteSpace.revisionId);
+        const holder = pageRoute.pagePath ? pageTree.byPath.get(pageRoute.pagePath) : pageTree.first;
+        if (!holder) return missing();
+        const holderHref = pageUrl(pageRoute.siteSpace.base, pageTree, holder);
+        const rendered = await this.publishedContent.body(pageRoute.siteSpace.spaceId, pageTree, holder, pageRoute.siteSpace.base);
+        if (!pageLinksConsole(rendered.html, consoleHref(holderHref, checked))) return missing();
+        const spec = await call(this.broker, openapi.getSpecContent, { organizationId: site.organizationId, slug: checked.spec }).catch((err: unknown) => {
+          this.logger.warn({ siteId: site.id, error: String((err as Error)?.message) }, "the console's spec could not be read");
+          return null;
+        });
+        if (!spec || !hasOperation(spec.document, checked.method, checked.path)) return missing();
+        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document: spec.document, assets: built });
+        const consolePage = respond(200, HTML, html, true);
+        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(spec.document, checked.method, checked.path)) } };
+      }
       if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
