@@ -3,6 +3,7 @@
 // spec and the operation as a JSON data block (`#api-console-data`); requests go from the reader's browser to
 // the spec's servers (the page's CSP lists their origins in connect-src). Bundled at build time by
 // scripts/build-console.mjs into hashed files the site serves; no CDN.
+import "./zod-jitless";
 import { createApiClientModal } from "@scalar/api-client/modal";
 import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import "@scalar/api-client/style.css";
