@@ -27,7 +27,8 @@ export function chromeRefs(customization: Customization): unknown[] {
 const ANCHOR = /^[^\s"'<>#]{1,256}$/;
 
 function webUrl(ref: Ref): string | undefined {
-  return typeof ref.url === "string" && ref.url.length <= 2048 && /^https?:\/\/[^\s"'<>\\]+$/i.test(ref.url) ? ref.url : undefined;
+  // Any http(s) URL as stored (the customization checked it; the layout escapes it).
+  return typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : undefined;
 }
 
 /** The key a reference is looked up by once resolved. */
