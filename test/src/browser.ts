@@ -52,7 +52,8 @@ export function browserSuites(what: string): (name: string, fn: (mode: Mode) => 
 }
 
 /** A fresh browser profile whose requests anywhere but `origin` are refused: nothing leaves the machine. */
-export async function launchBrowser(origin: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** A Chromium whose pages reach only `origin` (and the `alsoAllowed` origins, e.g. a loopback API a test starts): anything else is a 404. */
+export async function launchBrowser(origin: string, alsoAllowed: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), "docshelf-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -63,7 +64,7 @@ export async function launchBrowser(origin: string): Promise<{ context: BrowserC
     viewport: { width: 1280, height: 900 },
   });
   await context.route(
-    (url) => url.origin !== new URL(origin).origin,
+    (url) => url.origin !== new URL(origin).origin && !alsoAllowed.includes(url.origin),
     (route) => route.fulfill({ status: 404, body: "" }),
   );
   return {

@@ -2,7 +2,10 @@
 // block type of the fixture page shows in both themes and at 1366 and 390 px, nothing overflows the
 // phone's width, the page tree opens as a drawer, tabs switch and code copies with the site's one
 // script (and read without it), the theme toggle is remembered, and the XSS corpus inside every block
-// type runs no script. Screenshots go to test/artifacts/render-*.png.
+// type runs no script. Screenshots go to test/artifacts/render-*.png: the whole blocks page, and each block
+// alone as render-{mode}-block-{block}-{width}-{theme}.png, each checked to be a real PNG of some size.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { BLOCK_SELECTORS, BLOCKS_PAGE } from "@docshelf/document/dist/blocks-fixture";
@@ -16,6 +19,21 @@ import { GUIDE_PAGES, publishedSite, setVariables, type PublishedSite } from "./
 const WIDTHS = [1366, 390] as const;
 const THEMES = ["light", "dark"] as const;
 const BACKGROUND = { light: "rgb(255, 255, 255)", dark: "rgb(13, 17, 23)" };
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A screenshot file that exists and is a PNG of at least `minWidth` × 16 pixels and 400 bytes (a blank strip is less). */
+function expectPng(path: string, minWidth: number): Buffer {
+  expect(existsSync(path)).toBe(true);
+  const png = readFileSync(path);
+  expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(png.toString("latin1", 12, 16)).toBe("IHDR");
+  expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(minWidth);
+  expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(16);
+  expect(png.length).toBeGreaterThan(400);
+  return png;
+}
+
+const fileName = (name: string) => name.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
 
 const suites = browserSuites("the browser suite of rendered blocks");
 suites("rendered blocks in Chromium over %s", (mode) => {
@@ -79,9 +97,32 @@ suites("rendered blocks in Chromium over %s", (mode) => {
         expect(code.overflow).toBe("auto");
       }
       await shot(page, `blocks-${width}-${theme}`);
+      expectPng(join(ARTIFACTS, `render-${mode}-blocks-${width}-${theme}.png`), width);
+      // Each block alone: a strip of the page's width around the block (the first visible element of its
+      // selector, or its nearest ancestor with a size when the element itself has none).
+      const hashes = new Set<string>();
+      for (const [name, selector] of Object.entries(BLOCK_SELECTORS)) {
+        const box = await page.evaluate<{ top: number; height: number } | null>(`(() => {
+          for (const found of document.querySelectorAll(${JSON.stringify(selector)})) {
+            for (let el = found; el; el = el.parentElement) {
+              const r = el.getBoundingClientRect();
+              if (r.width > 0 && r.height > 0) return { top: r.top + window.scrollY, height: r.height };
+            }
+          }
+          return null;
+        })()`);
+        expect(box).not.toBeNull();
+        const path = join(ARTIFACTS, `render-${mode}-block-${fileName(name)}-${width}-${theme}.png`);
+        const top = Math.max(0, Math.floor(box!.top) - 12);
+        await page.screenshot({ path, fullPage: true, clip: { x: 0, y: top, width, height: Math.max(48, Math.ceil(box!.height) + 24) } });
+        hashes.add(createHash("sha256").update(expectPng(path, width)).digest("hex"));
+      }
+      // Different blocks make different pictures (a broken clip would repeat one strip).
+      expect(hashes.size).toBeGreaterThan(Object.keys(BLOCK_SELECTORS).length / 2);
       expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
       await page.close();
     },
+    120_000,
   );
 
   test("at 390 px the page tree is a drawer behind a menu button, and the search box fits", async () => {

@@ -2,14 +2,16 @@
 // process modes: a public page is answered from memory (counted by the gateway's docshelf_site_edge_answers_total
 // metric, so no sites.serve call), with ETag/304 and gzip/brotli variants; personal answers (share link,
 // visitor token, adaptive sections), unlisted sites and noindex answers never are; and a merge, a customization
-// or an unpublish shows at once, through the gateway that took it and (over NATS) through another one.
+// or an unpublish shows at once, through the gateway that took it and (over NATS) through another one; so does a
+// Git sync import, which no gateway sees happen (git-sync and content announce it themselves).
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ALL_SERVICES, type ServiceName } from "@docshelf/config";
 import { freePort, startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
 import { parse } from "node-html-parser";
 import { MODES, type Mode } from "./modes";
-import { newSection, newSite, sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { createRepo, commitFiles, gitJobs, startGitServer, type GitServer } from "./git-sync-server";
+import { newSection, newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { addPages, GUIDE_PAGES, publishedSite, signToken, unique, type PublishedSite } from "./sites-serve-fixtures";
 
 interface Raw {
@@ -47,9 +49,9 @@ interface Gateway {
   metrics: string;
 }
 
-async function startSystem(mode: Mode): Promise<{ sys: RunningSystem; gateways: Gateway[] }> {
-  // No reader rate limit: the suite reads the same pages many times.
-  const env = { SITE_RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_PER_MINUTE: "0" };
+async function startSystem(mode: Mode, git: GitServer): Promise<{ sys: RunningSystem; gateways: Gateway[] }> {
+  // No reader rate limit: the suite reads the same pages many times. Git sync may read the test's Git server.
+  const env = { SITE_RATE_LIMIT_PER_MINUTE: "0", RATE_LIMIT_PER_MINUTE: "0", GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${git.port}` };
   if (mode === "embedded") {
     const port = await freePort();
     const sys = await startEmbedded({ ...env, METRICS_PORT: String(port) });
@@ -84,16 +86,19 @@ describe.each(MODES)("the gateway's edge cache of published pages over %s", (mod
   let gateways: Gateway[];
   let w: SitesWorld;
   let docs: PublishedSite;
+  let git: GitServer;
   const now = () => Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
-    ({ sys, gateways } = await startSystem(mode));
+    git = await startGitServer();
+    ({ sys, gateways } = await startSystem(mode, git));
     w = await sitesWorld(sys);
     docs = await publishedSite(sys, w, { pages: [...GUIDE_PAGES, { id: "long", title: "Long page", markdown: `${"A paragraph of the long page, long enough to compress. ".repeat(60)}\n` }] });
   }, 180_000);
 
   afterAll(async () => {
     await sys?.stop();
+    await git?.close();
   });
 
   test("a public page is answered from memory after its first read: same bytes, no sites.serve call, Cache-Control a CDN can honour", async () => {
@@ -281,4 +286,29 @@ describe.each(MODES)("the gateway's edge cache of published pages over %s", (mod
     expect((await w.owner.api.post(`${w.sites}/${site.site.id}/unpublish`)).status).toBe(200);
     for (const gw of [...gateways].reverse()) expect((await raw(gw.url, path)).status).toBe(404);
   });
+
+  test("a Git sync import shows at once on every gateway, though none of them took part in it", async () => {
+    const repo = unique("edge-repo");
+    createRepo(git, repo, { "README.md": "# Home\n\nThe first import.\n", "SUMMARY.md": "# Contents\n\n* [Home](README.md)\n" });
+    const spaceId = await newSpace(w, "Synced");
+    const { runJob } = gitJobs(w.owner.api, w.owner.api);
+    expect((await runJob(spaceId, "import", { url: git.url(repo), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const site = await newSite(w, { spaces: [spaceId], title: "Synced site" });
+    const basename = unique("synced");
+    expect((await w.owner.api.patch(`${w.sites}/${site.id}`, { basename })).status).toBe(200);
+    expect((await w.owner.api.post(`${w.sites}/${site.id}/publish`)).status).toBe(200);
+    const path = `/sites/${basename}`;
+    for (const gw of gateways) {
+      expect((await raw(gw.url, path)).body.toString()).toContain("The first import.");
+      expect(await counted(gw, () => raw(gw.url, path))).toMatchObject({ hit: 1 });
+    }
+    commitFiles(git, repo, { "README.md": "# Home\n\nThe second import.\n" });
+    // The job runs in git-sync (its own process over NATS); content commits the revision and broadcasts it.
+    expect((await runJob(spaceId, "import", { url: git.url(repo), ref: "refs/heads/main" })).status).toBe("succeeded");
+    for (const gw of [...gateways].reverse()) {
+      const after = await raw(gw.url, path);
+      expect(after.status).toBe(200);
+      expect(after.body.toString()).toContain("The second import.");
+    }
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { overrideEnv, type RunningSystem } from "@docshelf/testkit";
 import { createRepo, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 import { newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
-import { header, html, publishedSite, rawGet, unique, type PublishedSite } from "./sites-serve-fixtures";
+import { addPages, header, html, publishedSite, rawGet, unique, type PublishedSite } from "./sites-serve-fixtures";
 
 const REPO = {
   "README.md": "# Home\n\nWelcome.\n",
@@ -115,6 +115,46 @@ describe.each(MODES)("published page chrome over %s", (mode) => {
     expect(menu?.querySelectorAll("a").map((a) => [a.text, a.getAttribute("href")])).toEqual([["Status", "https://status.example.com"]]);
     expect(res.text).not.toContain("beta.example.com");
     expect(res.text).not.toContain("Nowhere");
+  });
+
+  test("header, footer and announcement links to a page, an anchor or a space of the site lead to its URL here; a target the site does not show is dropped, never a 5xx", async () => {
+    const site = await publishedSite(sys, w);
+    const otherSpace = await newSpace(w, "Reference");
+    await addPages(sys, otherSpace, [{ id: "calls", title: "Calls", markdown: "Every call.\n" }]);
+    expect((await w.owner.api.post(`${w.sites}/${site.site.id}/site-spaces`, { spaceId: otherSpace })).status).toBe(201);
+    const unlinked = await newSpace(w, "Not on the site");
+    const pagesOf = async (spaceId: string) => (await w.owner.api.get(`/v1/spaces/${spaceId}/content`)).body.pages as Array<{ id: string; title: string; pages?: Array<{ id: string; title: string }> }>;
+    const guide = (await pagesOf(site.spaceId)).find((p) => p.title === "Guide")!;
+    const advanced = guide.pages!.find((p) => p.title === "Advanced")!;
+    await customize(site.site.id, {
+      header: {
+        preset: "default",
+        links: [
+          { title: "The guide", to: { kind: "page", page: guide.id, space: site.spaceId }, links: [] },
+          { title: "Reference", style: "button-secondary", to: { kind: "space", space: otherSpace }, links: [] },
+          { title: "More", to: null, links: [{ title: "Advanced", to: { kind: "anchor", page: advanced.id, anchor: "zeppelins" } }, { title: "Gone page", to: { kind: "page", page: "nosuchpage0000000000" } }] },
+          { title: "Unlinked space", to: { kind: "space", space: unlinked }, links: [] },
+          { title: "Deleted page", to: { kind: "page", page: "nosuchpage0000000000", space: site.spaceId }, links: [] },
+        ],
+      },
+      footer: { groups: [{ title: "Docs", links: [{ title: "Guide again", to: { kind: "page", page: guide.id } }, { title: "Nothing", to: { kind: "space", space: "nosuchspace000000000" } }] }] },
+    });
+    for (const path of [site.base, `${site.base}/faq`, `${site.base}/~search?q=guide`, `${site.base}/no-such-page`]) {
+      const res = await get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: path.endsWith("no-such-page") ? 404 : 200 });
+      const nav = html(res).querySelector(".site-header nav.header-links")!;
+      const links = Object.fromEntries(nav.querySelectorAll("a").map((a) => [a.text, a.getAttribute("href")]));
+      expect(links["The guide"]).toBe(`${site.base}/guide`);
+      expect(links.Advanced).toBe(`${site.base}/guide/advanced#zeppelins`);
+      expect(links.Reference).toMatch(new RegExp(`^${site.base}/[a-z0-9-]+$`));
+      expect(Object.keys(links)).not.toEqual(expect.arrayContaining(["Gone page"]));
+      for (const dropped of ["Gone page", "Unlinked space", "Deleted page", "Nothing"]) expect(res.text).not.toContain(dropped);
+      expect(html(res).querySelectorAll(".site-footer a").map((a) => [a.text, a.getAttribute("href")])).toContainEqual(["Guide again", `${site.base}/guide`]);
+      // The space's link leads to its first page.
+      const reference = await get(links.Reference!);
+      expect(reference.status).toBe(200);
+      expect(html(reference).querySelector("article h1")?.text).toBe("Calls");
+    }
   });
 
   test.each([

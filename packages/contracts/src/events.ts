@@ -42,3 +42,9 @@ export const contentSpaceTransferred = event<{ spaceId: string; fromOrganization
  */
 export const contentSpaceAccessChanged = event<{ spaceId: string | null; organizationId: string | null }>("content.space.access.changed");
 export const contentRevisionChanged = event<{ spaceId: string; revisionId: string }>("content.revision.changed");
+/**
+ * What a space shows beside its content and access changed: its title or emoji (`updateSpace`), or the Git sync
+ * state git-sync pushes (`setGitSync`: the published pages' "edit on Git" link). Broadcast by content after the
+ * write, before it returns; the gateways' edge caches drop what they keep.
+ */
+export const contentSpaceUpdated = event<{ spaceId: string; organizationId: string }>("content.space.updated");

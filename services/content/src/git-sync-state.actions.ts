@@ -1,5 +1,7 @@
 // Internal: the space's `gitSync` field (GitBook's GitSyncState), a copy git-sync pushes whenever a
 // space's link to a repository changes, so reading a space never asks git-sync.
+import { broadcast } from "@docshelf/contracts/action";
+import * as events from "@docshelf/contracts/events";
 import { NotFoundError } from "@docshelf/errors";
 import { idRule } from "@docshelf/validation";
 import type { GitSyncState } from "./models";
@@ -33,6 +35,9 @@ export const gitSyncStateActions: ContentActions = {
       const next = ctx.params.gitSync;
       if (next && space.gitSync && space.gitSync.updatedAt > next.updatedAt) return { spaceId: space.id, gitSync: space.gitSync };
       const updated = next ? await this.spaces.updateOne({ id: space.id }, { $set: { gitSync: next } }) : await this.spaces.updateOne({ id: space.id }, { $unset: ["gitSync"] });
+      if (JSON.stringify(space.gitSync ?? null) !== JSON.stringify(updated?.gitSync ?? null)) {
+        await broadcast(this.broker, events.contentSpaceUpdated, { spaceId: space.id, organizationId: space.organizationId });
+      }
       return { spaceId: space.id, gitSync: updated?.gitSync ?? null };
     },
   },

@@ -144,6 +144,7 @@ export const spaceActions: ContentActions = {
       if (fields.defaultLevel !== undefined) set.defaultLevel = fields.defaultLevel;
       const updated = await this.spaces.updateOne({ id: space.id, deletedAt: op.exists(false) }, { $set: set });
       if (!updated) throw new NotFoundError(`Space ${spaceId} was not found.`);
+      await broadcast(this.broker, events.contentSpaceUpdated, { spaceId: updated.id, organizationId: updated.organizationId });
       return presentSpace(updated, await this.roleOn(updated, membership), this.publicUrl());
     },
   },

@@ -2,7 +2,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { ServeAnswer } from "@docshelf/contracts/sites";
-import { cacheableFor, chooseEncoding, EdgeCache, edgeKey, staleningCall } from "./edge-cache";
+import { cacheableFor, chooseEncoding, EDGE_INVALIDATING_EVENTS, EdgeCache, edgeKey } from "./edge-cache";
 
 const page = (over: Partial<ServeAnswer> = {}, headers: Record<string, string | string[]> = {}): ServeAnswer => ({
   status: 200,
@@ -211,16 +211,12 @@ describe("EdgeCache", () => {
   });
 });
 
-describe("staleningCall", () => {
-  test.each([
-    ["PATCH", "content.updateSpace", true],
-    ["DELETE", "git-sync.deleteLegacyInstallation", true],
-    ["POST", "git-sync.import", true],
-    ["GET", "git-sync.info", false],
-    ["GET", "content.getSpace", false],
-    ["POST", "content.createSpace", false],
-    ["POST", undefined, false],
-  ])("%s %s → %s", (method, action, expected) => {
-    expect(staleningCall(method, action)).toBe(expected);
+describe("EDGE_INVALIDATING_EVENTS", () => {
+  test("are the services' own events, each a broadcast one of contracts: no gateway-made event stands in for one", async () => {
+    const events = await import("@docshelf/contracts/events");
+    const named = new Set(Object.values(events).map((e) => (e as { name?: string }).name));
+    for (const name of EDGE_INVALIDATING_EVENTS) expect({ name, declared: named.has(name) }).toEqual({ name, declared: true });
+    expect(EDGE_INVALIDATING_EVENTS).toContain("content.space.updated");
+    expect(EDGE_INVALIDATING_EVENTS).toContain("content.revision.changed");
   });
 });

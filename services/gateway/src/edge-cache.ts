@@ -4,27 +4,14 @@
 // query, markdown variant), each with its gzip and brotli bodies made once. A reader's request that carries
 // a share key or visitor token (query or cookie) is never answered from here. Entries live at most their
 // answer's max-age (capped), and every write that can change a site's pages (site events, content revisions,
-// merges) empties the cache on every gateway: see `EDGE_INVALIDATING_EVENTS`.
+// merges, Git sync imports, a space's title or Git sync state) empties the cache on every gateway: the services'
+// own events, listed in `EDGE_INVALIDATING_EVENTS`, whichever node made the write.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ServeAnswer, ServeParams } from "@docshelf/contracts/sites";
 
-/**
- * Broadcast by a gateway after an API write that changes what published pages show but that no service
- * announces: a space's title or emoji (`content.updateSpace`), its Git sync state (`git-sync.*`: the pages'
- * "edit on Git" link). Only gateways send and hear it.
- */
-export const EDGE_STALE_EVENT = "gateway.edge.stale";
-
-/** Whether a successful API call of `action` by `method` must empty every gateway's edge cache (EDGE_STALE_EVENT). */
-export function staleningCall(method: string | undefined, action: string | undefined): boolean {
-  if (!action || method === "GET" || method === "HEAD") return false;
-  return action === "content.updateSpace" || action.startsWith("git-sync.");
-}
-
 /** The events after which the cache is emptied (each gateway receives them all, they are broadcast). */
 export const EDGE_INVALIDATING_EVENTS = [
-  EDGE_STALE_EVENT,
   "sites.site.changed",
   "sites.site.published",
   "sites.site.unpublished",
@@ -37,6 +24,8 @@ export const EDGE_INVALIDATING_EVENTS = [
   "content.space.purged",
   "content.space.transferred",
   "content.space.access.changed",
+  // A space's title or emoji, or its Git sync state (the pages' "edit on Git" link): content announces it.
+  "content.space.updated",
 ] as const;
 
 export interface EdgeCacheOptions {

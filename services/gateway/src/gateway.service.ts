@@ -28,7 +28,7 @@ import { fileDownloadRoutes } from "./routes/content";
 import { ssoBrowserRoutes } from "./routes/identity";
 import { answerClientErrors } from "./client-errors";
 import { OWN_HOST_PATH, publishedSites, type PublishedSites } from "./routes/published";
-import { EDGE_INVALIDATING_EVENTS, EDGE_STALE_EVENT, staleningCall } from "./edge-cache";
+import { EDGE_INVALIDATING_EVENTS } from "./edge-cache";
 import { appPages, requestIsSecure } from "./routes/app";
 import { loggableUrl } from "./loggable-url";
 import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
@@ -229,11 +229,6 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
               // Only successes are kept: a failed first attempt may be retried with the same key.
               return this.settleIdempotency(req, status >= 200 && status < 300 ? { status, body: data, headers } : null).then(() => data);
             };
-            // A write no service announces but published pages show: every gateway's edge cache is emptied
-            // before the answer leaves (edge-cache.ts).
-            if (staleningCall(req.method, (req as { $alias?: { action?: string } }).$alias?.action)) {
-              return Promise.resolve(ctx.broadcast(EDGE_STALE_EVENT, {})).then(settle);
-            }
             return settle();
           },
         },

@@ -59,6 +59,11 @@ export interface RenderOptions extends LinkResolvers {
   resolveRef?: (ref: ContentRef) => LinkCard | undefined;
   /** The Markdown of a reusable content block (`{% include %}`), when the caller has it. */
   reusableContent?: (ref: Extract<ContentRef, { kind: "reusable-content" }>) => string | undefined;
+  /**
+   * The URL of the "Test it" console of an API block's operation (`spec` is a hosted spec's slug), or undefined
+   * for no console link (the published sites give one: their `~api-console` page).
+   */
+  apiConsoleHref?: (operation: { spec: string; method: string; path: string }) => string | undefined;
 }
 
 const e = (text: string): string =>
@@ -558,6 +563,8 @@ class DocumentRenderer {
     if (!params.length && !responses.length && !parts.length && body.trim()) parts.push(this.markdown(body, depth));
     const methodHtml = method ? `<span class="api-method api-method-${e(method)}">${e(method.toUpperCase())}</span>` : "";
     const spec = src ? `<a class="api-spec" href="${e(src)}" rel="noopener noreferrer nofollow">OpenAPI specification</a>` : attrs.spec ? `<span class="api-spec">${e(attrs.spec)}</span>` : "";
+    const consoleHref = attrs.spec && method && path.startsWith("/") ? safeHref(this.options.apiConsoleHref?.({ spec: attrs.spec, method, path })) : undefined;
+    const tryIt = consoleHref ? `<a class="button secondary api-try" href="${e(consoleHref)}">Test it</a>` : "";
     return [
       '<div class="api-card">',
       `<p>${methodHtml} <code class="api-path">${e(path)}</code></p>`,
@@ -565,7 +572,7 @@ class DocumentRenderer {
       parts.length ? `<div class="api-body">${parts.join("")}</div>` : "",
       params.length ? `<p><strong>Parameters</strong></p><ul>${params.join("")}</ul>` : "",
       responses.length ? `<p><strong>Responses</strong></p><ul>${responses.join("")}</ul>` : "",
-      spec ? `<p>${spec}</p>` : "",
+      spec || tryIt ? `<p>${[tryIt, spec].filter(Boolean).join(" ")}</p>` : "",
       "</div>",
     ].join("");
   }

@@ -145,7 +145,7 @@ const RENDERER_CLASSES: Array<string | RegExp> = [
   "heading", "anchor", "code-block", "code-header", "code-title", "code", "wrap", "line-numbers", "line", "images", "image", "tabs",
   "tab-panel", "tab-title", "stepper", "step", "step-body", "expandable", "expandable-body", "embed", "embed-frame", "embed-card",
   "embed-host", "embed-url", "embed-caption", "content-ref", "content-ref-title", "content-ref-url", "file-card", "file-name", "file-caption",
-  "table-wrap", "cards", "card", "card-cover", "card-body", "card-link", "columns", "column", "api-card", "api-method", /^api-method-[a-z]+$/,
+  "table-wrap", "cards", "card", "card-cover", "card-body", "card-link", "columns", "column", "api-card", "api-try", "api-method", /^api-method-[a-z]+$/,
   "api-path", "api-summary", "api-spec", "api-body", "reusable-content", "reusable-missing", "tasks", "task", "checked", "task-box",
   "raw", "caption", "button-row",
 ];

@@ -5,6 +5,7 @@ import * as content from "@docshelf/contracts/content";
 import type { PublishedHead, PublishedTree, PublishedTreePage as TreePage, SearchHit } from "@docshelf/contracts/content";
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
+import { consoleHref } from "./api-console";
 import { renderMarkdown, type RenderedPage } from "@docshelf/document";
 
 /** What `content.publishedHeads`, `content.publishedTree` (its pages) and `content.publishedSearch` answer. */
@@ -13,6 +14,7 @@ export type { PublishedHead, SearchHit, TreePage };
 /** A revision's tree indexed for serving: pages by path, reading order, parents. */
 export class TreeIndex {
   readonly byPath = new Map<string, TreePage>();
+  readonly byId = new Map<string, TreePage>();
   readonly parentOf = new Map<string, TreePage | undefined>();
   /** Visible pages (not hidden, nor under a hidden one) in reading order: navigation, previous/next, sitemap. */
   readonly order: TreePage[] = [];
@@ -33,6 +35,7 @@ export class TreeIndex {
     const visit = (list: TreePage[], parent: TreePage | undefined, hidden: boolean) => {
       for (const page of list) {
         this.byPath.set(page.path, page);
+        this.byId.set(page.id, page);
         this.parentOf.set(page.id, parent);
         const pageHidden = hidden || !!page.hidden;
         if (!pageHidden) {
@@ -105,6 +108,7 @@ export class PublishedContent {
           resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
           resolveImage: (src) => resolveFileLink(src, tree),
           describeLink: (href) => describePageLink(href, page, tree, linkBase),
+          apiConsoleHref: (operation) => consoleHref(pageUrl(linkBase, tree, page), operation),
         }),
       );
       this.bodies.set(key, body);

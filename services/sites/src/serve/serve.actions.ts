@@ -26,7 +26,11 @@ import { serveAi, withAiLinks } from "../ai/serve-ai";
 import { pathSegments } from "./path-segments";
 import { conditionHolds, type Claims } from "./conditions";
 import { editOnGitLink, emojiFaviconSvg, faviconEmoji, lastUpdated, themedImage } from "./page-meta";
+import { chromeLinkResolver, chromeRefs } from "./chrome-links";
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import * as openapi from "@docshelf/contracts/openapi";
+import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins } from "./api-console";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -69,13 +73,15 @@ function colorOf(customization: Customization): string {
   return typeof primary?.light === "string" ? primary.light : "#346DDB";
 }
 
-/** A content reference as a link target: only web URLs are followed from the site's chrome. */
-function hrefOf(to: unknown): string | undefined {
-  const ref = to as { kind?: unknown; url?: unknown } | undefined;
-  return ref?.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : undefined;
+type HrefOf = (to: unknown) => string | undefined;
+
+/** The page's chrome, its links' page and space targets resolved first (`chrome-links.ts`). */
+async function chromeFor(service: SitesService, served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Promise<Chrome> {
+  const hrefOf = await chromeLinkResolver(chromeRefs(customization), map, route?.siteSpace, (view) => service.publishedContent.tree(view.spaceId, view.revisionId));
+  return chromeOf(served, customization, map, route, hrefOf);
 }
 
-function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined): Chrome {
+function chromeOf(served: Served, customization: Customization, map: SiteMap | undefined, route: ReturnType<typeof routeOf> | undefined, hrefOf: HrefOf): Chrome {
   const { site, base } = served;
   const styleVersion = colorOf(customization).replace("#", "");
   const chrome: Chrome = {
@@ -114,15 +120,16 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
     if (typeof group.title === "string") chrome.footer.groups.push({ title: group.title, links });
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
-  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {});
+  chrome.headerLinks = headerLinksOf(customization, served.claims ?? {}, hrefOf);
   return chrome;
 }
 
 /**
  * GitBook's header items (`header.links`): a link, or a menu of links, with a style; an item whose `condition`
- * does not hold for the visitor (or does not parse) is left out, as are links to anything but web URLs.
+ * does not hold for the visitor (or does not parse) is left out, as are links whose target `hrefOf` does not
+ * resolve (a web URL, or a page or space the visitor's site shows).
  */
-function headerLinksOf(customization: Customization, claims: Claims): NonNullable<Chrome["headerLinks"]> {
+function headerLinksOf(customization: Customization, claims: Claims, hrefOf: HrefOf): NonNullable<Chrome["headerLinks"]> {
   const items = Array.isArray(customization.header.links) ? (customization.header.links as Array<Record<string, unknown>>) : [];
   return items.flatMap((item) => {
     if (!item || typeof item.title !== "string" || !item.title) return [];
@@ -235,6 +242,13 @@ export const serveActions: SitesActions = {
         const served = plain("text/javascript; charset=utf-8", script.body);
         return { ...served, headers: { ...served.headers, "Cache-Control": IMMUTABLE } };
       }
+      const consoleFile = rest.length === 1 ? consoleAssetFile(rest[0]) : undefined;
+      if (consoleFile) {
+        const head = plain(consoleFile.contentType, "");
+        delete head.headers.ETag;
+        (ctx.meta as Record<string, unknown>)[SERVE_HEAD_META] = { status: 200, headers: { ...head.headers, "Cache-Control": IMMUTABLE } };
+        return createReadStream(consoleFile.file, { highWaterMark: 256 * 1024 });
+      }
       if (rest.length === 1 && rest[0] === FAVICON) {
         const emoji = faviconEmoji(customization.favicon?.emoji);
         if (emoji) return plain("image/svg+xml", emojiFaviconSvg(emoji));
@@ -303,7 +317,7 @@ export const serveActions: SitesActions = {
       if (rest.length === 1 && rest[0] === SEARCH) {
         const q = (query.q ?? "").trim().slice(0, 512);
         const route = routeOf(map, []);
-        const chrome = chromeOf(served, customization, map, route);
+        const chrome = await chromeFor(this, served, customization, map, route);
         const results = q ? await searchResults(this, map, q) : [];
         return respond(200, HTML, searchHtml(chrome, q, results), true);
       }
@@ -338,13 +352,35 @@ export const serveActions: SitesActions = {
 
       const route = routeOf(map, rest);
       // A reader of the site who asks for no page gets the site's own 404, with its search.
-      const missing = () => respond(404, HTML, notFoundPageHtml(chromeOf(served, customization, map, routeOf(map, []))), true);
+      const missing = async () => respond(404, HTML, notFoundPageHtml(await chromeFor(this, served, customization, map, routeOf(map, []))), true);
+      // The "Test it" console of an API block of a page (its own page and CSP; api-console.ts): only for an operation
+      // a block of that page names, as the visitor may read the page.
+      if (rest.length && rest[rest.length - 1] === API_CONSOLE) {
+        const built = consoleAssets();
+        const checked = consoleRequest(query);
+        const pageRoute = routeOf(map, rest.slice(0, -1));
+        if (!built || "field" in checked || !pageRoute) return missing();
+        const pageTree = await this.publishedContent.tree(pageRoute.siteSpace.spaceId, pageRoute.siteSpace.revisionId);
+        const holder = pageRoute.pagePath ? pageTree.byPath.get(pageRoute.pagePath) : pageTree.first;
+        if (!holder) return missing();
+        const holderHref = pageUrl(pageRoute.siteSpace.base, pageTree, holder);
+        const rendered = await this.publishedContent.body(pageRoute.siteSpace.spaceId, pageTree, holder, pageRoute.siteSpace.base);
+        if (!pageLinksConsole(rendered.html, consoleHref(holderHref, checked))) return missing();
+        const spec = await call(this.broker, openapi.getSpecContent, { organizationId: site.organizationId, slug: checked.spec }).catch((err: unknown) => {
+          this.logger.warn({ siteId: site.id, error: String((err as Error)?.message) }, "the console's spec could not be read");
+          return null;
+        });
+        if (!spec || !hasOperation(spec.document, checked.method, checked.path)) return missing();
+        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document: spec.document, assets: built });
+        const consolePage = respond(200, HTML, html, true);
+        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(spec.document, checked.method, checked.path)) } };
+      }
       if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
       const page = route.pagePath ? tree.byPath.get(route.pagePath) : tree.first;
       if (!page && !route.pagePath) {
         // A site space without pages yet: its root still answers, with an empty page.
-        const chrome = chromeOf(served, customization, map, route);
+        const chrome = await chromeFor(this, served, customization, map, route);
         const empty = pageHtml(chrome, { title: route.siteSpace.title, bodyHtml: "<p>There are no pages here yet.</p>", toc: [], tree: [] });
         return respond(200, HTML, empty);
       }
@@ -353,7 +389,7 @@ export const serveActions: SitesActions = {
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
       const noindex = !!(page.noIndex || page.noRobotsIndex);
-      const html = pageHtml(chromeOf(served, customization, map, route), {
+      const html = pageHtml(await chromeFor(this, served, customization, map, route), {
         title: page.title || "Untitled",
         description: page.description,
         canonical: absolute(served, pageUrl(route.siteSpace.base, tree, page)),
