@@ -23,8 +23,12 @@ export function substituteVariables(html: string, spaceVars: Record<string, stri
 }
 
 /** Renders a page body (front matter left out); the HTML is sanitized whatever the Markdown holds. */
+/** GitBook's Markdown for an expression on a variable (what its Git sync writes), read as `{{ scope.vars.NAME }}`. */
+const EXPRESSION = /<code class="expression">\s*(space|page)\.vars\.([A-Za-z_][\w-]*)\s*<\/code>/g;
+
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedPage {
-  const { body } = splitFrontMatter(markdown);
+  const { body: written } = splitFrontMatter(markdown);
+  const body = written.replace(EXPRESSION, (_whole, scope: string, name: string) => `{{ ${scope}.vars.${name} }}`);
   const rendered = renderDocument(markdownToDocument(body), options);
   return { html: substituteVariables(rendered.html, options.spaceVars ?? {}, options.pageVars ?? {}), toc: rendered.toc };
 }
