@@ -2,7 +2,7 @@
 // front matter `vars`), issue 42: an import makes them the space's reusable contents and variables, pages'
 // `{% include %}` become reusable-content blocks and expressions show the value, GitBook's reads of them answer
 // in its schema, an export with no edit gives an empty `git diff` and an edit changes only the files it touches.
-import { addMember, createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { createRepo, git, gitJobs, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 
