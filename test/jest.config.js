@@ -6,25 +6,16 @@
 const MONGO_ONLY = [
   "scale-kill", // two content replicas, one killed under load
 ];
-// Suites whose subject is a process's life, a time budget or a rate: they start private systems, stop and kill
-// processes or NATS servers, and count time. npm test runs them alone, one after another (E2E_GROUP=alone), after
-// the other suites have run two at a time on the shared systems (E2E_GROUP=shared).
+// Suites whose subject is a time budget, a rate or an outage: they start private systems, stop and kill processes or
+// NATS servers, and count time, so another suite's load beside them would make their bounds flaky. npm test runs
+// them alone, one after another (E2E_GROUP=alone), after the other suites have run two at a time (E2E_GROUP=shared).
 const ALONE = [
   "fault",
-  "running",
   "nats-cluster-events",
   "nats-cluster-kill",
-  "nats-auth",
-  "purge-replay",
   "scale-kill",
-  "git-sync-restart",
-  "git-sync-merge-durable",
-  "hardening",
-  "hardening-nats",
+  "hardening", // request timeouts and slow clients
   "sites-rate-limit",
-  "sites-edge-cache", // private systems with metrics on; over NATS, two gateways
-  "isolation-gateway",
-  "deploy-observability",
   "ai-rate-limit",
   "resource-import", // another tenant's reads timed during an attack
   "resource-markdown",
@@ -32,13 +23,28 @@ const ALONE = [
   "resource-workers", // a private system with WORKER_TASK_TIMEOUT_MS at 100 ms
   "tenancy-diff",
   "store-kill", // the server SIGKILLed during sustained writes, again and again
+];
+// Suites that start private systems (their own NATS, data directories, settings) but count no time: they run two
+// at a time with the shared ones, since they mostly wait for processes to start and stop. `npm run test:quick`
+// (E2E_ONLY=embedded) leaves them out, as it leaves out the suites run alone.
+const PRIVATE = [
+  "running", // npm start, signals, a second instance
+  "nats-auth",
+  "purge-replay",
+  "git-sync-restart",
+  "git-sync-merge-durable",
+  "hardening-nats",
+  "sites-edge-cache", // private systems with metrics on; over NATS, two gateways
+  "isolation-gateway",
+  "deploy-observability",
   "store-upgrade", // servers started on copies of an old DATA_DIR
   "store-backup", // a server backed up while it writes, restored into a fresh DATA_DIR
 ];
 
 const ignore = (names) => names.map((name) => `/src/${name}\\.test\\.ts$`);
 const only = (names) => [`/src/(?!(${names.join("|")})\\.test\\.ts$)[^/]+\\.test\\.ts$`];
-const group = process.env.E2E_GROUP === "alone" ? only(ALONE) : process.env.E2E_GROUP === "shared" ? ignore(ALONE) : [];
+const quick = process.env.E2E_ONLY === "embedded";
+const group = process.env.E2E_GROUP === "alone" ? only(ALONE) : process.env.E2E_GROUP === "shared" ? ignore(quick ? [...ALONE, ...PRIVATE] : ALONE) : [];
 
 module.exports = {
   ...require("../jest.preset.js"),

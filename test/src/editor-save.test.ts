@@ -3,6 +3,8 @@
 // hashed assets with a year's cache, and its save (`intent: save-document`): the document stored in the
 // change request, refusals naming the field, no save without a session, with another's CSRF token, by a
 // reader, or into another organization's change request.
+import { request } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { addMember, createUser, type RunningSystem } from "@docshelf/testkit";
 import { checkDocument } from "@docshelf/document";
 import { MODES, start } from "./modes";
@@ -71,6 +73,39 @@ describe.each(MODES)("the block editor's page and save over %s", (mode) => {
     for (const path of ["/app/assets/editor-AAAAAAAA.js", "/app/assets/..%2Fmanifest.json", "/app/assets/manifest.json", "/app/assets/"]) {
       expect((await author.get(path)).status).not.toBe(200);
     }
+  });
+
+  test("the editor's assets go out compressed (brotli or gzip, as the client takes them) to the same bytes; pages never", async () => {
+    /** A GET with exactly these request headers (fetch would add its own Accept-Encoding and decode the answer). */
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(sys.url + path, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const page = await editorPage();
+    const js = /<script src="(\/app\/assets\/editor-[A-Z0-9]+\.js)" defer><\/script>/.exec(page.text)![1];
+    const plain = await raw(js, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("Accept-Encoding");
+    const br = await raw(js, { "accept-encoding": "gzip, deflate, br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2.5);
+    const gz = await raw(js, { "accept-encoding": "gzip" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    // A page carries a CSRF token beside what the reader sent: never compressed (BREACH).
+    const cookie = author.cookieHeader();
+    const html = await raw(`${crPath}/welcome?edit=blocks`, { "accept-encoding": "gzip, br", ...(cookie ? { cookie } : {}) });
+    expect(html.status).toBe(200);
+    expect(html.headers["content-encoding"]).toBeUndefined();
   });
 
   test("read-only pages stay script-free: the change request, the Markdown editor, the space", async () => {

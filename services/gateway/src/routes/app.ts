@@ -11,6 +11,7 @@ import type { TrustedProxies } from "../client-address";
 import { STREAM_HEAD_META } from "@docshelf/contracts/action";
 import type { ServeHead } from "@docshelf/contracts/sites";
 import { isStream, writeStream } from "./published";
+import { isImmutable, StaticCompressor } from "../static-compress";
 
 const APP_PATH = /^\/(app|o|s)(\/|$)/;
 /** A page's Markdown in an edit form, and a little more. */
@@ -141,6 +142,7 @@ export interface AppPages {
 }
 
 export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: number): AppPages {
+  const compressor = new StaticCompressor();
   const httpsBase = publicUrl.startsWith("https:");
   const secure = (req: IncomingMessage) => requestIsSecure(req, httpsBase, trusted);
   return {
@@ -190,7 +192,14 @@ export function appPages(publicUrl: string, trusted: TrustedProxies, timeoutMs: 
       if (isStream(answer)) return writeStream(req, res, answer, head);
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-      const body = Buffer.from(answer.body, "utf8");
+      let body: Buffer = Buffer.from(answer.body, "utf8");
+      if (isImmutable(answer.status, answer.headers)) {
+        // A built file (its name carries its hash): compressed once, kept, sent to clients that take it.
+        const sent = await compressor.answer(params.path, body, req.headers["accept-encoding"]);
+        body = sent.body;
+        res.setHeader("Vary", "Accept-Encoding");
+        if (sent.encoding) res.setHeader("Content-Encoding", sent.encoding);
+      }
       res.setHeader("Content-Length", body.length);
       res.end(req.method === "HEAD" ? undefined : body);
     },
