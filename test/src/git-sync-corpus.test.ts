@@ -79,27 +79,30 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
     await server?.close();
   });
 
+  /** How long one job may take: the largest repositories take minutes on a loaded two-core machine. */
+  const JOB_MS = 300_000;
+
   /** Import, export with no edit (a new branch, then the same branch), one edit through a merged change request. */
   async function roundTrip(repo: string, branch: string, pickEdit: (page: any) => boolean): Promise<{ pages: number; importMs: number; exportMs: number }> {
     const bare = join(server.root, `${repo}.git`);
     const head = git(bare, "rev-parse", `refs/heads/${branch}`);
     const space = await createSpace(owner.api, orgId, { title: repo.slice(0, 50) });
     let started = Date.now();
-    const imported = await runJob(space.id, "import", { url: server.url(repo), ref: `refs/heads/${branch}` });
+    const imported = await runJob(space.id, "import", { url: server.url(repo), ref: `refs/heads/${branch}` }, JOB_MS);
     const importMs = Date.now() - started;
     expect(imported).toMatchObject({ status: "succeeded", commit: head });
 
     started = Date.now();
-    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/roundtrip" })).status).toBe("succeeded");
+    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/roundtrip" }, JOB_MS)).status).toBe("succeeded");
     const exportMs = Date.now() - started;
     expect(git(bare, "diff", "--name-status", "--no-renames", branch, "roundtrip")).toBe("");
-    expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` })).toMatchObject({ status: "succeeded", commit: head });
+    expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` }, JOB_MS)).toMatchObject({ status: "succeeded", commit: head });
 
     // Without a sync state (the link removed): the export rebuilds one from the branch and still changes nothing.
     expect((await owner.api.delete(`/v1/spaces/${space.id}/git/legacy-installation`)).status).toBe(204);
-    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/no-state" })).status).toBe("succeeded");
+    expect((await runJob(space.id, "export", { url: server.url(repo), ref: "refs/heads/no-state" }, JOB_MS)).status).toBe("succeeded");
     expect(git(bare, "diff", "--name-status", "--no-renames", branch, "no-state")).toBe("");
-    expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` })).toMatchObject({ status: "succeeded", commit: head });
+    expect(await runJob(space.id, "export", { url: server.url(repo), ref: `refs/heads/${branch}` }, JOB_MS)).toMatchObject({ status: "succeeded", commit: head });
 
     const content = await owner.api.get(`/v1/spaces/${space.id}/content`);
     const page = findPage(content.body.pages, (p) => p.type !== "group" && typeof p.git?.path === "string" && /\.md$/i.test(p.git.path) && pickEdit(p));

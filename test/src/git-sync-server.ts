@@ -180,10 +180,11 @@ export function gitJobs(watcher: JobsApi, runner: JobsApi) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>): Promise<any> {
+  /** `timeoutMs`: how long the job may take (default 60 s; a large repository on a loaded machine takes longer). */
+  async function runJob(spaceId: string, kind: "import" | "export", body: Record<string, unknown>, timeoutMs?: number): Promise<any> {
     const res = await runner.post(`/v1/spaces/${spaceId}/git/${kind}`, kind === "export" ? { commitMessage: "Export", ...body } : body);
     if (res.status !== 204) throw new Error(`starting a Git ${kind}: expected 204, got ${res.status} ${JSON.stringify(res.body)}`);
-    return finished(spaceId, res.headers.get("location")!.split("/").pop()!);
+    return finished(spaceId, res.headers.get("location")!.split("/").pop()!, timeoutMs);
   }
   return { finished, runJob };
 }

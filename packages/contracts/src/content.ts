@@ -122,6 +122,8 @@ export const importIntoRevision = action<{ spaceId: string; revisionId: string; 
 export const readRevision = action<Record<string, unknown>, unknown>("content.readRevision");
 export const readPages = action<Record<string, unknown>, unknown>("content.readPages");
 export const readPage = action<Record<string, unknown>, unknown>("content.readPage");
+/** GitBook's RevisionReusableContent of a revision (`reusableContentId`), the caller's access checked. */
+export const readReusableContent = action<Record<string, unknown>, unknown>("content.readReusableContent");
 export const readFiles = action<Record<string, unknown>, { items: unknown[]; next?: { page: string } }>("content.readFiles");
 export const readFile = action<Record<string, unknown>, unknown>("content.readFile");
 export const readFileBacklinks = action<Record<string, unknown>, unknown>("content.readFileBacklinks");
@@ -148,6 +150,8 @@ export interface GitTreePage {
   emoji?: string;
   hidden?: boolean;
   cover?: { ref?: CoverRef; yPos: number };
+  /** The page's variables (`page.vars`; a page file's front matter `vars`). */
+  variables?: Record<string, string>;
   markdown: string;
   git?: GitBlob;
   pages: GitTreePage[];
@@ -155,6 +159,15 @@ export interface GitTreePage {
   group?: boolean;
   href?: string;
   target?: string;
+}
+
+/** A reusable content as content's git actions take and give it (a `.gitbook/includes/*.md` file). */
+export interface GitReusableContent {
+  /** Snapshot: the reusable content's id (an import keeps the id of the one with the same `git.path`). */
+  id?: string;
+  title: string;
+  markdown: string;
+  git?: GitBlob;
 }
 
 export interface GitSnapshotParams {
@@ -220,7 +233,15 @@ export interface SearchHit {
 export const publishedHeads = action<{ spaceIds: string[] }, PublishedHead[]>("content.publishedHeads");
 /** Large trees come as a stream of JSON text. */
 export const publishedTree = action<{ spaceId: string; revisionId: string }, PublishedTree | Readable>("content.publishedTree");
-export const publishedPage = action<{ spaceId: string; revisionId: string; pageId: string }, { markdown: string } | null>("content.publishedPage");
+/**
+ * A published page's markdown; `includes`: the markdown of each reusable content it includes, by the path its
+ * `{% include "…" %}` names (for @docshelf/document's `reusableContent` render option).
+ */
+export interface PublishedPage {
+  markdown: string;
+  includes?: Record<string, string>;
+}
+export const publishedPage = action<{ spaceId: string; revisionId: string; pageId: string }, PublishedPage | null>("content.publishedPage");
 export const publishedSearch = action<{ spaceIds: string[]; query: string; limit: number }, SearchHit[]>("content.publishedSearch");
 
 // The public actions the app calls as the signed-in user (GitBook's API resources; only the fields callers

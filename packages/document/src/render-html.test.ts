@@ -105,6 +105,17 @@ describe("renderMarkdown", () => {
     const { html } = renderMarkdown("Version {{ space.vars.v }}", { spaceVars: { v: '"1.0"' } });
     expect(html).toBe("<p>Version &quot;1.0&quot;</p>");
   });
+
+  test("GitBook's expression markdown shows the variable's value, escaped; an included reusable content renders with its variables", () => {
+    const { html } = renderMarkdown('For <code class="expression">space.vars.PRODUCT</code>.', { spaceVars: { PRODUCT: "<X>" } });
+    expect(html).toBe("<p>For &lt;X&gt;.</p>");
+    const included = renderMarkdown('{% include "../.gitbook/includes/block.md" %}\n', {
+      spaceVars: { PRODUCT: "Xopera" },
+      reusableContent: (ref) => (ref.reusableContent === "../.gitbook/includes/block.md" ? 'Product <code class="expression">space.vars.PRODUCT</code>.' : undefined),
+    });
+    expect(included.html).toContain("Product Xopera.");
+    expect(included.html).toContain('class="reusable-content"');
+  });
 });
 
 describe("search anchors and rendered heading ids", () => {

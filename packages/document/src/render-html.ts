@@ -22,9 +22,29 @@ export function substituteVariables(html: string, spaceVars: Record<string, stri
   });
 }
 
-/** Renders a page body (front matter left out); the HTML is sanitized whatever the Markdown holds. */
+/** GitBook's Markdown for an expression on a variable (what its Git sync writes), read as `{{ scope.vars.NAME }}`. */
+const EXPRESSION = /<code class="expression">\s*(space|page)\.vars\.([A-Za-z_][\w-]*)\s*<\/code>/g;
+
+function expressions(markdown: string): string {
+  return markdown.replace(EXPRESSION, (_whole, scope: string, name: string) => `{{ ${scope}.vars.${name} }}`);
+}
+
+/**
+ * Renders a page body (front matter left out); the HTML is sanitized whatever the Markdown holds. Included
+ * reusable contents (the `reusableContent` option) are rendered in place, their variables substituted too.
+ */
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedPage {
-  const { body } = splitFrontMatter(markdown);
+  const body = expressions(splitFrontMatter(markdown).body);
+  const include = options.reusableContent;
+  if (include) {
+    options = {
+      ...options,
+      reusableContent: (ref) => {
+        const included = include(ref);
+        return included === undefined ? undefined : expressions(included);
+      },
+    };
+  }
   const rendered = renderDocument(markdownToDocument(body), options);
   return { html: substituteVariables(rendered.html, options.spaceVars ?? {}, options.pageVars ?? {}), toc: rendered.toc };
 }

@@ -33,6 +33,7 @@ export const changeRequestContentActions: ChangeRequestsActions = {
   getPageByPath: read(content.readPage, { pagePath: { type: "string", min: 1, max: 2048 }, ...pageFlags }),
   listFiles: read(content.readFiles, { ...listParams, ...flags }),
   getFile: read(content.readFile, { fileId: idRule, ...flags }),
+  getReusableContent: read(content.readReusableContent, { reusableContentId: idRule, ...flags }),
   listFileBacklinks: read(content.readFileBacklinks, { fileId: idRule, ...listParams }),
   listPageLinks: read(content.readPageLinks, { pageId: idRule, ...listParams, status: { type: "enum", values: ["ok", "broken", "in-app"], optional: true } }),
 

@@ -32,7 +32,7 @@ export async function servePage(service: ContentService, space: SpaceDoc, revisi
   let markdown = body ?? (await service.markdownOf(page.documentId));
   if (query.evaluated) markdown = evaluateMarkdown(markdown, revision.variables, page.variables ?? {});
   if (query.format === "document") {
-    resource.document = markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files), page.path));
+    resource.document = markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files, revision.reusableContents), page.path));
   } else resource.markdown = markdown;
   return resource;
 }

@@ -23,6 +23,7 @@ import { pagesInternalActions } from "./pages-internal.actions";
 import { permissionActions } from "./permissions.actions";
 import { publishedActions } from "./published.actions";
 import { revisionActions } from "./revisions.actions";
+import { reusableContentActions } from "./reusable-contents.actions";
 import { revisionsInternalActions } from "./revisions-internal.actions";
 import { SearchIndex } from "./search";
 import { searchActions } from "./search.actions";
@@ -78,6 +79,7 @@ export function contentSchema(): ContentSchema {
       ...spaceActions,
       ...spaceContentActions,
       ...revisionActions,
+      ...reusableContentActions,
       ...changeActions,
       ...linkActions,
       ...searchActions,

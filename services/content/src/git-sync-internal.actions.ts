@@ -1,7 +1,7 @@
 // Internal: what Git sync reads and writes: a revision's whole tree with markdown and file bytes
 // (export), and a revision built from an imported repository with its `git` metadata (import).
 // Both travel as streams of JSON text: a whole space does not fit in one NATS message.
-import type { GitSnapshotParams, GitTreePage } from "@docshelf/contracts/content";
+import type { GitReusableContent, GitSnapshotParams, GitTreePage } from "@docshelf/contracts/content";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
 import { jsonStream } from "@docshelf/runtime";
 import { newId } from "@docshelf/store";
@@ -41,12 +41,19 @@ export interface GitSnapshot {
   git?: RevisionGit;
   pages: GitTreePage[];
   files: GitFile[];
+  /** Each with its markdown (`.gitbook/includes` files). */
+  reusableContents: GitReusableContent[];
+  variables: Record<string, string>;
 }
 
 export interface GitImportBody {
   git: RevisionGit;
   pages: GitTreePage[];
   files: GitFile[];
+  /** The repository's reusable contents: they replace the space's (absent: the space's are kept). */
+  reusableContents?: GitReusableContent[];
+  /** The repository's `vars.yaml`: replaces the space's variables (absent: they are kept). */
+  variables?: Record<string, string>;
 }
 
 /**
@@ -96,6 +103,7 @@ export const gitSyncInternalActions: ContentActions = {
         if (page.emoji) out.emoji = page.emoji;
         if (page.hidden) out.hidden = true;
         if (page.cover) out.cover = page.cover;
+        if (page.variables && Object.keys(page.variables).length) out.variables = page.variables;
         if (page.git) out.git = page.git;
         return out;
       };
@@ -106,7 +114,13 @@ export const gitSyncInternalActions: ContentActions = {
         const data = wanted && (await this.files.has(file.sha256)) ? (await readAllBytes(this.files.open(file.sha256))).toString("base64") : "";
         files.push({ id: file.id, name: file.name, contentType: file.contentType, data, sha256: file.sha256, ...(file.git ? { git: file.git } : {}) });
       }
-      const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files };
+      const reusableContents: GitReusableContent[] = [];
+      for (const r of revision.reusableContents) {
+        const item: GitReusableContent = { id: r.id, title: r.title, markdown: r.documentId ? await this.markdownOf(r.documentId) : "" };
+        if (r.git) item.git = r.git;
+        reusableContents.push(item);
+      }
+      const snapshot: GitSnapshot = { revision: revision.id, pages: revision.pages.map(toGit), files, reusableContents, variables: revision.variables ?? {} };
       const git = (revision as RevisionDoc).git;
       if (git) snapshot.git = git;
       return jsonStream(snapshot);
@@ -145,6 +159,7 @@ export const gitSyncInternalActions: ContentActions = {
           if (page.emoji) change.emoji = page.emoji;
           if (page.hidden) change.hidden = true;
           if (page.cover) change.cover = page.cover;
+          if (page.variables && Object.keys(page.variables).length) change.variables = page.variables;
           pageChanges.push(change);
           if (page.git) gitByPage.set(pageId, page.git);
           // GitBook's groups are top-level only.
@@ -163,7 +178,28 @@ export const gitSyncInternalActions: ContentActions = {
         if (file.git) gitByFile.set(file.id, file.git);
       }
 
+      // Reusable contents keep the id of the one imported from the same file, so pages' references hold.
+      const reusableChanges: Change[] = [];
+      const gitByReusable = new Map<string, GitBlob>();
+      if (body.reusableContents) {
+        const idsByGitPath = new Map(base.reusableContents.flatMap((r) => (r.git ? [[r.git.path, r.id] as const] : [])));
+        for (const r of base.reusableContents) reusableChanges.push({ type: "delete_reusable_content", id: r.id });
+        for (const r of body.reusableContents) {
+          const id = (r.git && idsByGitPath.get(r.git.path)) || newId();
+          reusableChanges.push({ type: "upsert_reusable_content", id, title: r.title, markdown: r.markdown });
+          if (r.git) gitByReusable.set(id, r.git);
+        }
+      }
+      // Checked by content's rule; the imported map then replaces the space's (set_variables merges).
+      if (body.variables) reusableChanges.push({ type: "set_variables", variables: body.variables });
+      checkChanges(reusableChanges);
+
       const amend = (applied: AppliedChanges) => {
+        for (const r of applied.reusableContents) {
+          const git = gitByReusable.get(r.id);
+          if (git) r.git = git;
+        }
+        if (body.variables) applied.variables = { ...body.variables };
         for (const { page } of walk(applied.pages)) {
           const git = gitByPage.get(page.id);
           if (git) page.git = git;
@@ -177,7 +213,7 @@ export const gitSyncInternalActions: ContentActions = {
           if (git) file.git = git;
         }
       };
-      const { revision } = await commitChanges(this, space, base, [...fileChanges, ...pageChanges], { move: ctx.params.move, amend, git: body.git });
+      const { revision } = await commitChanges(this, space, base, [...fileChanges, ...pageChanges, ...reusableChanges], { move: ctx.params.move, amend, git: body.git });
       return { revision: revision.id, moved: ctx.params.move, pages: [...walk(revision.pages)].length };
     },
   },

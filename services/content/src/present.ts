@@ -1,7 +1,7 @@
 // The API shapes of spaces, revisions, pages, files and link report items.
 import { spacePermissions, type RoleOrGuest, type SpacePermissions } from "@docshelf/access";
 import type { GitSyncState, RevisionDoc, SpaceDoc } from "./models";
-import { DEFAULT_LAYOUT, type FileMeta, type PageNode } from "./revisions/tree";
+import { DEFAULT_LAYOUT, type FileMeta, type PageNode, type ReusableContentMeta } from "./revisions/tree";
 import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 
 export interface SpaceResource {
@@ -166,6 +166,14 @@ export function presentFile(file: FileMeta, downloadURL: string, metadata = true
   return resource;
 }
 
+/** GitBook's RevisionReusableContent: `git` (mutable metadata) only when `metadata` is asked. */
+export function presentReusableContent(r: ReusableContentMeta, metadata: boolean): { id: string; title: string; document?: string; git?: { oid: string; path: string } } {
+  const item: { id: string; title: string; document?: string; git?: { oid: string; path: string } } = { id: r.id, title: r.title };
+  if (r.documentId) item.document = r.documentId;
+  if (r.git && metadata) item.git = r.git;
+  return item;
+}
+
 export function presentRevision(revision: RevisionDoc, space: SpaceDoc, opts: PresentOptions, downloadURL: (file: FileMeta) => string) {
   const urls: { app: string; published?: string; public?: string } = { app: `${opts.publicUrl}/s/${space.id}/~/revisions/${revision.id}` };
   if (space.visibility !== "private" && space.visibility !== "in-collection" && space.visibility !== "share-link") {
@@ -179,12 +187,7 @@ export function presentRevision(revision: RevisionDoc, space: SpaceDoc, opts: Pr
     type: revision.type,
     pages: revision.pages.map((page) => presentPage(page, opts)),
     files: revision.files.map((file) => presentFile(file, downloadURL(file), opts.metadata)),
-    reusableContents: revision.reusableContents.map((r) => {
-      const item: { id: string; title: string; document?: string; git?: { oid: string; path: string } } = { id: r.id, title: r.title };
-      if (r.documentId) item.document = r.documentId;
-      if (r.git && opts.metadata) item.git = r.git;
-      return item;
-    }),
+    reusableContents: revision.reusableContents.map((r) => presentReusableContent(r, opts.metadata)),
     variables: revision.variables,
     createdAt: revision.createdAt,
     ...(revision.git && opts.metadata ? { git: revision.git } : {}),

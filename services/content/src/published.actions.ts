@@ -3,7 +3,8 @@
 // No access check: the sites service decides who may read a published site.
 import { op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
-import type { PublishedHead, PublishedTree, PublishedTreePage, SearchHit } from "@docshelf/contracts/content";
+import type { PublishedHead, PublishedPage, PublishedTree, PublishedTreePage, SearchHit } from "@docshelf/contracts/content";
+import { documentResolver, refIndex } from "./revisions/document-refs";
 import type { PageNode } from "./revisions/tree";
 import { ensureIndexed } from "./search-indexing";
 import type { ContentActions, Ctx } from "./service-types";
@@ -61,10 +62,21 @@ export const publishedActions: ContentActions = {
   publishedPage: {
     visibility: "public",
     params: { spaceId: idRule, revisionId: idRule, pageId: idRule },
-    async handler(ctx: Ctx<{ spaceId: string; revisionId: string; pageId: string }>): Promise<{ markdown: string } | null> {
+    async handler(ctx: Ctx<{ spaceId: string; revisionId: string; pageId: string }>): Promise<PublishedPage | null> {
       const revision = await this.loadRevision(ctx.params.spaceId, ctx.params.revisionId);
       const page = this.pageIndex(revision).get(ctx.params.pageId);
-      return page ? { markdown: await this.markdownOf(page.documentId) } : null;
+      if (!page) return null;
+      const markdown = await this.markdownOf(page.documentId);
+      // The reusable contents the page includes, by the path its `{% include %}` gives (one level: GitBook's includes do not nest).
+      const includes: Record<string, string> = {};
+      const index = refIndex(revision.pages, revision.files, revision.reusableContents);
+      const resolver = documentResolver(index, page.path);
+      for (const m of markdown.matchAll(/\{%\s*include\s+"([^"]+)"\s*%\}/g)) {
+        const ref = resolver.toRef?.(m[1], "include");
+        const reusable = ref?.kind === "reusable-content" ? index.includesById.get(ref.reusableContent) : undefined;
+        if (reusable && !(m[1] in includes)) includes[m[1]] = reusable.documentId ? await this.markdownOf(reusable.documentId) : "";
+      }
+      return Object.keys(includes).length ? { markdown, includes } : { markdown };
     },
   },
 

@@ -166,7 +166,7 @@ export const revisionActions: ContentActions = {
         }
       }
       if (!revision || !use) throw missing();
-      return markdownToDocument(doc.markdown, documentResolver(refIndex(revision.pages, revision.files), use.path));
+      return markdownToDocument(doc.markdown, documentResolver(refIndex(revision.pages, revision.files, revision.reusableContents), use.path));
     },
   },
 };

@@ -9,6 +9,7 @@ import { Document, isMap, isScalar, parseDocument, stringify as stringifyYaml, Y
 import { linksToTree } from "./file-refs";
 import { parseSummary, type SummaryItem } from "./summary";
 import { cleanDirectory, joinRepoPath, unsafePathReason } from "./paths";
+import { readIncludes, readVariablesFile, ReusableError, variablesOf, VARS_FILE, type TreeReusableContent } from "./reusable";
 
 /** A page as content's git actions take and give it. */
 export type { CoverRef, GitBlob, TreePage };
@@ -165,6 +166,8 @@ interface PageFile {
   hidden?: boolean;
   cover?: string;
   coverY?: number;
+  /** Front matter `vars`: the page's variables. */
+  variables?: Record<string, string>;
   /** The markdown after the front matter (content drops a leading `# heading` itself). */
   body: string;
 }
@@ -180,6 +183,10 @@ export function readPageFile(text: string): PageFile {
     if (d.hidden === true) page.hidden = true;
     if (typeof d.cover === "string" && d.cover.trim()) page.cover = d.cover.trim();
     if (typeof d.coverY === "number") page.coverY = d.coverY;
+    if (d.vars !== undefined && d.vars !== null) {
+      const variables = variablesOf(d.vars, "The front matter's vars");
+      if (Object.keys(variables).length) page.variables = variables;
+    }
   }
   if (!page.title) {
     const heading = LEADING_HEADING.exec(page.body);
@@ -194,6 +201,7 @@ export function writePageFile(page: TreePage, coverPath: string | undefined): st
   if (page.description) fm.description = page.description;
   if (page.icon) fm.icon = page.icon;
   if (page.hidden) fm.hidden = true;
+  if (page.variables && Object.keys(page.variables).length) fm.vars = { ...page.variables };
   if (coverPath) {
     fm.cover = coverPath;
     fm.coverY = page.cover?.yPos ?? 0;
@@ -218,6 +226,10 @@ export interface ReadResult {
   config: GitbookConfig;
   /** Whether the content root has a SUMMARY.md (else the tree came from folders, or the root is empty). */
   hasSummary: boolean;
+  /** `.gitbook/includes/*.md` of the content root. */
+  reusableContents: TreeReusableContent[];
+  /** `.gitbook/vars.yaml` of the content root. */
+  variables: Record<string, string>;
 }
 
 /** The page tree and assets of a repository, given its files relative to the project directory. */
@@ -262,12 +274,19 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
     const file = rel ? inRoot.get(rel) : undefined;
     if (!rel || !file) return { title: title || "Untitled", slug, markdown: "", pages: [] };
     used.add(rel);
-    const parsed = readPageFile(file.data.toString("utf8"));
+    let parsed: PageFile;
+    try {
+      parsed = readPageFile(file.data.toString("utf8"));
+    } catch (err) {
+      if (err instanceof ReusableError) throw new LayoutError(`${repoPath(rel)}: ${err.message}`);
+      throw err;
+    }
     const markdown = options.treeURL ? linksToTree(parsed.body, repoPath(rel), options.treeURL) : parsed.body;
     const page: TreePage = { title: (title || parsed.title || posix.basename(rel, ".md")).slice(0, 256), slug, markdown, git: { oid: file.oid, path: repoPath(rel) }, pages: [] };
     if (parsed.description) page.description = parsed.description.slice(0, 1000);
     if (parsed.icon) page.icon = parsed.icon.slice(0, 50);
     if (parsed.hidden) page.hidden = true;
+    if (parsed.variables) page.variables = parsed.variables;
     const cover = coverOf(rel, parsed);
     if (cover) page.cover = cover;
     return page;
@@ -318,7 +337,17 @@ export function readLayout(files: Map<string, SourceFile>, options: ReadOptions)
   } else {
     pages = fromFolders(inRoot, config, pageFrom);
   }
-  return { pages, files: treeFiles, config, hasSummary: !!summary };
+  let reusableContents: TreeReusableContent[];
+  let variables: Record<string, string> = {};
+  try {
+    reusableContents = readIncludes(inRoot, repoPath);
+    const vars = inRoot.get(VARS_FILE);
+    if (vars) variables = readVariablesFile(vars.data.toString("utf8"), repoPath(VARS_FILE));
+  } catch (err) {
+    if (err instanceof ReusableError) throw new LayoutError(err.message);
+    throw err;
+  }
+  return { pages, files: treeFiles, config, hasSummary: !!summary, reusableContents, variables };
 }
 
 /** Without SUMMARY.md: README.md first, then every markdown file and folder, by name. */

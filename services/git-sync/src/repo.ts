@@ -168,19 +168,20 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
         const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid, cache: cacheOf(gitdir) });
         const target = Buffer.from(blob).toString("utf8");
         if (!symlinkStaysInside(full, target)) throw new RepoError("unsafe-entry", `The repository holds a symlink "${full}" that points outside the repository.`);
-      } else if (entry.type === "blob" && (/\.md$/i.test(path) || path === ".gitbook.yaml" || path.startsWith(".gitbook/assets/") || path.includes("/.gitbook/assets/") || /(^|\/)\.gitbook\.yaml$/.test(path))) {
+      } else if (entry.type === "blob" && (/\.md$/i.test(path) || path === ".gitbook.yaml" || path.startsWith(".gitbook/assets/") || path.includes("/.gitbook/assets/") || /(^|\/)\.gitbook\.yaml$/.test(path) || /(^|\/)\.gitbook\/vars\.yaml$/.test(path))) {
         wanted.push({ path, oid: entry.oid });
       }
     }
   };
   await visit(treeOid!, "");
-  const markdownCount = wanted.filter((w) => /\.md$/i.test(w.path)).length;
+  // Reusable contents (`.gitbook/includes/*.md`) are no pages.
+  const markdownCount = wanted.filter((w) => /\.md$/i.test(w.path) && !/(^|\/)\.gitbook\/includes\//.test(w.path)).length;
   if (markdownCount > limits.maxPages + 1) {
     throw new RepoError("too-many-pages", `The repository has ${markdownCount} markdown files; a space takes at most ${limits.maxPages} pages.`);
   }
   const files = new Map<string, { oid: string; data: Buffer }>();
   for (const { path, oid } of wanted) {
-    if (limits.assetBytes === false && !/\.md$/i.test(path) && !/(^|\/)\.gitbook\.yaml$/.test(path)) {
+    if (limits.assetBytes === false && !/\.md$/i.test(path) && !/(^|\/)\.gitbook(\.yaml|\/vars\.yaml)$/.test(path)) {
       files.set(path, { oid, data: Buffer.alloc(0) });
       continue;
     }

@@ -14,12 +14,16 @@ import type { JobDoc, LinkDoc, SyncState } from "./models";
 import type { JobOutcome, LinkSaver } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
 import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteDefaultBranch, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
+import { planReusable, type TreeReusableContent } from "./reusable";
 import { deriveState, planExport, stateAfterImport } from "./sync-state";
 
 export interface Snapshot {
   revision: string;
   pages: TreePage[];
   files: TreeFile[];
+  /** Absent from a content service that predates them. */
+  reusableContents?: TreeReusableContent[];
+  variables?: Record<string, string>;
 }
 
 /** The limits of GIT_SYNC_* a job applies (packages/config). */
@@ -63,9 +67,9 @@ function projectDirOf(job: JobDoc): string {
 }
 
 /** content.gitImport's stream: one line of JSON (files with `size`), then the files' bytes in order. */
-function importStream(body: { git: unknown; pages: TreePage[]; files: TreeFile[] }): Readable {
+function importStream(body: { git: unknown; pages: TreePage[]; files: TreeFile[]; reusableContents: TreeReusableContent[]; variables: Record<string, string> }): Readable {
   const files = body.files.map(({ bytes, data, ...file }) => ({ ...file, size: bytes ? bytes.length : Buffer.from(data, "base64").length }));
-  const header = Buffer.from(`${JSON.stringify({ git: body.git, pages: body.pages, files })}\n`, "utf8");
+  const header = Buffer.from(`${JSON.stringify({ git: body.git, pages: body.pages, files, reusableContents: body.reusableContents, variables: body.variables })}\n`, "utf8");
   const parts: Buffer[] = [];
   for (let i = 0; i < header.length; i += 256 * 1024) parts.push(header.subarray(i, i + 256 * 1024));
   for (const file of body.files) {
@@ -115,7 +119,7 @@ export async function runImport(job: JobDoc, credentials: Credentials | undefine
     // link with its sync state is saved, then the space moves to the revision by compare-and-swap; a
     // failure at any step leaves the space and its link as they were.
     const base = job.params.standalone ? null : await deps.currentRevision(job.spaceId);
-    const result = await deps.importTree(job.spaceId, false, importStream({ git: revisionGit, pages: layout.pages, files: layout.files }));
+    const result = await deps.importTree(job.spaceId, false, importStream({ git: revisionGit, pages: layout.pages, files: layout.files, reusableContents: layout.reusableContents, variables: layout.variables }));
     const fields = { revision: result.revision, commit: head, pages: result.pages };
     if (job.params.standalone) return { applied: false, fields };
     // Which file each page came from, as content holds it in the new revision: what exports keep in place.
@@ -232,6 +236,15 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       readText: async (path) => (base ? (await readFileAt(remote.gitdir, base, path))?.toString("utf8") : undefined),
       ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}),
     });
+    // Reusable contents (`.gitbook/includes`) and variables (`vars.yaml`): written only where the space says something else.
+    const reusableWrites = await planReusable({
+      reusableContents: snapshot.reusableContents ?? [],
+      variables: snapshot.variables ?? {},
+      contentDir,
+      head: new Map<string, unknown>([...baseFiles, ...plan.writes]),
+      readText: async (path) => (base && baseFiles.has(path) ? (await readFileAt(remote.gitdir, base, path))?.toString("utf8") : undefined),
+    });
+    for (const [path, data] of reusableWrites) plan.writes.set(path, data);
     const projectPrefix = projectDir ? `${projectDir}/` : "";
     const fresh = ![...baseFiles.keys()].some((p) => p.startsWith(projectPrefix));
     if (!existingYaml && (fresh || redirects.length)) {

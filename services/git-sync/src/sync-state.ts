@@ -11,6 +11,7 @@ import { linksFromTree } from "./file-refs";
 import { ASSETS_DIR, LEADING_HEADING, readPageFile, slugify, writePageFile, type GitbookConfig, type TreeFile, type TreePage } from "./layout";
 import type { PageSync, SyncState } from "./models";
 import { joinRepoPath, unsafePathReason } from "./paths";
+import { samePageVariables } from "./reusable";
 import { buildSummary, type SummaryItem } from "./summary";
 
 /**
@@ -40,7 +41,10 @@ function hash(value: unknown): string {
 }
 
 function metaOf(page: TreePage): unknown {
-  return [page.description ?? "", page.icon ?? "", page.hidden ? 1 : 0, page.cover ?? null];
+  const meta: unknown[] = [page.description ?? "", page.icon ?? "", page.hidden ? 1 : 0, page.cover ?? null];
+  // Only when there are some, so that states recorded before page variables keep their fingerprints.
+  if (page.variables && Object.keys(page.variables).length) meta.push(page.variables);
+  return meta;
 }
 
 /** Fingerprint of what an export writes for a page. */
@@ -264,6 +268,7 @@ export function composePage(original: string, page: TreePage, previous: PageSync
     if ((before.description ?? "") !== (page.description ?? "")) set("description", page.description || undefined);
     if ((before.icon ?? "") !== (page.icon ?? "")) set("icon", page.icon || undefined);
     if (!!before.hidden !== !!page.hidden) set("hidden", page.hidden ? true : undefined);
+    if (!samePageVariables(before.variables, page.variables)) set("vars", page.variables && Object.keys(page.variables).length ? { ...page.variables } : undefined);
     set("cover", coverPath);
     set("coverY", coverPath ? (page.cover?.yPos ?? 0) : undefined);
     const text = doc.contents && (doc.contents as { items?: unknown[] }).items?.length ? doc.toString({ lineWidth: 0 }) : "";

@@ -1,25 +1,47 @@
 // How the pages of a revision read and write GitBook's JSON document: Markdown links, images and
-// `{% file %}` sources become `page`/`file`/`anchor` references to the revision's ids, and back.
+// `{% file %}` sources become `page`/`file`/`anchor` references to the revision's ids, and back;
+// `{% include ".gitbook/includes/x.md" %}` a `reusable-content` reference to the one imported from that file.
 import { posix } from "node:path";
 import type { ContentRef, RefResolver } from "@docshelf/document";
+import { slugify } from "@docshelf/slugs";
 import { classifyLink } from "./links";
-import { walk, type FileMeta, type PageNode } from "./tree";
+import { walk, type FileMeta, type PageNode, type ReusableContentMeta } from "./tree";
 
 export interface RefIndex {
   byPath: Map<string, PageNode>;
   byId: Map<string, PageNode>;
   filesByName: Map<string, FileMeta>;
   filesById: Map<string, FileMeta>;
+  /** Reusable contents by include file name (`x.md` of `.gitbook/includes/x.md`) and by id. */
+  includesByName: Map<string, ReusableContentMeta>;
+  includesById: Map<string, ReusableContentMeta>;
 }
 
-export function refIndex(pages: PageNode[], files: FileMeta[]): RefIndex {
+const INCLUDES = ".gitbook/includes/";
+
+/** The file name an include is linked by: its imported file's, else its title's slug (as Git sync writes a new one). */
+export function includeName(reusable: { title: string; git?: { path: string } }): string {
+  if (reusable.git?.path) return posix.basename(reusable.git.path);
+  return `${slugify(reusable.title, 100, "reusable-content")}.md`;
+}
+
+export function refIndex(pages: PageNode[], files: FileMeta[], reusableContents: ReusableContentMeta[] = []): RefIndex {
   const byPath = new Map<string, PageNode>();
   const byId = new Map<string, PageNode>();
   for (const { page } of walk(pages)) {
     byPath.set(page.path, page);
     byId.set(page.id, page);
   }
-  return { byPath, byId, filesByName: new Map(files.map((f) => [f.name, f])), filesById: new Map(files.map((f) => [f.id, f])) };
+  const includesByName = new Map<string, ReusableContentMeta>();
+  for (const r of reusableContents) if (!includesByName.has(includeName(r))) includesByName.set(includeName(r), r);
+  return {
+    byPath,
+    byId,
+    filesByName: new Map(files.map((f) => [f.name, f])),
+    filesById: new Map(files.map((f) => [f.id, f])),
+    includesByName,
+    includesById: new Map(reusableContents.map((r) => [r.id, r])),
+  };
 }
 
 /** The Markdown path from the page at `fromPath` to `target` (a page path or a file path), as the link resolver reads it. */
@@ -34,7 +56,12 @@ function relative(fromPath: string, target: string, suffix: string): string {
 export function documentResolver(index: RefIndex, fromPath: string, extraRefs?: Map<string, string>): RefResolver {
   return {
     toRef(href, use): ContentRef | undefined {
-      if (use === "include") return undefined;
+      if (use === "include") {
+        // Include paths climb to the content root's `.gitbook/includes/` from wherever the page file is.
+        const at = href.lastIndexOf(INCLUDES);
+        const found = at >= 0 ? index.includesByName.get(safeDecode(href.slice(at + INCLUDES.length).split(/[?#]/, 1)[0])) : undefined;
+        return found ? { kind: "reusable-content", reusableContent: found.id } : undefined;
+      }
       const local = extraRefs?.get(href.replace(/^\.\//, ""));
       if (local) return { kind: "file", file: local };
       const found = classifyLink(href, fromPath, index, "");
@@ -52,6 +79,10 @@ export function documentResolver(index: RefIndex, fromPath: string, extraRefs?: 
         return ref.kind === "anchor" ? `${href}#${ref.anchor}` : href;
       }
       if (ref.kind === "anchor") return `#${ref.anchor}`;
+      if (ref.kind === "reusable-content") {
+        const reusable = ref.space ? undefined : index.includesById.get(ref.reusableContent);
+        return reusable ? relative(fromPath, `${INCLUDES}${includeName(reusable)}`, "") : undefined;
+      }
       if (ref.kind === "file") {
         const file = index.filesById.get(ref.file);
         return file && !ref.space ? relative(fromPath, `.gitbook/assets/${file.name}`, "") : undefined;
@@ -59,4 +90,12 @@ export function documentResolver(index: RefIndex, fromPath: string, extraRefs?: 
       return undefined;
     },
   };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

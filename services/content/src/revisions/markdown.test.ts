@@ -20,6 +20,11 @@ describe("evaluateMarkdown", () => {
     expect(evaluateMarkdown("{{ space.vars.a }}-{{page.vars.b}}-{{ space.vars.c }}", { a: "1" }, { b: "2" })).toBe("1-2-{{ space.vars.c }}");
   });
 
+  test("GitBook's expression markdown (what its Git sync writes) gives the value; an unknown one stays as written", () => {
+    const text = 'For <code class="expression">space.vars.PRODUCT</code> (<code class="expression">page.vars.v</code>), <code class="expression">space.vars.zz</code>';
+    expect(evaluateMarkdown(text, { PRODUCT: "Xopera" }, { v: "2" })).toBe('For Xopera (2), <code class="expression">space.vars.zz</code>');
+  });
+
   test("does not read inherited object properties", () => {
     expect(evaluateMarkdown("{{ space.vars.constructor }}", {}, {})).toBe("{{ space.vars.constructor }}");
   });

@@ -42,11 +42,15 @@ export function parseMarkdown(markdown: string): ParsedMarkdown {
 }
 
 /**
- * Substitutes `{{ space.vars.NAME }}` and `{{ page.vars.NAME }}` expressions. Unknown variables are
- * left as written so a reader sees what is missing.
+ * Substitutes `{{ space.vars.NAME }}` and `{{ page.vars.NAME }}` expressions, and GitBook's own Markdown for an
+ * expression, `<code class="expression">space.vars.NAME</code>` (what its Git sync writes). Unknown variables
+ * are left as written so a reader sees what is missing.
  */
 export function evaluateMarkdown(markdown: string, spaceVars: Record<string, string>, pageVars: Record<string, string>): string {
-  return markdown.replace(/\{\{\s*(space|page)\.vars\.([A-Za-z_][\w-]*)\s*\}\}/g, (whole, scope: string, name: string) => {
+  const pattern = /\{\{\s*(space|page)\.vars\.([A-Za-z_][\w-]*)\s*\}\}|<code class="expression">\s*(space|page)\.vars\.([A-Za-z_][\w-]*)\s*<\/code>/g;
+  return markdown.replace(pattern, (whole, braceScope: string | undefined, braceName: string | undefined, codeScope: string | undefined, codeName: string | undefined) => {
+    const scope = braceScope ?? codeScope;
+    const name = (braceName ?? codeName) as string;
     const vars = scope === "space" ? spaceVars : pageVars;
     return Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole;
   });

@@ -296,6 +296,9 @@ export function applyChanges(base: RevisionContent, changes: Change[], now: stri
         documents.set(documentId, change.markdown);
         const entry: ReusableContentMeta = { id, title: change.title, documentId };
         const at = content.reusableContents.findIndex((r) => r.id === id);
+        // An edit keeps the file it was imported from (Git sync writes it back there).
+        const git = at >= 0 ? content.reusableContents[at].git : undefined;
+        if (git) entry.git = git;
         if (at >= 0) content.reusableContents[at] = entry;
         else content.reusableContents.push(entry);
         break;

@@ -25,6 +25,7 @@ const routes: Record<string, string> = {
   [`GET ${one}/content/pages`]: "change-requests.listPages",
   [`GET ${one}/content/page/:pageId`]: "change-requests.getPage",
   [`GET ${one}/content/page/:pageId/links`]: "change-requests.listPageLinks",
+  [`GET ${one}/content/reusable-contents/:reusableContentId`]: "change-requests.getReusableContent",
   [`GET ${one}/content/path/*pagePath`]: "change-requests.getPageByPath",
   [`GET ${one}/content/files`]: "change-requests.listFiles",
   [`GET ${one}/content/files/:fileId`]: "change-requests.getFile",

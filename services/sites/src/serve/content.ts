@@ -109,6 +109,7 @@ export class PublishedContent {
           resolveImage: (src) => resolveFileLink(src, tree),
           describeLink: (href) => describePageLink(href, page, tree, linkBase),
           apiConsoleHref: (operation) => consoleHref(pageUrl(linkBase, tree, page), operation),
+          reusableContent: (ref) => answer?.includes?.[ref.reusableContent],
         }),
       );
       this.bodies.set(key, body);
