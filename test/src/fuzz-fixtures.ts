@@ -9,9 +9,25 @@ import { strToU8, zipSync } from "fflate";
 /** The fixed seed of a run (FUZZ_SEED overrides it); fast-check names it, with the failing case's path, on failure. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 36_036);
 
-/** fc.assert's settings: the fixed seed, `numRuns` cases, stop at the first failure (shrinking costs requests). */
-export function fuzzRuns(numRuns: number): fc.Parameters<unknown> {
-  return { seed: FUZZ_SEED, numRuns, endOnFailure: true };
+/**
+ * fc.assert's settings: the fixed seed, `numRuns` cases, stop at the first failure (shrinking costs requests).
+ * A failure says the seed and the case's path (to replay it: FUZZ_SEED, and fast-check's `path`), the start
+ * of the input (inputs run to hundreds of kilobytes) and what failed.
+ */
+export function fuzzRuns<T>(numRuns: number): fc.Parameters<T> {
+  return {
+    seed: FUZZ_SEED,
+    numRuns,
+    endOnFailure: true,
+    reporter(details) {
+      if (!details.failed) return;
+      const input = fc.stringify(details.counterexample);
+      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      throw new Error(
+        `Property failed at run ${details.numRuns} of FUZZ_SEED=${details.seed} (path "${details.counterexamplePath}"), on an input of ${input.length} characters: ${input.slice(0, 300)}${input.length > 300 ? "…" : ""}\n${error}`,
+      );
+    },
+  };
 }
 
 const n = (max: number) => fc.integer({ min: 1, max });
