@@ -21,6 +21,7 @@ const ALONE = [
   "resource-markdown",
   "resource-openapi",
   "resource-workers", // a private system with WORKER_TASK_TIMEOUT_MS at 100 ms
+  "fuzz-inputs", // generated pathological inputs while another tenant's reads are timed
   "tenancy-diff",
   "store-kill", // the server SIGKILLed during sustained writes, again and again
 ];

@@ -84,6 +84,31 @@ describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
     expect(latencies.p99 - noise).toBeLessThan(P99_RISE_MAX_MS);
   }, 120_000);
 
+  test("one organization's many specs never keep another organization's spec waiting behind them", async () => {
+    // Org A queues eight specs that each take a second or so of validation (depth 15, within the bound);
+    // then org B sends one. One organization's specs are processed one at a time (WORKER_ORG_CONCURRENCY),
+    // so B's takes the other slot at once: it is done while most of A's still wait. (First in, first out,
+    // B's waited for all eight of A's.)
+    const orgB = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
+    const theirs = Array.from({ length: 8 }, (_, i) => `queue-${i}`);
+    for (const slug of theirs) expect((await owner.api.post(prefix, { slug, source: { text: fanOut(15) } })).status).toBe(201);
+    const started = Date.now();
+    expect((await owner.api.post(orgB, { slug: "mine", source: { text: fanOut(6) } })).status).toBe(201);
+    const mine = await until("org B's spec processed", 60_000, async () => {
+      const res = await owner.api.get(`${orgB}/mine`);
+      return res.body.processingState === "complete" ? res.body : undefined;
+    });
+    const took = Date.now() - started;
+    const states = await Promise.all(theirs.map(async (slug) => (await owner.api.get(`${prefix}/${slug}`)).body.processingState as string));
+    expect(mine.lastVersion).toEqual(expect.any(String));
+    expect(states.filter((state) => state !== "complete").length).toBeGreaterThanOrEqual(5);
+    // At most one of A's specs ahead of it on the worker thread: seconds, not eight specs' worth.
+    expect(took).toBeLessThan(15_000);
+    for (const slug of theirs) {
+      await until(`spec ${slug} processed`, 100_000, async () => ((await owner.api.get(`${prefix}/${slug}`)).body.processingState === "complete" ? true : undefined));
+    }
+  }, 180_000);
+
   test("a spec whose $refs fan out a little still gets a version", async () => {
     expect((await owner.api.post(prefix, { slug: "fan-out-small", source: { text: fanOut(6) } })).status).toBe(201);
     const spec = await settled("fan-out-small");

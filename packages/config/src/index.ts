@@ -93,7 +93,7 @@ export interface WorkersConfig {
   memoryMb: number;
   /** Tasks that may wait for a thread; one more fails as busy. */
   maxQueue: number;
-  /** Tasks one organization's background jobs (import runs) may run on the threads at once. */
+  /** Tasks one organization's background jobs (import runs, spec processing) may run at once. */
   orgConcurrency: number;
 }
 
@@ -263,7 +263,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: "WORKER_TASK_TIMEOUT_MS", default: "60000", why: "Time one such task may run on its thread; past it the thread is ended and replaced, and the import run or spec fails naming the limit." },
   { name: "WORKER_MEMORY_MB", default: "512", why: "V8 heap of each worker thread, in MiB; a task needing more fails naming the limit." },
   { name: "WORKER_MAX_QUEUE", default: "64", why: "Tasks that may wait for a worker thread in one process; one more fails as busy (an import run fails, a spec is tried again later)." },
-  { name: "WORKER_ORG_CONCURRENCY", default: "1", why: "Worker tasks one organization's import runs may run at once in one process; its other runs wait their turn." },
+  { name: "WORKER_ORG_CONCURRENCY", default: "1", why: "Worker tasks one organization's import runs, and specs of one organization being processed, may run at once in one process; the others wait their turn." },
 ];
 
 /** Every problem found in the configuration; the message lists them all, one per line after the first. */

@@ -41,6 +41,21 @@ describe("WorkerPool", () => {
     await expect(Promise.all([first, second])).resolves.toEqual([true, true]);
   });
 
+  test("a task that may wait only so long for a thread fails as busy past it, and the pool goes on", async () => {
+    pool = new WorkerPool({ threads: 1, taskTimeoutMs: 10_000, memoryMb: 64, maxQueue: 4 });
+    const long = pool.run(TASKS, "spin", [1_500]);
+    // Let the first task reach its thread.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const impatient = pool.run(TASKS, "add", [1, 2], { startWithinMs: 100 });
+    await expect(impatient).rejects.toBeInstanceOf(WorkerBusyError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await expect(long).resolves.toBe(true);
+    // A task that starts in time is not limited by it afterwards (its run time is the time limit's).
+    expect(await pool.run<boolean>(TASKS, "spin", [300], { startWithinMs: 5_000 })).toBe(true);
+    expect(await pool.run<number>(TASKS, "add", [2, 2])).toBe(4);
+  });
+
   test("a task past the memory limit fails cleanly, and the next task runs", async () => {
     pool = new WorkerPool({ threads: 1, taskTimeoutMs: 60_000, memoryMb: 32, maxQueue: 4 });
     const hog = pool.run(TASKS, "hog", []);

@@ -86,6 +86,14 @@ export function taskModule(dir: string, name: string): string {
   return existsSync(js) ? js : join(dir, `${name}.ts`);
 }
 
+/** Limits of one task, beside the pool's own. */
+export interface RunLimits {
+  /** How long the task may run (from when it starts on a thread); the pool's taskTimeoutMs when not given. */
+  timeoutMs?: number;
+  /** How long the task may wait for a thread; past it it fails with WorkerBusyError and never runs. No bound when not given. */
+  startWithinMs?: number;
+}
+
 export class WorkerPool {
   private piscina: Piscina | undefined;
   private closed = false;
@@ -124,8 +132,10 @@ export class WorkerPool {
    * errors should answer them as data). The pool's own failures are WorkerPoolError subclasses.
    *
    * A module that is not compiled JavaScript (a `.ts` file: unit tests running the sources) runs in this thread.
+   * `limits.timeoutMs` replaces the pool's time limit for this task; `limits.startWithinMs` bounds how long it
+   * may wait for a thread (past it, it fails with WorkerBusyError, never started): for work a request waits for.
    */
-  async run<T>(module: string, fn: string, args: unknown[], limits: { timeoutMs?: number } = {}): Promise<T> {
+  async run<T>(module: string, fn: string, args: unknown[], limits: RunLimits = {}): Promise<T> {
     if (module.endsWith(".ts")) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (await (require(module) as Record<string, (...a: unknown[]) => unknown>)[fn](...args)) as T;
@@ -138,8 +148,16 @@ export class WorkerPool {
     const { port1, port2 } = new MessageChannel();
     const abort = new AbortController();
     let timedOut = false;
+    let notStarted = false;
     let timer: NodeJS.Timeout | undefined;
+    if (limits.startWithinMs !== undefined) {
+      timer = setTimeout(() => {
+        notStarted = true;
+        abort.abort();
+      }, limits.startWithinMs);
+    }
     port1.once("message", () => {
+      if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timedOut = true;
         abort.abort();
@@ -151,6 +169,7 @@ export class WorkerPool {
       return (await piscina.run(message, { transferList: [port2], signal: abort.signal })) as T;
     } catch (err) {
       if (timedOut) throw new WorkerTimeoutError(timeoutMs);
+      if (notStarted) throw new WorkerBusyError(this.options.maxQueue);
       const code = (err as { code?: unknown }).code;
       if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerMemoryError(this.options.memoryMb);
       throw err;

@@ -7,7 +7,9 @@ import type { Caller } from "@docshelf/access";
 import { call, type Action, type PayloadOf } from "@docshelf/contracts/action";
 import type * as events from "@docshelf/contracts/events";
 import * as identity from "@docshelf/contracts/identity";
+import { configFor } from "@docshelf/config";
 import { readJson } from "@docshelf/runtime";
+import { sharedWorkerPool } from "@docshelf/worker-pool";
 import { op, storeMixin } from "@docshelf/store";
 import { collections } from "./models";
 import { serveActions } from "./serve.actions";
@@ -60,6 +62,11 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
         // Large answers (a big space's tree) come as a stream of JSON bytes, as the gateway relays them.
         return readJson<R>(answer);
       },
+    },
+
+    created() {
+      // The process's worker threads (change requests' diffs run there), with the configured limits.
+      sharedWorkerPool(configFor(this.broker).workers);
     },
 
     started(this: AppService & { sweepTimer?: NodeJS.Timeout }) {

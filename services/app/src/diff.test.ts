@@ -1,4 +1,5 @@
-import { changedLines, compare, DiffCache, lineDiff, PAGE_LIMITS, requestBudget, withContext, type DiffLine } from "./diff";
+import { WorkerBusyError, WorkerMemoryError, WorkerTimeoutError, type WorkerPool } from "@docshelf/worker-pool";
+import { changedLines, compare, compareAll, compareAllTask, compareOffThread, DiffCache, lineDiff, PAGE_LIMITS, requestBudget, withContext, type DiffLine } from "./diff";
 
 const numbered = (n: number, prefix = "line") => Array.from({ length: n }, (_, i) => `${prefix} ${i}`);
 
@@ -97,4 +98,50 @@ test("the diff cache drops the least recently used entries past its entry and li
   expect(cache.get("c")).toBeUndefined();
   cache.set("e", Array.from({ length: 6 }, () => ({ kind: "same" as const, text: "x" })));
   expect(cache.get("e")).toBeUndefined();
+});
+
+describe("compareOffThread", () => {
+  const jobs = [
+    { before: "a\nb\nc", after: "a\nB\nc" },
+    { before: "x", after: "x\ny" },
+  ];
+  const poolThat = (run: (...args: unknown[]) => Promise<unknown>) => ({ run }) as unknown as WorkerPool;
+
+  test("answers the worker's diffs and counts the budget it spent there", async () => {
+    const budget = requestBudget();
+    const pool = poolThat(async (_module, fn, args) => {
+      expect(fn).toBe("compareAllTask");
+      const [j, b, l] = args as Parameters<typeof compareAllTask>;
+      // A copy crosses to the thread: the caller's budget object is not the one spent.
+      return compareAllTask(j, { ...b! }, l);
+    });
+    const results = await compareOffThread(pool, jobs, budget, PAGE_LIMITS);
+    expect(results.map((r) => r.diff)).toEqual(compareAll(jobs, requestBudget(), PAGE_LIMITS).map((r) => r.diff));
+    expect(budget.pages).toBe(requestBudget().pages - 2);
+  });
+
+  test("past the worker's time limit, or out of memory, every page is too large to show and not kept", async () => {
+    for (const err of [new WorkerTimeoutError(2000), new WorkerMemoryError(512)]) {
+      const results = await compareOffThread(poolThat(() => Promise.reject(err)), jobs, requestBudget(), PAGE_LIMITS);
+      expect(results).toEqual([
+        { diff: { tooLarge: true }, deterministic: false },
+        { diff: { tooLarge: true }, deterministic: false },
+      ]);
+    }
+  });
+
+  test("with no thread free in time, the diffs are computed here, within the same budget", async () => {
+    const budget = requestBudget();
+    const results = await compareOffThread(poolThat(() => Promise.reject(new WorkerBusyError(64))), jobs, budget, PAGE_LIMITS);
+    expect(results.map((r) => r.diff)).toEqual(compareAll(jobs, requestBudget(), PAGE_LIMITS).map((r) => r.diff));
+    expect(budget.pages).toBe(requestBudget().pages - 2);
+  });
+
+  test("a task's own failure is not hidden", async () => {
+    await expect(compareOffThread(poolThat(() => Promise.reject(new TypeError("bug"))), jobs, requestBudget(), PAGE_LIMITS)).rejects.toThrow("bug");
+  });
+
+  test("no pages, no task", async () => {
+    expect(await compareOffThread(poolThat(() => Promise.reject(new Error("not called"))), [], requestBudget(), PAGE_LIMITS)).toEqual([]);
+  });
 });

@@ -4,8 +4,12 @@
 // `maxEditLength`), and one request compares at most `pages` pages of at most `lines` lines in all,
 // spending at most `ms` milliseconds of diffing. Whatever is over a bound is "too large to show" with
 // about how many lines changed. Myers costs about (n + m)·D, D the lines changed, so the bounds keep a
-// page at a few milliseconds and a request at about `ms`.
+// page at a few milliseconds and a request at about `ms`. A request's diffs run together on a worker
+// thread (`compareOffThread`), so even the linear work on large pages never holds the event loop; past the
+// task's time limit the pages show "too large to show"; with every thread busy they are compared here, as
+// bounded as before.
 import { diffArrays } from "diff";
+import { taskModule, WorkerBusyError, WorkerPoolError, type WorkerPool } from "@docshelf/worker-pool";
 
 export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
 
@@ -99,6 +103,50 @@ export function compare(before: string, after: string, budget: DiffBudget | unde
     for (const text of part.value) out.push({ kind, text });
   }
   return { diff: out, deterministic: true };
+}
+
+/** Two texts of one page to compare. */
+export interface DiffJob {
+  before: string;
+  after: string;
+}
+
+/** `compare` of each job in turn, drawing on one budget: the worker task of `compareOffThread`. */
+export function compareAll(jobs: DiffJob[], budget: DiffBudget | undefined, limits: DiffLimits): Array<{ diff: PageDiff; deterministic: boolean }> {
+  return jobs.map((job) => compare(job.before, job.after, budget, limits));
+}
+
+/** How long one request's diffs may take on a worker thread before its thread is stopped. */
+export const DIFF_TASK_TIMEOUT_MS = 2000;
+/** How long they may wait for a thread (the threads may be busy with imports) before they run here instead. */
+export const DIFF_START_WITHIN_MS = 500;
+
+/**
+ * `compareAll` on a worker thread of the process's pool, with DIFF_TASK_TIMEOUT_MS: the event loop that
+ * answers requests only copies the texts there and the diffs back. Past the limit, or out of memory, every page
+ * of the request is "too large to show" (not cached: another try may succeed). When no thread takes the task
+ * within DIFF_START_WITHIN_MS (the pool busy with other work), it runs in this thread: its budget bounds it.
+ */
+export async function compareOffThread(workers: WorkerPool, jobs: DiffJob[], budget: DiffBudget | undefined, limits: DiffLimits): Promise<Array<{ diff: PageDiff; deterministic: boolean }>> {
+  if (!jobs.length) return [];
+  try {
+    const answer = await workers.run<{ results: Array<{ diff: PageDiff; deterministic: boolean }>; left?: DiffBudget }>(taskModule(__dirname, "diff"), "compareAllTask", [jobs, budget, limits], {
+      timeoutMs: DIFF_TASK_TIMEOUT_MS,
+      startWithinMs: DIFF_START_WITHIN_MS,
+    });
+    // The budget was spent on a copy there: what is left counts here (a caller may diff more with it).
+    if (budget && answer.left) Object.assign(budget, answer.left);
+    return answer.results;
+  } catch (err) {
+    if (err instanceof WorkerBusyError) return compareAll(jobs, budget, limits);
+    if (!(err instanceof WorkerPoolError)) throw err;
+    return jobs.map(() => ({ diff: { tooLarge: true }, deterministic: false }));
+  }
+}
+
+/** The worker task: `compareAll`, and what is left of the budget (the caller's copy does not see it spent). */
+export function compareAllTask(jobs: DiffJob[], budget: DiffBudget | undefined, limits: DiffLimits): { results: Array<{ diff: PageDiff; deterministic: boolean }>; left?: DiffBudget } {
+  return { results: compareAll(jobs, budget, limits), ...(budget ? { left: budget } : {}) };
 }
 
 /**

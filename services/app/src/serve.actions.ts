@@ -15,7 +15,8 @@ import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { asset, json, page, parseCookies, redirect, scriptPage, setCookie, type AppAnswer, type AppRequest } from "./http";
 import { assetAnswer, editorAssets } from "./assets";
-import { compare, DiffCache, lineDiff, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type PageDiff } from "./diff";
+import { sharedWorkerPool } from "@docshelf/worker-pool";
+import { compareOffThread, DiffCache, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type DiffBudget, type DiffLimits, type PageDiff } from "./diff";
 import { checkDocument, DocumentError, renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
 import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
@@ -566,7 +567,11 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
         })
       : undefined,
   ]);
-  const diff = content ? (main === null || main === undefined ? "new" : lineDiff(main.markdown ?? "", content.markdown ?? "", requestBudget())) : undefined;
+  const diff = content
+    ? main === null || main === undefined
+      ? "new"
+      : (await compareOffThread(sharedWorkerPool(), [{ before: main.markdown ?? "", after: content.markdown ?? "" }], requestBudget(), PAGE_LIMITS))[0].diff
+    : undefined;
   const diffLink = content ? `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/~diff?page=${encodeURIComponent(content.id)}` : undefined;
   return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink));
 }
@@ -726,6 +731,29 @@ const MAX_DIFFED_PAGES = 20;
 /** Diffs of pages between two revisions, shared by every changes page of this node (see DiffCache). */
 const diffCache = new DiffCache();
 
+/** A page's diff still to compute: its two texts being read, and its key in `diffCache`. */
+interface PendingDiff {
+  key: string;
+  texts: Promise<[string, string]>;
+}
+
+const isPending = (d: PageDiff | PendingDiff | undefined): d is PendingDiff => d !== undefined && "texts" in d;
+
+/**
+ * The diffs of a changes page: the pending ones' texts read (every read awaited in one Promise.all, none left
+ * without a handler if another fails), then compared together on a worker thread (`compareOffThread`),
+ * drawing on `budget` in order; the deterministic ones kept in `diffCache`.
+ */
+async function diffsOf(wanted: Array<PageDiff | PendingDiff | undefined>, budget: DiffBudget, limits: DiffLimits): Promise<Array<PageDiff | undefined>> {
+  const pending = wanted.filter(isPending);
+  const texts = await Promise.all(pending.map((d) => d.texts));
+  const results = await compareOffThread(sharedWorkerPool(), texts.map(([before, after]) => ({ before, after })), budget, limits);
+  pending.forEach((d, i) => {
+    if (results[i].deterministic) diffCache.set(d.key, results[i].diff);
+  });
+  return wanted.map((d) => (isPending(d) ? results[pending.indexOf(d)].diff : d));
+}
+
 /** A page's Markdown in a revision; "" when it is not there (added or removed on that side). */
 async function markdownIn(as: As, spaceId: string, revisionId: string, pageId: string): Promise<string> {
   try {
@@ -775,26 +803,22 @@ async function changesView(
   const budget = only ? { pages: 2, lines: 2 * 2 * SINGLE_PAGE_LIMITS.maxLines, ms: 300 } : requestBudget();
   // The first MAX_DIFFED_PAGES content changes (conflicts first) are read; the others link to their own diff.
   let reads = only ? 2 : MAX_DIFFED_PAGES;
-  const diffOf = (p: PageChanges, to: string): Promise<PageDiff> | undefined => {
+  const diffOf = (p: PageChanges, to: string): PageDiff | PendingDiff | undefined => {
     if (!contentChanged(p)) return undefined;
     // Revisions never change: a diff between two of them is kept (the user's reads above were allowed).
     const key = [space.id, base, to, p.id, limits.maxLines, limits.maxEdits].join("\u0000");
     const kept = diffCache.get(key);
-    if (kept) return Promise.resolve(kept);
-    if (reads-- <= 0) return Promise.resolve({ tooLarge: true });
-    return Promise.all([
-      p.kinds.includes("added") ? "" : markdownIn(as, space.id, base, p.id),
-      p.kinds.includes("removed") ? "" : markdownIn(as, space.id, to, p.id),
-    ]).then(([before, after]) => {
-      const { diff, deterministic } = compare(before, after, budget, limits);
-      if (deterministic) diffCache.set(key, diff);
-      return diff;
-    });
+    if (kept) return kept;
+    if (reads-- <= 0) return { tooLarge: true };
+    return {
+      key,
+      texts: Promise.all([p.kinds.includes("added") ? "" : markdownIn(as, space.id, base, p.id), p.kinds.includes("removed") ? "" : markdownIn(as, space.id, to, p.id)]),
+    };
   };
-  // Every read started is awaited in one Promise.all (none left without a handler if another fails).
-  const conflictDiffs = (found ?? []).flatMap((c) => [diffOf(c.ours, head), diffOf(c.theirs, space.revision)]);
-  const pageDiffs = ours.map((p) => diffOf(p, head));
-  const [forConflicts, forPages] = await Promise.all([Promise.all(conflictDiffs), Promise.all(pageDiffs)]);
+  const conflictCount = 2 * (found?.length ?? 0);
+  const diffs = await diffsOf([...(found ?? []).flatMap((c) => [diffOf(c.ours, head), diffOf(c.theirs, space.revision)]), ...ours.map((p) => diffOf(p, head))], budget, limits);
+  const forConflicts = diffs.slice(0, conflictCount);
+  const forPages = diffs.slice(conflictCount);
   const pages: ShownPageChange[] = ours.map((p, i) => ({ ...p, diff: forPages[i] }));
   const conflicts: ShownConflict[] | undefined = found?.map((c, i) => ({ ...c, oursDiff: forConflicts[2 * i], theirsDiff: forConflicts[2 * i + 1] }));
   return page(status, changesPage(viewer, space, { ...cr, outdated }, revision.pages, pages, only ? 0 : listed.more, conflicts, refused, only));

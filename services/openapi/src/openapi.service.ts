@@ -7,8 +7,8 @@ import { configFor } from "@docshelf/config";
 import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
-import { sharedWorkerPool } from "@docshelf/worker-pool";
-import { collections } from "./models";
+import { KeyedLimiter, sharedWorkerPool } from "@docshelf/worker-pool";
+import { collections, type SpecDoc } from "./models";
 import { claimLeaseMs, processSpec } from "./processing";
 import { internalActions } from "./internal.actions";
 import type { Methods, SpecAccess, Vars } from "./service-types";
@@ -63,8 +63,8 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
         return spec;
       },
 
-      enqueue(specId: string) {
-        this.queue.add(specId);
+      enqueue(spec: Pick<SpecDoc, "id" | "organizationId">) {
+        this.queue.add(spec.id, spec.organizationId);
       },
 
       async runProcessing(specId: string) {
@@ -91,9 +91,9 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
             { limit: SWEEP_BATCH },
           ),
         ]);
-        const ids = batches.flat().map((spec) => spec.id);
-        for (const id of ids) this.enqueue(id);
-        return ids.length;
+        const specs = batches.flat();
+        for (const spec of specs) this.enqueue(spec);
+        return specs.length;
       },
     },
 
@@ -105,10 +105,13 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
       this.memberships = new MembershipCache((organizationId, userId) =>
         call(this.broker, orgs.memberRole, { organizationId, userId }),
       );
+      // Two specs at a time, at most WORKER_ORG_CONCURRENCY of one organization's: one organization's many
+      // specs never keep another's waiting behind them.
       this.queue = new WorkQueue(
         (id) => this.runProcessing(id),
         2,
         (id, err) => this.logger.error({ err, specId: id }, "processing an OpenAPI spec stopped; a later sweep retries it"),
+        new KeyedLimiter(configFor(this.broker).workers.orgConcurrency),
       );
     },
 

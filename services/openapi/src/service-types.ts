@@ -37,8 +37,8 @@ export interface Methods {
   writeAccess(organizationId: string, caller: Caller): Promise<SpecAccess>;
   /** The spec by slug, or 404. */
   loadSpec(organizationId: string, slug: string): Promise<SpecDoc>;
-  /** Queues a spec for processing in this process. */
-  enqueue(specId: string): void;
+  /** Queues a spec for processing in this process (at most WORKER_ORG_CONCURRENCY of one organization's at once). */
+  enqueue(spec: Pick<SpecDoc, "id" | "organizationId">): void;
   /** Runs one processing step for a spec (used by the queue). */
   runProcessing(specId: string): Promise<void>;
   /** Queues every spec that waits: pending, abandoned by a dead process, or due for refresh. */

@@ -66,7 +66,7 @@ export const specActions: OpenAPIActions = {
         if (err instanceof ConflictError) throw new ConflictError(`An OpenAPI spec with the slug "${spec.slug}" already exists.`);
         throw err;
       }
-      this.enqueue(spec.id);
+      this.enqueue(spec);
       ctx.meta.$statusCode = 201;
       return presentSpec(spec, permissions, this.publicUrl());
     },
@@ -94,7 +94,7 @@ export const specActions: OpenAPIActions = {
           { $set: { source, processingState: "pending", claimedAt: "", updatedAt: new Date().toISOString() }, $inc: { sourceRevision: 1 } },
         );
         if (updated) {
-          this.enqueue(updated.id);
+          this.enqueue(updated);
           return presentSpec(updated, permissions, this.publicUrl());
         }
         const spec = newSpec(organizationId, specSlug, source);
@@ -104,7 +104,7 @@ export const specActions: OpenAPIActions = {
           if (err instanceof ConflictError) continue;
           throw err;
         }
-        this.enqueue(spec.id);
+        this.enqueue(spec);
         return presentSpec(spec, permissions, this.publicUrl());
       }
       throw new ConflictError("The spec changed concurrently; try again.");

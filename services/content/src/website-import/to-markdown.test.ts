@@ -28,3 +28,27 @@ describe("htmlToMarkdown", () => {
     expect(md.split("\n").map((l) => l.replace(/\s+/g, " "))).toEqual(["| Name | Type |", "| --- | --- |", "| id | string |"]);
   });
 });
+
+describe("htmlToMarkdown of tables", () => {
+  const rows = (n: number, cells: (i: number) => string) => Array.from({ length: n }, (_, i) => `<tr>${cells(i)}</tr>`).join("");
+
+  it("gives a table without a heading row an empty heading, aligned as most of each column's cells", () => {
+    const md = htmlToMarkdown(`<table>${rows(3, (i) => `<td align="right">${i}</td><td>x${i}</td><td align="center">c</td>`)}</table>`);
+    expect(md.split("\n").map((l) => l.replace(/\s+/g, " "))).toEqual(["| | | |", "| ---: | --- | :---: |", "| 0 | x0 | c |", "| 1 | x1 | c |", "| 2 | x2 | c |"]);
+  });
+
+  it("converts every row of a 5,000-row table, in order (each table's rows are listed once, not once per row)", () => {
+    const md = htmlToMarkdown(`<table><tr><th>n</th><th>square</th></tr>${rows(5000, (i) => `<td>${i}</td><td><b>${i * i}</b></td>`)}</table>`);
+    const lines = md.split("\n");
+    expect(lines).toHaveLength(5002);
+    expect(lines[1].replace(/\s+/g, " ")).toBe("| --- | --- |");
+    expect(lines[2].replace(/\s+/g, " ")).toBe("| 0 | **0** |");
+    expect(lines[5001].replace(/\s+/g, " ")).toBe("| 4999 | **24990001** |");
+  });
+
+  it("keeps a table holding a list as HTML and skips an outer layout table around a table, as the gfm plugin does", () => {
+    expect(htmlToMarkdown("<table><tr><td><ul><li>a</li></ul></td><td>b</td></tr></table>")).toContain("<table>");
+    const nested = htmlToMarkdown("<table><tr><td><table><tr><th>h</th></tr><tr><td>inner</td></tr></table></td><td>x</td></tr></table>");
+    expect(nested.split("\n").map((l) => l.replace(/\s+/g, " "))).toEqual(["| h |", "| --- |", "| inner |", "", "x"]);
+  });
+});
