@@ -1,8 +1,7 @@
 // Any key in a stored map: a document's field names may be any string (`.`, `$`, a leading `$`, empty,
-// `__proto__`, Unicode), though MongoDB treats `.` and a leading `$` as paths and operators (and the nedb
-// store of earlier versions refused them). Such a key is stored encoded, reversibly, and decoded on every read; every other key is
-// stored as it is, so data written before this existed reads unchanged and filters on ordinary field
-// paths work as before.
+// `__proto__`, Unicode), though MongoDB treats `.` and a leading `$` as paths and operators. Such a key is
+// stored encoded, reversibly, and decoded on every read; every other key is stored as it is, so data written
+// before this existed reads unchanged and filters on ordinary field paths work as before.
 //
 // The encoding: MARKER (U+E000, a private-use character no stored key began with before) followed by
 // the key with `%`, `.`, `$` and NUL written as `%25`, `%2E`, `%24`, `%00`. A key that itself starts with
