@@ -205,6 +205,11 @@ node bench/dist/ablate.js                 # real vs. floor vs. floor with the pr
 node bench/dist/micro.js                  # per-call µs of the pieces (broker call, content.getSpace, store findOne, sha256, ...)
 node bench/dist/inproc.js                 # the real gateway's and the floor's request handlers in one process, through
                                           # sockets that drop what is written: the JavaScript of a request without the kernel
+node bench/dist/store-large.js            # the embedded store (SQLite) against SQLite in memory at BENCH_PAGES pages (10000; the full
+                                          # size: BENCH_PAGES=100000 BENCH_ADAPTERS=sqlite): open, RSS, read/write p50, p99
+node bench/dist/store-server.js           # 100 spaces × 1,000 pages with history through the embedded server against one
+                                          # such space: restart to /ready, RSS after reading every page, read/write p50
+node --expose-gc bench/dist/search-memory.js   # a space's search index: measured memory against the LRU's estimate
 BENCH_CPU_PROF=/tmp/prof BENCH_WRITE=0 node bench/dist/run.js && node bench/dist/profile-summary.js /tmp/prof
 \`\`\`
 
