@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const space = await call(real, content.createSpace, { organizationId: org.id, title: "Docs" }, { meta });
   await time("content.getSpace, real action (membership cached)", () => call(real, content.getSpace, { spaceId: space.id }, { meta }), rows, withOpts);
   const contentService = real.getLocalService("content") as unknown as { spaces: { findOne(f: object): Promise<unknown> } };
-  await time("  of which spaces.findOne({ id }) on nedb", () => contentService.spaces.findOne({ id: space.id }), rows);
+  await time("  of which spaces.findOne({ id }) on the store", () => contentService.spaces.findOne({ id: space.id }), rows);
   const body = await call(real, content.getSpace, { spaceId: space.id }, { meta });
   await time("  JSON.stringify of the answer (floor pays it too)", () => JSON.stringify(body), rows);
   await real.stop();

@@ -165,7 +165,7 @@ project's own code keeps.
 
 | mode | real system | floor |
 | --- | --- | --- |
-| embedded | \`node packages/server/dist/main.js\`, every service in one process, embedded nedb store in a fresh temp \`DATA_DIR\` | one process: moleculer-web gateway and the action, no transporter |
+| embedded | \`node packages/server/dist/main.js\`, every service in one process, embedded SQLite store in a fresh temp \`DATA_DIR\` | one process: moleculer-web gateway and the action, no transporter |
 | nats | one process per service (\`SERVICES=${ALL_SERVICES.join("`, `")}\`) over \`TRANSPORTER=${NATS_URL}\` | 2 processes over the same NATS: the bare gateway, and the action |
 
 Load: [autocannon](https://github.com/mcollina/autocannon) in the benchmark's own process, ${CONNECTIONS} connections,
@@ -202,9 +202,14 @@ Tools for finding out where the time goes (after \`npm run build\`; none of them
 node bench/dist/ablate.js                 # real vs. floor vs. floor with the project's broker options vs. the real
                                           # gateway in front of stub services (BENCH_ABLATE=broker: one broker option off at a time;
                                           # BENCH_ABLATE=features: the real system without rate limiting too)
-node bench/dist/micro.js                  # per-call µs of the pieces (broker call, content.getSpace, nedb findOne, sha256, ...)
+node bench/dist/micro.js                  # per-call µs of the pieces (broker call, content.getSpace, store findOne, sha256, ...)
 node bench/dist/inproc.js                 # the real gateway's and the floor's request handlers in one process, through
                                           # sockets that drop what is written: the JavaScript of a request without the kernel
+node bench/dist/store-large.js            # the embedded store (SQLite) against SQLite in memory at BENCH_PAGES pages (10000; the full
+                                          # size: BENCH_PAGES=100000 BENCH_ADAPTERS=sqlite): open, RSS, read/write p50, p99
+node bench/dist/store-server.js           # 100 spaces × 1,000 pages with history through the embedded server against one
+                                          # such space: restart to /ready, RSS after reading every page, read/write p50
+node --expose-gc bench/dist/search-memory.js   # a space's search index: measured memory against the LRU's estimate
 BENCH_CPU_PROF=/tmp/prof BENCH_WRITE=0 node bench/dist/run.js && node bench/dist/profile-summary.js /tmp/prof
 \`\`\`
 

@@ -1,29 +1,32 @@
-// The embedded store beyond memory: pages of many spaces with history, in the SQLite store and (as the baseline
-// measured in the same run) in the nedb store it replaces. Each adapter is measured in a child process of its own
-// (a clean RSS): opening the store with its collections (what start-up waits for), RSS after reading every page
-// once, then page reads by id and page writes (one $set) one after another, p50 and p99.
+// The embedded store beyond memory: pages of many spaces with history, in the SQLite store on files and (as the
+// baseline measured in the same run) in an in-memory SQLite database: the same engine, queries and JSON with no
+// disk and no fsync, so the ratios say what keeping the data on disk, durably, costs. Each is measured in a child
+// process of its own (a clean RSS): opening the store with its collections (what start-up waits for; the
+// in-memory one has nothing to open, it is filled in the measuring process), RSS after reading every page once,
+// then page reads by id and page writes (one $set) one after another, p50 and p99.
 //
 //   npm run build && node bench/dist/store-large.js
 //
 // Env: BENCH_PAGES (10000; the issue's target is 100000), BENCH_SPACES (100), BENCH_REVISIONS (3: each page is
 // written, then changed this many more times; every version is kept as a revision document, as content keeps
-// history), BENCH_SAMPLES (2000 reads and writes), BENCH_ADAPTERS (sqlite,nedb), BENCH_WRITE (0: do not change
-// BENCHMARKS.md). nedb holds everything in memory: at 100,000 pages leave it out (BENCH_ADAPTERS=sqlite).
+// history), BENCH_SAMPLES (2000 reads and writes), BENCH_ADAPTERS (sqlite,memory), BENCH_WRITE (0: do not change
+// BENCHMARKS.md). The in-memory baseline holds everything in RAM (about 1.2 GB at 100,000 pages).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { NedbStore, newId, SqliteStore, type Collection, type Store } from "@docshelf/store";
+import { newId, SqliteStore, type Collection, type Store } from "@docshelf/store";
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const SPACES = Number(process.env.BENCH_SPACES ?? 100);
 const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 3);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2000);
-const ADAPTERS = (process.env.BENCH_ADAPTERS ?? "sqlite,nedb").split(",").filter(Boolean) as Adapter[];
+const ADAPTERS = (process.env.BENCH_ADAPTERS ?? "sqlite,memory").split(",").filter(Boolean) as Adapter[];
 const WRITE = process.env.BENCH_WRITE !== "0";
 const ROOT = join(__dirname, "..", "..");
 
-type Adapter = "sqlite" | "nedb";
+/** `sqlite`: the embedded store on files (what the server runs); `memory`: the same engine in memory, the baseline. */
+type Adapter = "sqlite" | "memory";
 
 interface PageDoc {
   id: string;
@@ -61,7 +64,7 @@ const SPECS = {
 };
 
 function open(adapter: Adapter, dir: string): Store {
-  return adapter === "sqlite" ? new SqliteStore({ dir }) : new NedbStore({ dir });
+  return adapter === "sqlite" ? new SqliteStore({ dir }) : new SqliteStore({});
 }
 
 /** About 2 KB of markdown, different per page and version. */
@@ -80,8 +83,8 @@ function duSync(dir: string): number {
 }
 
 /** Child: fills `dir` with the data set (sqlite: in batches of transactions through the store itself). */
-async function fill(adapter: Adapter, dir: string): Promise<string[]> {
-  const store = open(adapter, dir);
+async function fill(adapter: Adapter, dir: string, into?: Store): Promise<string[]> {
+  const store = into ?? open(adapter, dir);
   const pages = (await store.collection<PageDoc>(SPECS.pages)) as Collection<PageDoc>;
   const revisions = (await store.collection<RevisionDoc>(SPECS.revisions)) as Collection<RevisionDoc>;
   const ids: string[] = [];
@@ -99,17 +102,18 @@ async function fill(adapter: Adapter, dir: string): Promise<string[]> {
     if (REVISIONS) await pages.updateOne({ id }, { $set: { markdown: markdown(n, REVISIONS), version: REVISIONS } });
     ids.push(id);
   }
-  await store.close();
+  if (!into) await store.close();
   return ids;
 }
 
 /** Child: measures one adapter on a filled directory. */
-async function measureChild(adapter: Adapter, dir: string, ids: string[]): Promise<Result> {
+async function measureChild(adapter: Adapter, dir: string, filled: string[]): Promise<Result> {
   const began = process.hrtime.bigint();
   const store = open(adapter, dir);
   const pages = (await store.collection<PageDoc>(SPECS.pages)) as Collection<PageDoc>;
   await store.collection<RevisionDoc>(SPECS.revisions);
-  const openMs = Number(process.hrtime.bigint() - began) / 1e6;
+  const openMs = adapter === "memory" ? Number.NaN : Number(process.hrtime.bigint() - began) / 1e6;
+  const ids = adapter === "memory" ? await fill(adapter, dir, store) : filled;
   for (const id of ids) if (!(await pages.findOne({ id }))) throw new Error(`page ${id} missing`);
   global.gc?.();
   const rssAfterReadMb = process.memoryUsage().rss / 1024 / 1024;
@@ -148,10 +152,13 @@ function runChild(args: string[]): string {
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 function table(results: Result[]): string {
-  const base = results.find((r) => r.adapter === "nedb");
+  const base = results.find((r) => r.adapter === "memory");
   const rows = results.map((r) => {
-    const ratio = (mine: number, theirs: number | undefined) => (theirs ? ` (${fmt(mine / theirs, 2)}×)` : "");
-    return `| ${r.adapter} | ${fmt(r.openMs, 0)} ms${ratio(r.openMs, base?.openMs)} | ${fmt(r.rssAfterReadMb, 0)} MB${ratio(r.rssAfterReadMb, base?.rssAfterReadMb)} | ${fmt(r.readP50Ms, 3)} / ${fmt(r.readP99Ms, 3)} ms | ${fmt(r.writeP50Ms, 3)} / ${fmt(r.writeP99Ms, 3)} ms | ${fmt(r.diskMb, 0)} MB |`;
+    const ratio = (mine: number, theirs: number | undefined) => (theirs && r !== base ? ` (${fmt(mine / theirs, 2)}×)` : "");
+    const name = r.adapter === "memory" ? "sqlite in memory (baseline)" : "sqlite on files";
+    const openMs = Number.isNaN(r.openMs) ? "–" : `${fmt(r.openMs, 0)} ms`;
+    const disk = r.adapter === "memory" ? "–" : `${fmt(r.diskMb, 0)} MB`;
+    return `| ${name} | ${openMs} | ${fmt(r.rssAfterReadMb, 0)} MB${ratio(r.rssAfterReadMb, base?.rssAfterReadMb)} | ${fmt(r.readP50Ms, 3)}${ratio(r.readP50Ms, base?.readP50Ms)} / ${fmt(r.readP99Ms, 3)} ms | ${fmt(r.writeP50Ms, 3)}${ratio(r.writeP50Ms, base?.writeP50Ms)} / ${fmt(r.writeP99Ms, 3)} ms | ${disk} |`;
   });
   return ["| store | open with its collections | RSS after reading every page | page read p50 / p99 | page write p50 / p99 | on disk |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
@@ -173,8 +180,9 @@ async function main(): Promise<void> {
       const d = join(work, a);
       const file = join(work, `${a}.ids.json`);
       const t = Date.now();
-      runChild(["fill", a, d, file]);
-      process.stdout.write(`${a}: ${PAGES} pages over ${SPACES} spaces with ${REVISIONS} later versions each written in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
+      if (a === "memory") writeFileSync(file, "[]");
+      else runChild(["fill", a, d, file]);
+      if (a !== "memory") process.stdout.write(`${a}: ${PAGES} pages over ${SPACES} spaces with ${REVISIONS} later versions each written in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
       const result = JSON.parse(runChild(["measure", a, d, file])) as Result;
       process.stdout.write(`${a}: ${JSON.stringify(result)}\n`);
       results.push(result);
@@ -186,7 +194,7 @@ async function main(): Promise<void> {
     `<!-- store-large-${PAGES}:start -->`,
     `### The embedded store at ${PAGES.toLocaleString("en")} pages (\`bench/src/store-large.ts\`)`,
     ``,
-    `${PAGES.toLocaleString("en")} pages (~2 KB of markdown each) over ${SPACES} spaces, each page changed ${REVISIONS} times after it was written, every version kept as a revision document (${(PAGES * (REVISIONS + 1)).toLocaleString("en")} revisions). Each store measured in a process of its own, on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, ${new Date().toISOString().slice(0, 10)}. ${results.some((r) => r.adapter === "nedb") ? "Ratios against nedb, the store SQLite replaces, measured in the same run." : "nedb left out at this size (it holds every document in memory); the 10,000-page section has the ratios."} Reads are \`findOne({id})\`, writes \`updateOne({id}, {$set})\` (each one transaction, fsynced: \`synchronous=FULL\`), one at a time.`,
+    `${PAGES.toLocaleString("en")} pages (~2 KB of markdown each) over ${SPACES} spaces, each page changed ${REVISIONS} times after it was written, every version kept as a revision document (${(PAGES * (REVISIONS + 1)).toLocaleString("en")} revisions). Each store measured in a process of its own, on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, ${new Date().toISOString().slice(0, 10)}. ${results.some((r) => r.adapter === "memory") ? "Ratios against the same engine in memory (node:sqlite `:memory:`, same queries, no disk, no fsync; filled in its measuring process, so it has no open time), measured in the same run: what keeping the data on disk, durably, costs." : "The in-memory baseline left out at this size."} Reads are \`findOne({id})\`, writes \`updateOne({id}, {$set})\` (each one transaction, fsynced: \`synchronous=FULL\`), one at a time.`,
     ``,
     table(results),
     `<!-- store-large-${PAGES}:end -->`,

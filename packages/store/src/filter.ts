@@ -56,7 +56,7 @@ function assertField(field: string): void {
   }
 }
 
-/** A document whose field is null or missing: MongoDB's meaning of `{field: null}`, spelled so nedb agrees. */
+/** A document whose field is null or missing: MongoDB's meaning of `{field: null}`, spelled out. */
 export function nullOrMissing(key: string): Record<string, unknown> {
   return { $or: [{ [key]: null }, { [key]: { $exists: false } }] };
 }

@@ -1,5 +1,4 @@
-// The store: one contract, an embedded SQLite adapter and a MongoDB adapter, chosen by configuration. The nedb
-// adapter remains for unit tests of other packages and as the source an embedded store imports (sqlite.ts).
+// The store: one contract, an embedded SQLite adapter and a MongoDB adapter, chosen by configuration.
 import { join, resolve } from "node:path";
 import { MongoStore } from "./mongo";
 import { SqliteStore } from "./sqlite";
@@ -9,9 +8,7 @@ export * from "./types";
 export { op, Operator, toQuery, type Filter, type FilterValue, type Primitive } from "./filter";
 export { cursorOf, normalizeSort } from "./cursor";
 export { newId, newSecret } from "./ids";
-export { NedbStore } from "./nedb";
-export { SqliteStore, StoreTooNewError, SCHEMA_VERSION, DB_FILE, OWNER_LOCK_FILE, NEDB_KEPT_DIR } from "./sqlite";
-export { DataDirLockedError, lockDirectory, LOCK_FILE } from "./dir-lock";
+export { SqliteStore, StoreTooNewError, DataDirLockedError, SCHEMA_VERSION, DB_FILE, OWNER_LOCK_FILE, NEDB_KEPT_DIR, type LockHolder } from "./sqlite";
 export { MongoStore } from "./mongo";
 export { DiskBlobStore, GridFsBlobStore, sha256Of, type BlobStore } from "./blobs";
 

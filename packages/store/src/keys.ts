@@ -1,8 +1,7 @@
 // Any key in a stored map: a document's field names may be any string (`.`, `$`, a leading `$`, empty,
-// `__proto__`, Unicode), though nedb refuses `.` and a leading `$` and MongoDB treats them as paths and
-// operators. Such a key is stored encoded, reversibly, and decoded on every read; every other key is
-// stored as it is, so data written before this existed reads unchanged and filters on ordinary field
-// paths work as before.
+// `__proto__`, Unicode), though MongoDB treats `.` and a leading `$` as paths and operators. Such a key is
+// stored encoded, reversibly, and decoded on every read; every other key is stored as it is, so data written
+// before this existed reads unchanged and filters on ordinary field paths work as before.
 //
 // The encoding: MARKER (U+E000, a private-use character no stored key began with before) followed by
 // the key with `%`, `.`, `$` and NUL written as `%25`, `%2E`, `%24`, `%00`. A key that itself starts with
@@ -79,28 +78,6 @@ function mapKeys(value: unknown, wants: (key: string) => boolean, rename: (key: 
 }
 
 const isEncoded = (key: string) => key.charCodeAt(0) === MARKER_CODE;
-
-/**
- * A deep copy of a stored value with its keys decoded, in one pass (nedb's `deepCopy` and
- * {@link decodeKeys} together): what the embedded adapter hands out for a document it holds in memory.
- */
-export function copyDecoded(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
-  if (value instanceof Date) return new Date(value.getTime());
-  if (Array.isArray(value)) {
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyDecoded(value[i]);
-    return out;
-  }
-  const out: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const key in source) {
-    if (!Object.prototype.hasOwnProperty.call(source, key)) continue;
-    if (isEncoded(key)) put(out, decodeKey(key), copyDecoded(source[key]));
-    else out[key] = copyDecoded(source[key]);
-  }
-  return out;
-}
 
 /**
  * A value with every object key that cannot be stored as it is encoded, at any depth. Returns the value

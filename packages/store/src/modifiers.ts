@@ -3,7 +3,7 @@ import { encodeKeys } from "./keys";
 import type { Update } from "./types";
 
 /**
- * Translates the contract's update into nedb's modifiers (nedb has no $unset list form). The keys of
+ * Translates the contract's update into MongoDB-style modifiers (`$unset` as an object of fields). The keys of
  * `$set` and `$push` are field paths; the keys inside their values are encoded (keys.ts).
  */
 export function toModifiers<T>(update: Update<T>): Record<string, unknown> {

@@ -68,7 +68,7 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 1 && typeof message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message);
 }
 
-/** nedb's `$unset: {k: true}` is Mongo's `$unset: {k: ""}`; the rest is the same language. */
+/** The modifiers' `$unset: {k: true}` is Mongo's `$unset: {k: ""}`; the rest is the same language. */
 function mongoModifiers<T>(update: Update<T>): Record<string, unknown> {
   const mods = toModifiers(update);
   if (mods.$unset) mods.$unset = Object.fromEntries(Object.keys(mods.$unset as object).map((k) => [k, ""]));

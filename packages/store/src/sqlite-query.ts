@@ -144,7 +144,7 @@ function regex(field: string, re: RegExp): SqlPart {
 
 /**
  * The WHERE clause (without the keyword) of a MongoDB-style query. `arrays` names the fields that hold an
- * array in some document: there, equality and `$in` match an element, as in MongoDB (and nedb).
+ * array in some document: there, equality and `$in` match an element, as in MongoDB.
  */
 export function toWhere(query: Record<string, unknown>, arrays: Arrays = new Set()): SqlPart {
   const parts: SqlPart[] = [];

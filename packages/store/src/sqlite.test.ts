@@ -5,9 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { DataDirLockedError } from "./dir-lock";
 import { newId } from "./ids";
-import { SCHEMA_VERSION, SqliteStore, StoreTooNewError } from "./sqlite";
+import { DataDirLockedError, SCHEMA_VERSION, SqliteStore, StoreTooNewError } from "./sqlite";
 
 let root = "";
 beforeAll(() => {

@@ -17,8 +17,8 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { ConflictError } from "@docshelf/errors";
 import { DiskBlobStore, fsyncDir, type BlobStore } from "./blobs";
 import { normalizeSort, afterQuery } from "./cursor";
-import { DataDirLockedError } from "./dir-lock";
 import { toQuery, type Filter, type Primitive } from "./filter";
+import { nedbRecords } from "./nedb-file";
 import { decodeKeys, encodeKeys } from "./keys";
 import { applyModifiers } from "./modify";
 import { toModifiers } from "./modifiers";
@@ -51,6 +51,29 @@ export class StoreTooNewError extends Error {
         `Run the newer version again, or restore a backup made before the upgrade (docs/OPERATIONS.md). Nothing was changed.`,
     );
     this.name = "StoreTooNewError";
+  }
+}
+
+/** The process holding a directory, as it wrote itself down in HOLDER_FILE. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder,
+    readonly lockFile: string,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another docshelf process (pid ${holder.pid} on ${holder.host}, since ${holder.since}). ` +
+        `Two processes on one data directory overwrite each other's files: stop that process first, or give this one another DATA_DIR. ` +
+        `(Lock: ${lockFile}, held by the running process itself and released when it ends, however it ends; nothing to remove by hand. ` +
+        `The pid is as that process saw it: in another container it may be another process's pid here.)`,
+    );
+    this.name = "DataDirLockedError";
   }
 }
 
@@ -181,7 +204,7 @@ function takeOwnerLock(dir: string, dataDir: string): { lock: DatabaseSync; rele
     } catch {
       // written a moment after the lock is taken
     }
-    throw new DataDirLockedError(dataDir, holder, file, true);
+    throw new DataDirLockedError(dataDir, holder, file);
   }
   // For the message another process shows; the lock itself is the SQLite one. Replaced whole (a rename).
   const content = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
@@ -311,20 +334,12 @@ function nedbFiles(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.endsWith(".db") && statSync(join(dir, name)).isFile());
 }
 
-/** nedb's `{$$date: ms}` as the ISO string the services store dates as. */
-function reviveNedb(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === "$$date") return new Date((value as { $$date: number }).$$date).toISOString();
-  }
-  return value;
-}
-
 /**
- * Copies every document of the directory's nedb files into tables, replaying each file as nedb does (a later
- * line for an id replaces an earlier one, `$$deleted` removes it). A line that does not parse (a torn last
- * line left by a crash during an append) is skipped and counted in the migration's record. The files are
- * read, not changed: they are moved aside after the migration committed (keepNedbFilesAside).
+ * Copies every document of the directory's nedb files into tables, replaying each file as nedb loads it
+ * (nedb-file.ts: a later line for an id replaces an earlier one, `$$deleted` removes it, dates become ISO
+ * strings) straight into SQLite, one line in memory at a time. A line that does not parse (a torn last line
+ * left by a crash during an append) is skipped and counted in the migration's record. The files are read, not
+ * changed: they are moved aside after the migration committed (keepNedbFilesAside).
  */
 function importNedb(db: DatabaseSync, dir: string): string {
   const files = nedbFiles(dir);
@@ -332,36 +347,22 @@ function importNedb(db: DatabaseSync, dir: string): string {
   const report: string[] = [];
   for (const file of files) {
     const name = file.slice(0, -3);
-    const docs = new Map<string, Record<string, unknown>>();
-    let skipped = 0;
-    for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
-      if (!line.trim()) continue;
-      let doc: Record<string, unknown>;
-      try {
-        doc = JSON.parse(line, reviveNedb) as Record<string, unknown>;
-      } catch {
-        skipped++;
-        continue;
-      }
-      if (doc === null || typeof doc !== "object" || "$$indexCreated" in doc || "$$indexRemoved" in doc) continue;
-      if (typeof doc._id !== "string") {
-        skipped++;
-        continue;
-      }
-      if (doc.$$deleted === true) docs.delete(doc._id);
-      else docs.set(doc._id, doc);
-    }
     createTable(db, name);
-    const insert = db.prepare(`INSERT OR REPLACE INTO ${tableOf(name)} (id, doc) VALUES (?, ?)`);
+    const put = db.prepare(`INSERT OR REPLACE INTO ${tableOf(name)} (id, doc) VALUES (?, ?)`);
+    const remove = db.prepare(`DELETE FROM ${tableOf(name)} WHERE id = ?`);
     const arrays = new Set<string>();
-    for (const [id, doc] of docs) {
-      delete doc._id;
-      for (const field of arrayFieldsOf(doc)) arrays.add(field);
-      insert.run(id, toJson(doc));
+    let skipped = 0;
+    for (const record of nedbRecords(join(dir, file))) {
+      if (record.kind === "document") {
+        for (const field of arrayFieldsOf(record.doc)) arrays.add(field);
+        put.run(record.id, toJson(record.doc));
+      } else if (record.kind === "deleted") remove.run(record.id);
+      else if (record.kind === "unreadable") skipped++;
     }
     const note = db.prepare("INSERT OR IGNORE INTO _arrays (collection, field) VALUES (?, ?)");
     for (const field of arrays) note.run(name, field);
-    report.push(`${name}: ${docs.size} documents${skipped ? `, ${skipped} unreadable lines skipped` : ""}`);
+    const count = Number((db.prepare(`SELECT count(*) AS n FROM ${tableOf(name)}`).get() as { n: number }).n);
+    report.push(`${name}: ${count} documents${skipped ? `, ${skipped} unreadable lines skipped` : ""}`);
   }
   return `imported ${report.join("; ")}; files kept in ${NEDB_KEPT_DIR}/`;
 }

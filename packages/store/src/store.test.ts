@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, readdirSync } from "node:fs";
+import { mkdtempSync, rmSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BadRequestError } from "@docshelf/errors";
@@ -6,10 +6,9 @@ import { runStoreContract } from "./contract";
 import { afterQuery, cursorOf, normalizeSort } from "./cursor";
 import { op, toQuery, type Filter, type Primitive } from "./filter";
 import { newId, newSecret } from "./ids";
-import { MongoStore, NedbStore, openStore, SqliteStore } from "./index";
+import { MongoStore, openStore, SqliteStore } from "./index";
 import { MONGO_SCHEMA_VERSION } from "./mongo";
 
-runStoreContract("nedb in memory", async () => new NedbStore({}));
 runStoreContract("sqlite in memory", async () => new SqliteStore({}));
 
 describe("sqlite on files", () => {
@@ -23,69 +22,9 @@ describe("sqlite on files", () => {
   runStoreContract("sqlite on files", async () => new SqliteStore({ dir: join(dir, "svc") }), { persistent: true });
 });
 
-describe("nedb on files", () => {
-  let dir = "";
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "docshelf-store-"));
-  });
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  runStoreContract("nedb on files", async () => new NedbStore({ dir: join(dir, "svc") }), { persistent: true });
-
-  test("each collection is kept in its own file under the service directory", async () => {
-    const store = new NedbStore({ dir: join(dir, "filesvc") });
-    const c = await store.collection({ name: "things" });
-    await c.insert({ id: newId() });
-    await store.close();
-    expect(readdirSync(join(dir, "filesvc"))).toEqual(["things.db"]);
-  });
-
-  test("a group's newest documents, read from the index's ordered view, survive a reopen and follow later writes", async () => {
-    const spec = { name: "threads", indexes: [{ fields: ["space", "thread", "at"] }] };
-    const first = new NedbStore({ dir: join(dir, "viewsvc") });
-    const c = await first.collection<{ id: string; space: string; thread: string | null; at: string }>(spec);
-    for (let i = 0; i < 30; i++) await c.insert({ id: newId(), space: "s", thread: i % 2 ? null : "t", at: String(100 + ((i * 7) % 30)) });
-    const before = await c.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 });
-    await first.close();
-    const again = new NedbStore({ dir: join(dir, "viewsvc") });
-    const d = await again.collection<{ id: string; space: string; thread: string | null; at: string }>(spec);
-    expect(await d.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 })).toEqual(before);
-    expect(await d.count({ space: "s", thread: null })).toBe(15);
-    const newest = await d.insert({ id: newId(), space: "s", thread: null, at: "999" });
-    await d.deleteOne({ id: before[0].id });
-    const after = await d.find({ space: "s", thread: null }, { sort: [["at", -1]], limit: 5 });
-    expect(after.map((x) => x.id)).toEqual([newest.id, ...before.slice(1).map((x) => x.id)]);
-    expect(await d.count({ space: "s", thread: null })).toBe(15);
-    await again.close();
-  });
-
-  test("an acknowledged write is in the data file at once, also after the file was compacted while open", async () => {
-    const store = new NedbStore({ dir: join(dir, "appendsvc") });
-    const c = await store.collection<{ id: string; n: number }>({ name: "things" });
-    const file = join(dir, "appendsvc", "things.db");
-    const a = await c.insert({ id: newId(), n: 1 });
-    expect(readFileSync(file, "utf8")).toContain(a.id);
-    await c.updateOne({ id: a.id }, { $set: { n: 2 } });
-    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2);
-    // Compaction (hourly) replaces the file by a rename: later appends must go to the new file.
-    const db = await store["datastores"].get("things");
-    await db?.compactDatafileAsync();
-    const b = await c.insert({ id: newId(), n: 3 });
-    await c.deleteOne({ id: a.id });
-    const lines = readFileSync(file, "utf8").trim().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(b.id);
-    await store.close();
-    const reopened = new NedbStore({ dir: join(dir, "appendsvc") });
-    expect(await (await reopened.collection({ name: "things" })).find({})).toEqual([b]);
-    await reopened.close();
-  });
-});
-
-describe("nedb counts by a compound index with a null field", () => {
+describe("counts by a compound index with a null field", () => {
   test("a null field counts documents where it is null and where it is missing, and follows every write", async () => {
-    const store = new NedbStore({});
+    const store = new SqliteStore({});
     const c = await store.collection<{ id: string; s: string; cr?: string | null; st: string }>({ name: "comments", indexes: [{ fields: ["s", "cr", "st"] }] });
     const docs = [
       { id: newId(), s: "a", cr: null, st: "open" },

@@ -61,7 +61,7 @@ export interface CollectionSpec {
 }
 
 export interface Store {
-  readonly kind: "sqlite" | "nedb" | "mongo";
+  readonly kind: "sqlite" | "mongo";
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
   /** The service's content-addressed bytes named `name`: files beside the embedded store's database, a GridFS bucket in MongoDB. */
   blobs(name: string): BlobStore;

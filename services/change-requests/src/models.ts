@@ -53,7 +53,7 @@ export interface SettingDoc {
 export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
-    // [spaceId, status, number]: a space's list by status, newest first (nedb answers it from an ordered view).
+    // [spaceId, status, number]: a space's list by status, newest first.
     indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["spaceId", "status", "number"] }, { fields: ["status", "updatedAt"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
   },
   counters: { name: "counters" },

@@ -1,9 +1,15 @@
-import { NedbStore } from "@docshelf/store";
+import { SqliteStore } from "@docshelf/store";
 import { JobQueue, type JobOutcome, type LinkSaver, type QueueStores } from "./job-queue";
 import { collections, type JobDoc } from "./models";
 
+const opened: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
+
 async function stores(): Promise<QueueStores> {
-  const store = new NedbStore({});
+  const store = new SqliteStore({});
+  opened.push(store);
   return { jobs: await store.collection(collections.jobs), links: await store.collection(collections.links), leases: await store.collection(collections.leases) };
 }
 

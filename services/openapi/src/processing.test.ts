@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { NedbStore, type Collection } from "@docshelf/store";
+import { SqliteStore, type Collection } from "@docshelf/store";
 import { WorkerBusyError, WorkerMemoryError, WorkerTimeoutError, type WorkerPool } from "@docshelf/worker-pool";
 import { SafeFetchError, type SafeFetchResponse } from "@docshelf/safe-fetch";
 import { specFixture } from "./__tests__/fixtures";
@@ -42,12 +42,18 @@ function specDoc(fields: Partial<SpecDoc> = {}): SpecDoc {
   };
 }
 
+let store: SqliteStore;
+
 beforeEach(async () => {
-  const store = new NedbStore({});
+  store = new SqliteStore({});
   specs = await store.collection<SpecDoc>(collections.specs);
   versions = await store.collection<VersionDoc>(collections.versions);
   documents = await store.collection<DocumentDoc>(collections.documents);
   served = async () => specFixture("3.1", "json");
+});
+
+afterEach(async () => {
+  await store.close();
 });
 
 describe("processSpec", () => {

@@ -1,5 +1,5 @@
 // The spaces' indexes share a memory budget: the least recently used go first, and none used lately.
-import { approximateBytes, SearchIndex, type PageInput } from "./search-index";
+import { approximateBytes, BYTES_PER_TERM, SearchIndex, type PageInput } from "./search-index";
 import { SpaceIndex } from "./space-index";
 
 function pagesOf(space: string, n = 20): PageInput[] {
@@ -41,6 +41,24 @@ describe("search index memory budget", () => {
     index.indexRevision("d", "r1", pagesOf("d"));
     expect(index.usage.spaces).toBe(1);
     expect(index.revisionOf("d")).toBe("r1");
+  });
+
+  test("each distinct word counts at its measured cost, so spaces of many words fill the budget and are evicted", () => {
+    const wordy = (space: string): PageInput[] =>
+      Array.from({ length: 50 }, (_, i) => ({ id: `${space}-${i}`, title: `Page ${i}`, path: `p${i}`, markdown: Array.from({ length: 200 }, (_, w) => `w${space}${i}x${w}`).join(" ") }));
+    const plain = approximateBytes(SpaceIndex.build("a", "r1", pagesOf("a", 50)));
+    const many = SpaceIndex.build("a", "r1", wordy("a"));
+    expect(many.termCount).toBeGreaterThan(10_000);
+    expect(approximateBytes(many)).toBeGreaterThan(many.termCount * BYTES_PER_TERM);
+    expect(approximateBytes(many)).toBeGreaterThan(10 * plain);
+    now = 0;
+    const index = new SearchIndex({ budgetBytes: approximateBytes(many) * 2.5, minKeepMs: 1000, now: clock });
+    for (const id of ["a", "b", "c", "d"]) {
+      index.indexRevision(id, "r1", wordy(id));
+      now += 5000;
+    }
+    expect([index.revisionOf("a"), index.revisionOf("b"), index.revisionOf("c"), index.revisionOf("d")]).toEqual([undefined, undefined, "r1", "r1"]);
+    expect(index.usage.bytes).toBeLessThanOrEqual(approximateBytes(many) * 2.5);
   });
 
   test("removing and re-indexing a space keeps the accounting exact", () => {

@@ -135,13 +135,28 @@ export interface SearchIndexOptions {
   now?: () => number;
 }
 
-/** Roughly what a space's index holds in memory: its pages' text, postings and term dictionary. */
+/**
+ * What one distinct word of a space costs in its term dictionary (minisearch's SearchableMap: a radix tree of
+ * Maps and the word's pieces as strings), beyond its postings and side-index entries, which are counted apart.
+ * Measured with `node --expose-gc bench/dist/search-memory.js` (2026-11-28, Node 22): 287 B per added distinct
+ * word all told, of which the postings, the side index and the words' text account for about 40 B.
+ */
+export const BYTES_PER_TERM = 250;
+
+/** Bytes of a string in V8's heap: one a character when every character is Latin-1, two otherwise. */
+const stringBytes = (text: string): number => (/[^\u0000-\u00ff]/u.test(text) ? 2 : 1) * text.length;
+
+/**
+ * Roughly what a space's index holds in memory: its pages' text, postings, term dictionary and side index.
+ * Within a quarter of the measured memory on content-large's corpus, with and without many distinct words
+ * (bench/src/search-memory.ts).
+ */
 export function approximateBytes(space: SpaceIndex): number {
   let bytes = 0;
-  for (const page of space.pages) bytes += 2 * ((page.markdown?.length ?? 0) + page.title.length + page.path.length + page.id.length) + 64;
+  for (const page of space.pages) bytes += stringBytes(page.markdown ?? "") + 2 * (page.title.length + page.path.length + page.id.length) + 64;
   for (const postings of space.postings) bytes += postings.start.byteLength + postings.sections.byteLength + postings.freqs.byteLength;
   bytes += space.firstSection.byteLength + space.sectionPage.byteLength + space.fieldLengths.reduce((sum, a) => sum + a.byteLength, 0);
-  return bytes + space.termCount * 80 + infixBytes(space.infix);
+  return bytes + space.termCount * BYTES_PER_TERM + infixBytes(space.infix);
 }
 
 interface Held {
