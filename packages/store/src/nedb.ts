@@ -2,7 +2,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DiskBlobStore, type BlobStore } from "./blobs";
+import { directoryBytes, DiskBlobStore, type BlobStore } from "./blobs";
 import Datastore from "@seald-io/nedb";
 import { serialize } from "@seald-io/nedb/lib/model";
 import { ConflictError } from "@docshelf/errors";
@@ -309,6 +309,11 @@ export class NedbStore implements Store {
 
   isOpen(): boolean {
     return this.open;
+  }
+
+  /** Bytes of the files under the service's directory; 0 in memory. */
+  async sizeBytes(): Promise<number> {
+    return this.options.dir ? directoryBytes(this.options.dir) : 0;
   }
 
   async close(): Promise<void> {
