@@ -59,8 +59,10 @@ for dir in ${workspaces}; do
   cp "${dir}/package.json" "${target}/${dir}/"
   cp -R "${dir}/dist" "${target}/${dir}/dist"
 done
-mkdir -p "${target}/deploy"
+mkdir -p "${target}/deploy" "${target}/scripts"
 cp deploy/image/make-secrets.mjs "${target}/deploy/"
+# `npm run admin -- …`, `npm run backup` and `npm run restore` in the container (docker exec, kubectl exec).
+cp scripts/admin.js scripts/node22.sh "${target}/scripts/"
 # What only compiling or debugging needs.
 find "${target}" -path "${target}/node_modules" -prune -o -type f \( -name '*.test.js' -o -name '*.test.d.ts' -o -name '*.map' -o -name '*.d.ts' -o -name '*.tsbuildinfo' \) -exec rm -f {} +
 find "${target}" -type d \( -name __tests__ \) -prune -exec rm -rf {} +

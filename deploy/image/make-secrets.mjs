@@ -1,9 +1,12 @@
 // Makes the Secrets of a Kubernetes deployment (deploy/k8s/secrets.yaml's Job runs it with the docshelf image
 // itself, `node deploy/make-secrets.mjs`): each one only when it is missing, with random values, so applying
 // again keeps them and Secrets made beforehand (your own values, a secrets operator) are left alone.
-//   mongodb-auth      MONGO_ROOT_PASSWORD, MONGO_APP_PASSWORD, keyfile (replica-set members' internal auth)
+//   mongodb-auth      MONGO_ROOT_PASSWORD, keyfile (replica-set members' internal auth), and MONGO_PASSWORD_<SERVICE>
+//                     for each service that keeps data (its own MongoDB user docshelf-<service>)
 //   docshelf-nats     NATS_TOKEN
-//   docshelf-secrets  ADMIN_TOKEN, MONGO_URL (the application user `docshelf`, with mongodb-auth's password)
+//   docshelf-secrets  ADMIN_TOKEN, MONGO_URL_<SERVICE> (user docshelf-<service> on database docshelf-<service>)
+// A Secret that exists but lacks a key (made by an older version) gets that key added; values present are
+// never changed.
 // It talks to the API server with the pod's service account (its token and CA, NODE_EXTRA_CA_CERTS) and needs
 // no kubectl. Environment: POD_NAMESPACE (else the service account's namespace), MONGO_HOSTS (host:port,...),
 // MONGO_REPLICA_SET; KUBERNETES_API and KUBERNETES_TOKEN_FILE only to point it elsewhere (tests).
@@ -46,10 +49,23 @@ async function read(name) {
   return Object.fromEntries(Object.entries(res.body.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
 }
 
-/** Creates the Secret unless it exists; another run creating it first (409) counts as made. */
+/** Creates the Secret unless it exists (another run creating it first, 409, counts as made); adds the keys an existing one lacks. */
 async function ensure(name, make) {
-  if (await read(name)) {
-    console.log(`Secret ${name} exists: left as it is`);
+  const existing = await read(name);
+  if (existing) {
+    const wanted = await make();
+    const missing = Object.fromEntries(Object.entries(wanted).filter(([k]) => !(k in existing)).map(([k, v]) => [k, Buffer.from(v, "utf8").toString("base64")]));
+    if (Object.keys(missing).length === 0) {
+      console.log(`Secret ${name} exists: left as it is`);
+      return;
+    }
+    const res = await fetch(`${api}/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${name}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/merge-patch+json" },
+      body: JSON.stringify({ data: missing }),
+    });
+    if (res.status !== 200) throw new Error(`adding ${Object.keys(missing).join(", ")} to Secret ${name}: HTTP ${res.status}`);
+    console.log(`Secret ${name}: added ${Object.keys(missing).join(", ")}; the other keys left as they are`);
     return;
   }
   const data = Object.fromEntries(Object.entries(await make()).map(([k, v]) => [k, Buffer.from(v, "utf8").toString("base64")]));
@@ -59,15 +75,25 @@ async function ensure(name, make) {
   else throw new Error(`creating Secret ${name}: HTTP ${res.status} ${res.body?.message ?? ""}`);
 }
 
-await ensure("mongodb-auth", () => ({ MONGO_ROOT_PASSWORD: random(40), MONGO_APP_PASSWORD: random(40), keyfile: random(756) }));
+/** The services that keep data, each with its own MongoDB user and database (the gateway keeps none). */
+const STORE_SERVICES = ["identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync", "app"];
+const keyOf = (service) => service.toUpperCase().replace(/-/g, "_");
+
+await ensure("mongodb-auth", () => ({
+  MONGO_ROOT_PASSWORD: random(40),
+  keyfile: random(756),
+  ...Object.fromEntries(STORE_SERVICES.map((s) => [`MONGO_PASSWORD_${keyOf(s)}`, random(40)])),
+}));
 await ensure("docshelf-nats", () => ({ NATS_TOKEN: random(40) }));
 await ensure("docshelf-secrets", async () => {
   const auth = await read("mongodb-auth");
-  if (!auth?.MONGO_APP_PASSWORD) throw new Error("Secret mongodb-auth has no MONGO_APP_PASSWORD");
-  const password = encodeURIComponent(auth.MONGO_APP_PASSWORD);
-  return {
-    ADMIN_TOKEN: `dsk_${random(43)}`,
-    MONGO_URL: `mongodb://docshelf:${password}@${mongoHosts}/docshelf?replicaSet=${encodeURIComponent(replicaSet)}&authSource=admin`,
-  };
+  const urls = {};
+  for (const service of STORE_SERVICES) {
+    const stored = auth?.[`MONGO_PASSWORD_${keyOf(service)}`];
+    if (!stored) throw new Error(`Secret mongodb-auth has no MONGO_PASSWORD_${keyOf(service)}`);
+    const password = encodeURIComponent(stored);
+    urls[`MONGO_URL_${keyOf(service)}`] = `mongodb://docshelf-${service}:${password}@${mongoHosts}/docshelf-${service}?replicaSet=${encodeURIComponent(replicaSet)}&authSource=admin`;
+  }
+  return { ADMIN_TOKEN: `dsk_${random(43)}`, ...urls };
 });
 console.log("secrets are in place");

@@ -211,9 +211,20 @@ describe("Helm chart (deploy/helm/docshelf)", () => {
       expect(env.get("SERVICES")).toEqual({ value: service });
       expect(env.get("TRANSPORTER")?.value).toBe("nats://docs-docshelf-nats:4222");
       expect(env.get("NATS_TOKEN")).toEqual({ secret: "docs-docshelf", key: "NATS_TOKEN" });
-      expect(env.get("MONGO_URL")).toEqual(service === "gateway" ? undefined : { secret: "docs-docshelf", key: "MONGO_URL" });
+      // Its own MongoDB user and database (the bundled MongoDB): the password from the Secret, put into the URL by Kubernetes.
+      const key = `MONGO_PASSWORD_${service.toUpperCase().replace(/-/g, "_")}`;
+      const hosts = [0, 1, 2].map((i) => `docs-docshelf-mongodb-${i}.docs-docshelf-mongodb:27017`).join(",");
+      expect(env.get("MONGO_PASSWORD")).toEqual(service === "gateway" ? undefined : { secret: "docs-docshelf", key });
+      expect(env.get("MONGO_URL")).toEqual(
+        service === "gateway" ? undefined : { value: `mongodb://docshelf-${service}:$(MONGO_PASSWORD)@${hosts}/docshelf-${service}?replicaSet=rs0&authSource=admin` },
+      );
+      if (service !== "gateway") {
+        const names = container.env.map((e: { name: string }) => e.name);
+        expect(names.indexOf("MONGO_PASSWORD")).toBeLessThan(names.indexOf("MONGO_URL")); // $(VAR) sees only earlier variables
+      }
       expect(env.get("ADMIN_TOKEN")).toEqual(service === "identity" ? { secret: "docs-docshelf", key: "ADMIN_TOKEN" } : undefined);
-      expect([...env.keys()].filter((name) => !KNOWN.has(name))).toEqual([]);
+      expect(env.get("SMTP_URL")).toEqual(service === "identity" ? { secret: "docs-docshelf", key: "SMTP_URL" } : undefined);
+      expect([...env.keys()].filter((name) => !KNOWN.has(name) && name !== "MONGO_PASSWORD")).toEqual([]);
       const port = service === "gateway" ? "http" : "health";
       expect(container.startupProbe.httpGet).toEqual({ path: service === "gateway" ? "/health" : "/started", port });
       expect(container.readinessProbe.httpGet).toEqual({ path: "/ready", port });
@@ -234,7 +245,7 @@ describe("Helm chart (deploy/helm/docshelf)", () => {
       expect(Number(limit[1]) * 1024 ** 3).toBeGreaterThanOrEqual(256 * 1024 ** 2 + 3 * fetchLimit);
     });
 
-    test("bundled NATS and MongoDB: StatefulSets with anti-affinity and the storage class given, a replica set with an application user", () => {
+    test("bundled NATS and MongoDB: StatefulSets with anti-affinity and the storage class given, a replica set with a user per service", () => {
       const withClass = render({ mode: "scaled", "nats.storage.storageClass": "fast", "mongodb.storage.storageClass": "fast", podAntiAffinity: "hard" });
       for (const name of ["docs-docshelf-nats", "docs-docshelf-mongodb"]) {
         const set = named(withClass, "StatefulSet", name)!;
@@ -248,15 +259,25 @@ describe("Helm chart (deploy/helm/docshelf)", () => {
       for (let i = 0; i < 3; i++) expect(natsConf).toContain(`nats://docs-docshelf-nats-${i}.docs-docshelf-nats-headless:6222`);
       expect(named(objects, "ConfigMap", "docs-docshelf")!.data.NATS_STREAM_REPLICAS).toBe("3");
       const secret = secretData(named(objects, "Secret", "docs-docshelf")!);
-      expect(Object.keys(secret).sort()).toEqual(["ADMIN_TOKEN", "MONGO_APP_PASSWORD", "MONGO_ROOT_PASSWORD", "MONGO_URL", "NATS_TOKEN", "keyfile"]);
+      const stores = ALL_SERVICES.filter((s) => s !== "gateway");
+      const passwordKeys = stores.map((s) => `MONGO_PASSWORD_${s.toUpperCase().replace(/-/g, "_")}`);
+      expect(Object.keys(secret).sort()).toEqual(["ADMIN_TOKEN", "MONGO_ROOT_PASSWORD", "NATS_TOKEN", "keyfile", ...passwordKeys].sort());
+      for (const key of passwordKeys) expect(secret[key]).toMatch(/^[A-Za-z0-9]{40}$/);
+      expect(new Set(passwordKeys.map((k) => secret[k])).size).toBe(passwordKeys.length);
       const hosts = [0, 1, 2].map((i) => `docs-docshelf-mongodb-${i}.docs-docshelf-mongodb:27017`).join(",");
-      expect(secret.MONGO_URL).toBe(`mongodb://docshelf:${secret.MONGO_APP_PASSWORD}@${hosts}/docshelf?replicaSet=rs0&authSource=admin`);
       expect(secret.keyfile).toMatch(/^[A-Za-z0-9]{756}$/);
       const init = named(objects, "Job", "docs-docshelf-mongodb-init")!;
       expect(init.metadata.annotations?.["helm.sh/hook"]).toBe("post-install,post-upgrade");
       const [job] = init.spec.template.spec.containers;
-      expect(environment(objects, job).get("MEMBERS")).toEqual({ value: hosts });
-      expect(job.command.join(" ")).toContain('roles: [{ role: "readWrite", db: "docshelf" }]');
+      const jobEnv = environment(objects, job);
+      expect(jobEnv.get("MEMBERS")).toEqual({ value: hosts });
+      // The Job makes docshelf-<service> with readWrite on docshelf-<service> only, for every service that stores.
+      expect(jobEnv.get("STORE_SERVICES")?.value?.split(" ").sort()).toEqual([...stores].sort());
+      for (const key of passwordKeys) expect(jobEnv.get(key)).toEqual({ secret: "docs-docshelf", key });
+      const script = job.command.join(" ");
+      expect(script).toContain("const roles = [{ role: \"readWrite\", db: `docshelf-${service}` }];");
+      expect(script).toContain("admin.updateUser(user, { pwd: process.env[key], roles })");
+      expect(script).not.toMatch(/role: "(root|readWriteAnyDatabase|dbAdmin|userAdmin)/);
       for (const { owner, container } of workloadContainers(objects)) expect({ owner, resources: Object.keys(container.resources ?? {}).sort() }).toEqual({ owner, resources: ["limits", "requests"] });
     });
 
@@ -272,6 +293,23 @@ describe("Helm chart (deploy/helm/docshelf)", () => {
       const made = secretData(named(render({ mode: "scaled", "mongodb.bundled": "false", "mongodb.url": "mongodb://db.infra/docshelf" }), "Secret", "docs-docshelf")!);
       expect(made.MONGO_URL).toBe("mongodb://db.infra/docshelf");
       expect(made).not.toHaveProperty("MONGO_ROOT_PASSWORD");
+      expect(Object.keys(made).filter((k) => k.startsWith("MONGO_PASSWORD_"))).toEqual([]);
+    });
+
+    test("mail: SMTP_URL from the Secret (mail.smtpUrl, or existingSecret's optional key), MAIL_FROM in the ConfigMap", () => {
+      const withMail = render({ mode: "scaled", "mail.smtpUrl": "smtp://mailer:s3cret@smtp.example.com:587", "mail.from": "docs@example.com" });
+      expect(secretData(named(withMail, "Secret", "docs-docshelf")!).SMTP_URL).toBe("smtp://mailer:s3cret@smtp.example.com:587");
+      expect(named(withMail, "ConfigMap", "docs-docshelf")!.data.MAIL_FROM).toBe("docs@example.com");
+      expect(JSON.stringify(ofKind(withMail, "ConfigMap"))).not.toContain("s3cret");
+      const identity = ofKind(withMail, "Deployment").find((d) => d.metadata.labels?.["app.kubernetes.io/component"] === "identity")!;
+      const ref = identity.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === "SMTP_URL");
+      expect(ref.valueFrom.secretKeyRef).toEqual({ name: "docs-docshelf", key: "SMTP_URL", optional: true });
+      // Without mail values: no key, no MAIL_FROM; the optional reference leaves SMTP_URL unset.
+      expect(secretData(named(objects, "Secret", "docs-docshelf")!)).not.toHaveProperty("SMTP_URL");
+      expect(named(objects, "ConfigMap", "docs-docshelf")!.data).not.toHaveProperty("MAIL_FROM");
+      const embedded = render({ existingSecret: "ours" });
+      const container = ofKind(embedded, "Deployment")[0].spec.template.spec.containers[0];
+      expect(container.env.find((e: { name: string }) => e.name === "SMTP_URL").valueFrom.secretKeyRef).toEqual({ name: "ours", key: "SMTP_URL", optional: true });
     });
   });
 });

@@ -14,10 +14,12 @@ const KNOWN = new Set(VARIABLES.map((v) => v.name));
 const SHUTDOWN_TIMEOUT_S = 10;
 /** The Secrets secrets.yaml's Job makes, and their keys. */
 const MADE_SECRETS: Record<string, string[]> = {
-  "docshelf-secrets": ["ADMIN_TOKEN", "MONGO_URL"],
+  "docshelf-secrets": ["ADMIN_TOKEN", "MONGO_URL_"],
   "docshelf-nats": ["NATS_TOKEN"],
-  "mongodb-auth": ["MONGO_ROOT_PASSWORD", "MONGO_APP_PASSWORD", "keyfile"],
+  "mongodb-auth": ["MONGO_ROOT_PASSWORD", "MONGO_PASSWORD_", "keyfile"],
 };
+/** The Secret key suffix of a service: CHANGE_REQUESTS for change-requests. */
+const keyOf = (service: string) => service.toUpperCase().replace(/-/g, "_");
 /** Where secrets.yaml's Job finds its program in the docshelf image (deploy/image/assemble.sh puts it there). */
 const MAKE_SECRETS = join(DEPLOY, "image", "make-secrets.mjs");
 /** Private address ranges: TRUSTED_PROXIES' default behind the cluster's ingress controller. */
@@ -109,7 +111,7 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     expect(env.get("NAMESPACE")?.value).toBeTruthy();
     expect(env.get("NATS_TOKEN")).toEqual({ secret: "docshelf-nats", key: "NATS_TOKEN" });
     // The gateway has no store: it never gets the database's credentials.
-    expect(env.get("MONGO_URL")).toEqual(service === "gateway" ? undefined : { secret: "docshelf-secrets", key: "MONGO_URL" });
+    expect(env.get("MONGO_URL")).toEqual(service === "gateway" ? undefined : { secret: "docshelf-secrets", key: `MONGO_URL_${keyOf(service)}` });
   });
 
   test.each([...ALL_SERVICES])("%s runs at least two replicas with resources; startup only passes once its broker started, then liveness on /health and readiness on /ready", (service) => {
@@ -168,7 +170,7 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     const program = readFileSync(MAKE_SECRETS, "utf8");
     for (const [name, keys] of Object.entries(MADE_SECRETS)) {
       expect(program).toMatch(new RegExp(`await ensure\\("${name}", (async )?\\(\\) =>`));
-      for (const key of keys) expect(program).toMatch(new RegExp(`${key}: `));
+      for (const key of keys) expect(program).toMatch(key.endsWith("_") ? new RegExp(`\`${key}\\$\\{keyOf\\(s(ervice)?\\)\\}\``) : new RegExp(`${key}: `));
     }
     expect(program).toContain("randomBytes");
     expect(environment(container).get("POD_NAMESPACE")).toEqual({ value: "field:metadata.namespace" });
@@ -176,7 +178,7 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     const role = ofKind("Role").find((r) => r.metadata.name === "docshelf-secrets-init")!;
     expect(role.rules).toEqual([
       { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
-      { apiGroups: [""], resources: ["secrets"], resourceNames: Object.keys(MADE_SECRETS), verbs: ["get"] },
+      { apiGroups: [""], resources: ["secrets"], resourceNames: Object.keys(MADE_SECRETS), verbs: ["get", "patch"] },
     ]);
     expect(ofKind("RoleBinding")[0].subjects).toEqual([{ kind: "ServiceAccount", name: "docshelf-secrets-init", namespace: "docshelf" }]);
     expect(job.spec.template.spec.serviceAccountName).toBe("docshelf-secrets-init");
@@ -236,7 +238,10 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     for (const { owner, container } of containers()) {
       for (const [name, from] of environment(container)) {
         if (!from.secret) continue;
-        expect({ owner, name, key: MADE_SECRETS[from.secret]?.includes(from.key ?? "") }).toEqual({ owner, name, key: true });
+        // A key of the Secret, or (MONGO_URL_…, MONGO_PASSWORD_…) one per service that keeps data.
+        const made = MADE_SECRETS[from.secret] ?? [];
+        const known = made.includes(from.key ?? "") || made.some((k) => k.endsWith("_") && ALL_SERVICES.some((s) => s !== "gateway" && from.key === `${k}${keyOf(s)}`));
+        expect({ owner, name, key: known }).toEqual({ owner, name, key: true });
       }
     }
     expect(Object.keys(configMap.data)).not.toEqual(expect.arrayContaining(["ADMIN_TOKEN"]));
@@ -300,11 +305,18 @@ describe("Kubernetes manifests (kustomize build deploy/k8s)", () => {
     const init = ofKind("Job").find((j) => j.metadata.name === "mongodb-init")!;
     const script = init.spec.template.spec.containers[0].command.join(" ");
     expect(script).toContain("rs.initiate");
-    expect(script).toContain('createUser({ user: "docshelf"');
-    expect(script).toContain('role: "readWrite", db: "docshelf"');
-    // MONGO_URL, as the secrets Job writes it: the application user, every member, the replica set.
+    // A user per service that keeps data, readWrite on its own database only.
+    const stores = ALL_SERVICES.filter((s) => s !== "gateway");
+    const initEnv = environment(init.spec.template.spec.containers[0]);
+    expect(initEnv.get("STORE_SERVICES")?.value?.split(" ").sort()).toEqual([...stores].sort());
+    for (const service of stores) expect(initEnv.get(`MONGO_PASSWORD_${keyOf(service)}`)).toEqual({ secret: "mongodb-auth", key: `MONGO_PASSWORD_${keyOf(service)}` });
+    expect(script).toContain("const roles = [{ role: \"readWrite\", db: `docshelf-${service}` }];");
+    expect(script).not.toMatch(/role: "(root|readWriteAnyDatabase|dbAdmin|userAdmin)/);
+    // Each MONGO_URL_<SERVICE>, as the secrets Job writes it: that service's user and database, every member, the replica set.
     const secrets = environment(ofKind("Job").find((j) => j.metadata.name === "docshelf-secrets-init")!.spec.template.spec.containers[0]);
-    expect(readFileSync(MAKE_SECRETS, "utf8")).toContain("MONGO_URL: `mongodb://docshelf:${password}@${mongoHosts}/docshelf?replicaSet=${encodeURIComponent(replicaSet)}&authSource=admin`");
+    const program = readFileSync(MAKE_SECRETS, "utf8");
+    expect(program).toContain("`mongodb://docshelf-${service}:${password}@${mongoHosts}/docshelf-${service}?replicaSet=${encodeURIComponent(replicaSet)}&authSource=admin`");
+    expect(program).toContain(`const STORE_SERVICES = ${JSON.stringify(stores).replace(/,/g, ", ")};`);
     expect(secrets.get("MONGO_HOSTS")?.value).toBe(Array.from({ length: mongo.spec.replicas }, (_, i) => `mongodb-${i}.mongodb:27017`).join(","));
     expect(secrets.get("MONGO_REPLICA_SET")?.value).toBe(container.args[container.args.indexOf("--replSet") + 1]);
   });

@@ -180,6 +180,13 @@ describe("the release filesystem (deploy/image/assemble.sh), started from its ow
         let body = "";
         req.on("data", (chunk: Buffer) => (body += chunk.toString()));
         req.on("end", () => {
+          if (req.method === "PATCH" && match[1]) {
+            // A JSON merge patch of data: keys added (or replaced), others kept.
+            if (!secrets.has(match[1])) return answer(404, { message: "not found" });
+            if (req.headers["content-type"] !== "application/merge-patch+json") return answer(415, { message: "unsupported media type" });
+            secrets.set(match[1], { ...secrets.get(match[1]), ...(JSON.parse(body) as { data: Record<string, string> }).data });
+            return answer(200, { data: secrets.get(match[1]) });
+          }
           const secret = JSON.parse(body) as { metadata: { name: string }; data: Record<string, string> };
           if (secrets.has(secret.metadata.name)) return answer(409, { message: "already exists" });
           secrets.set(secret.metadata.name, secret.data);
@@ -221,18 +228,46 @@ describe("the release filesystem (deploy/image/assemble.sh), started from its ow
       expect(secrets.get("docshelf-nats")).toBe(own);
       const auth = decoded("mongodb-auth");
       expect(auth.MONGO_ROOT_PASSWORD).toMatch(/^[A-Za-z0-9]{40}$/);
-      expect(auth.MONGO_APP_PASSWORD).toMatch(/^[A-Za-z0-9]{40}$/);
-      expect(auth.MONGO_APP_PASSWORD).not.toBe(auth.MONGO_ROOT_PASSWORD);
       expect(auth.keyfile).toMatch(/^[A-Za-z0-9]{756}$/);
       const app = decoded("docshelf-secrets");
       expect(app.ADMIN_TOKEN).toMatch(/^dsk_[A-Za-z0-9]{43}$/);
-      expect(app.MONGO_URL).toBe(`mongodb://docshelf:${auth.MONGO_APP_PASSWORD}@db-0.db:27017,db-1.db:27017/docshelf?replicaSet=rs0&authSource=admin`);
+      // A user and a database per service that keeps data, each with its own random password.
+      const stores = ["identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync", "app"];
+      const passwords = new Set<string>([auth.MONGO_ROOT_PASSWORD]);
+      for (const service of stores) {
+        const key = service.toUpperCase().replace(/-/g, "_");
+        const password = auth[`MONGO_PASSWORD_${key}`];
+        expect(password).toMatch(/^[A-Za-z0-9]{40}$/);
+        passwords.add(password);
+        expect(app[`MONGO_URL_${key}`]).toBe(`mongodb://docshelf-${service}:${password}@db-0.db:27017,db-1.db:27017/docshelf-${service}?replicaSet=rs0&authSource=admin`);
+      }
+      expect(passwords.size).toBe(stores.length + 1);
+      expect(Object.keys(app).sort()).toEqual(["ADMIN_TOKEN", ...stores.map((s) => `MONGO_URL_${s.toUpperCase().replace(/-/g, "_")}`)].sort());
 
       const before = JSON.stringify([...secrets]);
       const posts = requests.filter((r) => r.startsWith("POST")).length;
       expect((await run(accountToken)).code).toBe(0);
       expect(JSON.stringify([...secrets])).toBe(before);
       expect(requests.filter((r) => r.startsWith("POST")).length).toBe(posts);
+    });
+
+    test("Secrets an older version made get the keys they lack, and keep every value they had", async () => {
+      const older = (data: Record<string, string>) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString("base64")]));
+      secrets.clear();
+      secrets.set("mongodb-auth", older({ MONGO_ROOT_PASSWORD: "root-kept", MONGO_APP_PASSWORD: "app-kept", keyfile: "k".repeat(756) }));
+      secrets.set("docshelf-secrets", older({ ADMIN_TOKEN: "dsk_kept-admin-token", MONGO_URL: "mongodb://docshelf:app-kept@old/docshelf" }));
+      secrets.set("docshelf-nats", older({ NATS_TOKEN: "nats-kept" }));
+      const result = await run(accountToken);
+      expect(result).toEqual({ code: 0, out: expect.stringContaining("added MONGO_PASSWORD_IDENTITY") });
+      const auth = decoded("mongodb-auth");
+      expect(auth).toMatchObject({ MONGO_ROOT_PASSWORD: "root-kept", MONGO_APP_PASSWORD: "app-kept", keyfile: "k".repeat(756) });
+      expect(auth.MONGO_PASSWORD_CONTENT).toMatch(/^[A-Za-z0-9]{40}$/);
+      const app = decoded("docshelf-secrets");
+      expect(app).toMatchObject({ ADMIN_TOKEN: "dsk_kept-admin-token", MONGO_URL: "mongodb://docshelf:app-kept@old/docshelf" });
+      expect(app.MONGO_URL_CONTENT).toContain(`docshelf-content:${auth.MONGO_PASSWORD_CONTENT}@`);
+      expect(decoded("docshelf-nats")).toEqual({ NATS_TOKEN: "nats-kept" });
+      // No secret value in the Job's output.
+      for (const value of [auth.MONGO_PASSWORD_CONTENT, "root-kept", "dsk_kept-admin-token"]) expect(result.out).not.toContain(value);
     });
   });
 });

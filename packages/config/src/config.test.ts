@@ -48,6 +48,7 @@ describe("defaults", () => {
       queryMaxArrayLength: 100,
       metricsPort: 0,
       tracingExporter: "none",
+      otlp: { tracesUrl: "", headers: {}, serviceName: "", timeoutMs: 10000, scheduleDelayMs: 5000 },
       zipkinUrl: "http://localhost:9411",
       workers: { threads: Math.max(1, Math.min(2, availableParallelism() - 1)), taskTimeoutMs: 60000, memoryMb: 512, maxQueue: 64, orgConcurrency: 1 },
       healthPort: 0,
@@ -226,6 +227,33 @@ describe("observability variables", () => {
     expect(() => loadConfig({ HEALTH_PORT: "x" })).toThrow(/HEALTH_PORT/);
     expect(() => loadConfig({ TRACING_EXPORTER: "jaeger" })).toThrow(/TRACING_EXPORTER/);
     expect(() => loadConfig({ ZIPKIN_URL: "zipkin:9411" })).toThrow(/ZIPKIN_URL/);
+  });
+
+  test("OpenTelemetry's OTEL_* variables: an endpoint turns OTLP on, the signal's own endpoint wins, headers parsed and never echoed", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" })).toMatchObject({
+      tracingExporter: "otlp",
+      otlp: { tracesUrl: "http://collector:4318/v1/traces", headers: {}, serviceName: "", timeoutMs: 10000, scheduleDelayMs: 5000 },
+    });
+    const cfg = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example.com/api/traces",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=ignored",
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: "X-Api-Key=s%3Dcret, x-tenant = docs",
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "2500",
+      OTEL_SERVICE_NAME: "docs-prod",
+    });
+    expect(cfg.otlp).toEqual({ tracesUrl: "https://traces.example.com/api/traces", headers: { "x-api-key": "s=cret", "x-tenant": "docs" }, serviceName: "docs-prod", timeoutMs: 2500, scheduleDelayMs: 5000 });
+    // An endpoint does not override an explicit choice.
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", TRACING_EXPORTER: "none" }).tracingExporter).toBe("none");
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_HEADERS: "novalue-secret" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_HEADERS: "k=%E0%A4%A-secret" })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
+    try {
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_HEADERS: "k=%E0%A4%A-secret" });
+    } catch (err) {
+      expect(String(err)).not.toContain("secret");
+    }
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_TIMEOUT: "0" })).toThrow(/OTEL_EXPORTER_OTLP_TIMEOUT/);
   });
 });
 

@@ -64,8 +64,10 @@ export interface Config {
   queryMaxArrayLength: number;
   /** Port of this process's Prometheus `/metrics` endpoint; 0 turns metrics off. */
   metricsPort: number;
-  /** Where finished tracing spans go: nowhere, the log, or a Zipkin-compatible collector. */
+  /** Where finished tracing spans go: nowhere, the log, a Zipkin-compatible collector, or OTLP/HTTP. */
   tracingExporter: TracingExporter;
+  /** The OTLP/HTTP (JSON) trace exporter's settings, from the standard OTEL_* variables. */
+  otlp: OtlpConfig;
   /** Base URL of the Zipkin (or Jaeger's Zipkin-compatible) collector when tracingExporter is zipkin. */
   zipkinUrl: string;
   /** Port of this process's own `/health` and `/ready` server; 0 serves none (the gateway has its own). */
@@ -182,7 +184,20 @@ export interface OpenAPIConfig {
   fetchAllowPrivate: string[];
 }
 
-export const TRACING_EXPORTERS = ["none", "console", "zipkin"] as const;
+export const TRACING_EXPORTERS = ["none", "console", "zipkin", "otlp"] as const;
+
+export interface OtlpConfig {
+  /** Full URL spans are POSTed to: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  tracesUrl: string;
+  /** OTEL_EXPORTER_OTLP_(TRACES_)HEADERS: sent with every export (an API key); never logged. */
+  headers: Readonly<Record<string, string>>;
+  /** OTEL_SERVICE_NAME; empty: each Moleculer service is its own `docshelf-<service>`. */
+  serviceName: string;
+  /** OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT: how long one export may take, in ms. */
+  timeoutMs: number;
+  /** OTEL_BSP_SCHEDULE_DELAY: how often finished spans are sent, in ms. */
+  scheduleDelayMs: number;
+}
 export type TracingExporter = (typeof TRACING_EXPORTERS)[number];
 
 export const ALL_SERVICES = ["gateway", "identity", "orgs", "content", "openapi", "comments", "sites", "change-requests", "git-sync", "app"] as const;
@@ -230,7 +245,13 @@ export const VARIABLES: readonly Variable[] = [
   { name: "QUERY_MAX_DEPTH", default: "2", why: "Deepest nesting of a query parameter (a[b][c] is 2); deeper answers 400." },
   { name: "QUERY_MAX_ARRAY_LENGTH", default: "100", why: "Most items of a query parameter's array; more answers 400." },
   { name: "METRICS_PORT", default: "0", why: "Port of this process's Prometheus /metrics endpoint (Moleculer's reporter); 0 turns metrics off, so the embedded default opens no extra port." },
-  { name: "TRACING_EXPORTER", default: "none", why: "Where tracing spans go: none, console (the log) or zipkin (Zipkin or Jaeger's Zipkin endpoint); the built-in exporters that need no extra package." },
+  { name: "TRACING_EXPORTER", default: "none", why: "Where tracing spans go: none, console (the log), zipkin (Zipkin or Jaeger's Zipkin endpoint) or otlp (OpenTelemetry's OTLP/HTTP with JSON). otlp when an OTEL_EXPORTER_OTLP_*ENDPOINT is set." },
+  { name: "OTEL_EXPORTER_OTLP_ENDPOINT", default: "", why: "Base URL of an OpenTelemetry collector's OTLP/HTTP receiver (http://otel-collector:4318); spans go to its /v1/traces. Setting it turns tracing on (TRACING_EXPORTER otlp)." },
+  { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", default: "", why: "Full URL for spans, used as is; wins over OTEL_EXPORTER_OTLP_ENDPOINT." },
+  { name: "OTEL_EXPORTER_OTLP_HEADERS", default: "", why: "Headers sent with every export, key=value,key2=value2 (URL-encoded values), e.g. an API key; OTEL_EXPORTER_OTLP_TRACES_HEADERS wins. Never logged." },
+  { name: "OTEL_EXPORTER_OTLP_TIMEOUT", default: "10000", why: "Milliseconds one export may take before it is abandoned (its spans are dropped); OTEL_EXPORTER_OTLP_TRACES_TIMEOUT wins." },
+  { name: "OTEL_BSP_SCHEDULE_DELAY", default: "5000", why: "Milliseconds between two exports of finished spans (and sooner when 512 are waiting); at most 2,048 wait, newer ones are dropped and counted." },
+  { name: "OTEL_SERVICE_NAME", default: "", why: "The service.name of every span of this process. Empty: docshelf-<service> after the Moleculer service that made the span (docshelf-gateway, docshelf-content, …)." },
   { name: "ZIPKIN_URL", default: "http://localhost:9411", why: "Base URL of the Zipkin-compatible collector when TRACING_EXPORTER is zipkin." },
   { name: "HEALTH_PORT", default: "0", why: "Port of a /health and /ready server for processes without the gateway (Kubernetes probes); 0 serves none." },
   { name: "OPENAPI_FETCH_TIMEOUT_MS", default: "10000", why: "Total time to fetch an OpenAPI spec's URL, redirects included; past it the run fails with FETCH_TIMEOUT." },
@@ -358,6 +379,33 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
     throw new ConfigError(`${name} must be an absolute http:// or https:// URL`);
   }
   return raw;
+}
+
+/** Where OTLP spans go (OpenTelemetry's rules: the signal's own endpoint as is, the general one + /v1/traces); "" for none. */
+function otlpTracesUrl(env: NodeJS.ProcessEnv): string {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return httpUrl(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "");
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return `${httpUrl(env, "OTEL_EXPORTER_OTLP_ENDPOINT", "")}/v1/traces`;
+  return "";
+}
+
+/** OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, `key=value` pairs separated by commas, values URL-encoded; errors never echo a value. */
+function otlpHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS";
+  const headers: Record<string, string> = {};
+  for (const pair of (env[name] || "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const key = at > 0 ? pair.slice(0, at).trim() : "";
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) throw new ConfigError(`${name} must be key=value pairs separated by commas`);
+    let value: string;
+    try {
+      value = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`${name}: the value of ${key} is not URL-encoded correctly`);
+    }
+    if (/[\r\n\0]/.test(value)) throw new ConfigError(`${name}: the value of ${key} holds a line break`);
+    headers[key.toLowerCase()] = value;
+  }
+  return headers;
 }
 
 function serviceList(raw: string): ServiceName[] {
@@ -520,7 +568,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryMaxDepth: check(() => integer(env, "QUERY_MAX_DEPTH", "2", 0, 20), 0),
     queryMaxArrayLength: check(() => integer(env, "QUERY_MAX_ARRAY_LENGTH", "100", 1, 100000), 0),
     metricsPort: check(() => integer(env, "METRICS_PORT", "0", 0, 65535), 0),
-    tracingExporter: check(() => oneOf(env, "TRACING_EXPORTER", "none", TRACING_EXPORTERS), "none"),
+    tracingExporter: check(() => oneOf(env, "TRACING_EXPORTER", otlpTracesUrl(env) ? "otlp" : "none", TRACING_EXPORTERS), "none"),
+    otlp: Object.freeze({
+      tracesUrl: check(() => otlpTracesUrl(env), ""),
+      headers: Object.freeze(check(() => otlpHeaders(env), {})),
+      serviceName: (env.OTEL_SERVICE_NAME || "").trim(),
+      timeoutMs: check(() => integer(env, env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ? "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT" : "OTEL_EXPORTER_OTLP_TIMEOUT", "10000", 1, 600000), 0),
+      scheduleDelayMs: check(() => integer(env, "OTEL_BSP_SCHEDULE_DELAY", "5000", 10, 600000), 0),
+    }),
     zipkinUrl: check(() => httpUrl(env, "ZIPKIN_URL", "http://localhost:9411"), ""),
     healthPort: check(() => integer(env, "HEALTH_PORT", "0", 0, 65535), 0),
     openapi: Object.freeze({

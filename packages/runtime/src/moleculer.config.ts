@@ -1,4 +1,6 @@
 // Broker options for every process: one place that sets transport, logging and fault tolerance.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BrokerOptions, Errors } from "moleculer";
 import { natsConnectionOptions, type Config } from "@docshelf/config";
 import { connectionWatch } from "./connection-watch";
@@ -6,14 +8,26 @@ import { nodeLossCheck } from "./node-loss";
 import { actionCalls } from "./action-calls";
 import { nodeWentAway, safeRetries } from "./safe-retries";
 import { StreamingJsonSerializer } from "./serializer";
+import { OtlpTraceExporter } from "./otlp-exporter";
 
-/** Spans go nowhere, to the log (console) or to a Zipkin-compatible collector: exporters that need no extra package. */
+/** This docshelf's version (every workspace's package.json carries the same one). */
+function ownVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Spans go nowhere, to the log (console), to a Zipkin-compatible collector or to an OTLP/HTTP one (otlp-exporter.ts). */
 function tracingExporter(cfg: Config): NonNullable<BrokerOptions["tracing"]> {
   if (cfg.tracingExporter === "none") return { enabled: false };
   const exporter =
-    cfg.tracingExporter === "zipkin"
-      ? { type: "Zipkin", options: { baseURL: cfg.zipkinUrl, interval: 5 } }
-      : { type: "Console", options: { colors: false, width: 100 } };
+    cfg.tracingExporter === "otlp"
+      ? new OtlpTraceExporter({ config: cfg.otlp, version: ownVersion() })
+      : cfg.tracingExporter === "zipkin"
+        ? { type: "Zipkin", options: { baseURL: cfg.zipkinUrl, interval: 5 } }
+        : { type: "Console", options: { colors: false, width: 100 } };
   // Every request is sampled: the volume is small, and a trace is worth most for the rare failing request.
   return {
     enabled: true,

@@ -2,6 +2,7 @@
 // MongoDB collections, so that replicas of a service share them without a shared volume.
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import mongoose from "mongoose";
@@ -122,4 +123,20 @@ export class GridFsBlobStore implements BlobStore {
     if (!SHA256.test(sha256)) throw new Error("invalid blob name");
     return this.bucket.openDownloadStreamByName(sha256);
   }
+}
+
+/** Sum of the sizes of the files under `dir` (symbolic links not followed); what vanishes meanwhile counts as 0. */
+export async function directoryBytes(dir: string): Promise<number> {
+  let total = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.isFile()) total += await stat(path).then((s) => s.size, () => 0);
+    }
+  }
+  return total;
 }

@@ -263,6 +263,18 @@ export class MongoStore implements Store {
     return this.connection.readyState === 1;
   }
 
+  /** Storage and index bytes of the collections named `<service>_…` (GridFS buckets included), from collStats. */
+  async sizeBytes(): Promise<number> {
+    const db = this.connection.db!;
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith(`${this.prefix}_`));
+    let total = 0;
+    for (const name of names) {
+      const stats = (await db.command({ collStats: name }).catch(() => ({}))) as { storageSize?: number; totalIndexSize?: number };
+      total += Number(stats.storageSize ?? 0) + Number(stats.totalIndexSize ?? 0);
+    }
+    return total;
+  }
+
   async close(): Promise<void> {
     await this.connection.close();
   }

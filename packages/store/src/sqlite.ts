@@ -15,7 +15,7 @@ import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { ConflictError } from "@docshelf/errors";
-import { DiskBlobStore, fsyncDir, type BlobStore } from "./blobs";
+import { directoryBytes, DiskBlobStore, fsyncDir, type BlobStore } from "./blobs";
 import { normalizeSort, afterQuery } from "./cursor";
 import { toQuery, type Filter, type Primitive } from "./filter";
 import { nedbRecords } from "./nedb-file";
@@ -582,6 +582,15 @@ export class SqliteStore implements Store {
     return new DiskBlobStore(this.options.dir ? join(this.options.dir, name) : join(tmpdir(), `docshelf-${name}-${process.pid}`));
   }
 
+  /** Bytes of every file under the service's directory (database, WAL, stored files); in memory, the database's pages. */
+  async sizeBytes(): Promise<number> {
+    if (!this.options.dir) {
+      const row = this.connection.db.prepare("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()").get() as { bytes: number };
+      return Number(row.bytes);
+    }
+    return directoryBytes(this.options.dir);
+  }
+
   /** The schema version and the migrations recorded in this store, oldest first. */
   migrations(): Array<{ version: number; name: string; applied_at: string; detail: string }> {
     return this.connection.db.prepare("SELECT version, name, applied_at, detail FROM _migrations ORDER BY version").all() as Array<{
@@ -602,3 +611,4 @@ export class SqliteStore implements Store {
     closeConnection(this.connection);
   }
 }
+

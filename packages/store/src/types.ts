@@ -67,4 +67,6 @@ export interface Store {
   blobs(name: string): BlobStore;
   isOpen(): boolean;
   close(): Promise<void>;
+  /** Bytes the service's data takes: files under DATA_DIR/<service>, or its MongoDB collections' storage and indexes. */
+  sizeBytes(): Promise<number>;
 }

@@ -21,6 +21,8 @@ export interface Vars {
   queue: JobQueue;
   workDir: string;
   sweepTimer?: NodeJS.Timeout;
+  /** Stops sampling docshelf_job_queue_depth. */
+  stopQueueGauge?: () => void;
   /** Scaled out: wake-ups through NATS JetStream (wake-channel.ts); absent in one process. */
   wakeChannel?: WakeChannel;
 }

@@ -7,6 +7,7 @@ import { configFor } from "@docshelf/config";
 import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
+import { JOB_QUEUE_DEPTH, sampledGauge } from "@docshelf/runtime";
 import { KeyedLimiter, sharedWorkerPool } from "@docshelf/worker-pool";
 import { collections, type SpecDoc } from "./models";
 import { claimLeaseMs, processSpec } from "./processing";
@@ -121,10 +122,25 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
       void sweep();
       this.sweepTimer = setInterval(sweep, this.openapiSettings.sweepIntervalMs);
       this.sweepTimer.unref();
+      // Specs waiting for processing or being processed, from the store (the same on every replica).
+      this.stopQueueGauge = sampledGauge(this.broker, {
+        name: JOB_QUEUE_DEPTH,
+        description: "Jobs waiting or running in a durable queue, by queue and state",
+        labelNames: ["queue", "state"],
+        everyMs: 15_000,
+        sample: async () =>
+          Promise.all(
+            ([["pending", "pending"], ["progress", "running"]] as const).map(async ([processingState, state]) => ({
+              labels: { queue: "openapi", state },
+              value: await this.specs.count({ processingState }),
+            })),
+          ),
+      });
     },
 
     async stopped() {
       if (this.sweepTimer) clearInterval(this.sweepTimer);
+      this.stopQueueGauge?.();
       // Let running work finish before the store closes; what was waiting, the next start's sweep finds again.
       this.queue.clear();
       await this.queue.idle();

@@ -19,6 +19,8 @@ export interface Vars {
   workers: WorkerPool;
   queue: WorkQueue;
   sweepTimer?: NodeJS.Timeout;
+  /** Stops sampling docshelf_job_queue_depth. */
+  stopQueueGauge?: () => void;
   /** Rendered pages of spec versions for computed pages, by `<versionId>:<models>` (oldest dropped first). */
   renderedVersions: Map<string, RenderedSpec>;
 }

@@ -87,6 +87,36 @@ tolerations:
       key: {{ index . 2 }}
 {{- end -}}
 
+{{/* SMTP_URL from the Secret's optional key SMTP_URL (the chart's, from mail.smtpUrl, or existingSecret's): absent, no mail. */}}
+{{- define "docshelf.smtpEnv" -}}
+- name: SMTP_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "docshelf.secretName" . }}
+      key: SMTP_URL
+      optional: true
+{{- end -}}
+
+{{/* The docshelf services that keep collections (every one but the gateway), each with its own MongoDB user and database. */}}
+{{- define "docshelf.storeServices" -}}
+{{- $out := list }}
+{{- range $service, $_ := .Values.scaled.services }}{{ if ne $service "gateway" }}{{ $out = append $out $service }}{{ end }}{{ end }}
+{{- join " " $out }}
+{{- end -}}
+
+{{/* The Secret key of a service's MongoDB password: MONGO_PASSWORD_CHANGE_REQUESTS for change-requests. */}}
+{{- define "docshelf.mongoPasswordKey" -}}
+MONGO_PASSWORD_{{ . | upper | replace "-" "_" }}
+{{- end -}}
+
+{{/* The bundled MongoDB's members, host:port separated by commas. */}}
+{{- define "docshelf.mongoHosts" -}}
+{{- $name := printf "%s-mongodb" (include "docshelf.fullname" .) }}
+{{- $hosts := list }}
+{{- range $i := until (int .Values.mongodb.replicas) }}{{ $hosts = append $hosts (printf "%s-%d.%s:27017" $name $i $name) }}{{ end }}
+{{- join "," $hosts }}
+{{- end -}}
+
 {{/* The probes of a docshelf container: (list "http" "/health") = port name, startup path. */}}
 {{- define "docshelf.probes" -}}
 # /started (or the gateway's /health, which only exists once its broker started) passes only once the
