@@ -51,6 +51,8 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
   }
   /** A reader or another organization's user: refused (the not-found page, or 403), nothing changed. */
   const refused = (status: number) => expect([403, 404]).toContain(status);
+  /** A field's name as a refusal names it, in the page's escaped HTML ('title'). */
+  const named = (field: string) => `&#39;${field}&#39;`;
 
   test("without a session the pages send to sign-in and the forms are refused; without the CSRF token every new form is 403", async () => {
     const anon = new Browser(sys.url);
@@ -85,7 +87,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect(page.text).toContain('value="create-org"');
     const short = await postAs(aliceB, "/app", "/app", { intent: "create-org", title: " x " });
     expect(short.status).toBe(400);
-    expect(short.text).toContain("'title'");
+    expect(short.text).toContain(named("title"));
     const created = await postAs(aliceB, "/app", "/app", { intent: "create-org", title: "  Made in the browser  " });
     expect(created.status).toBe(303);
     const newOrg = created.location!.split("/").pop()!;
@@ -100,7 +102,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect((await alice.api.get(`/v1/orgs/${newOrg}`)).body.title).toBe("Renamed org");
     const tooLong = await postAs(aliceB, settings, settings, { intent: "rename", title: "y".repeat(256) });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.text).toContain("'title'");
+    expect(tooLong.text).toContain(named("title"));
 
     // A reader has no rename form and is refused; another organization's user finds nothing.
     expect((await readerB.get(`${home()}/settings`)).text).not.toContain('value="rename"');
@@ -121,7 +123,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect((await alice.api.get(`/v1/spaces/${spaceId}`)).body).toMatchObject({ title: "Runbook", parent: collectionId });
     const tooLong = await postAs(aliceB, home(), home(), { intent: "create-space", title: "z".repeat(51) });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.text).toContain("'title'");
+    expect(tooLong.text).toContain(named("title"));
 
     const settings = `/s/${spaceId}/~/settings`;
     expect((await aliceB.get(`/s/${spaceId}`)).text).toContain(`href="${settings}"`);
@@ -152,7 +154,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
 
     const unconfirmed = await postAs(aliceB, settings, settings, { intent: "delete" });
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.text).toContain("'confirm'");
+    expect(unconfirmed.text).toContain(named("confirm"));
     expect((await alice.api.get(`/v1/spaces/${spaceId}`)).status).toBe(200);
     expect((await postAs(aliceB, settings, settings, { intent: "delete", confirm: "yes" })).location).toBe(home());
     expect((await alice.api.get(`/v1/spaces/${spaceId}`)).status).toBe(404);
@@ -177,13 +179,13 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect((await alice.api.get(api)).body).toMatchObject({ basename, visibility: "unlisted" });
     const badBasename = await postAs(aliceB, sitePath, sitePath, { ...settings, basename: "Not OK!" });
     expect(badBasename.status).toBe(400);
-    expect(badBasename.text).toContain("'basename'");
+    expect(badBasename.text).toContain(named("basename"));
     const badHost = await postAs(aliceB, sitePath, sitePath, { ...settings, hostname: "localhost" });
     expect(badHost.status).toBe(400);
-    expect(badHost.text).toContain("'hostname'");
+    expect(badHost.text).toContain(named("hostname"));
     const badVisibility = await postAs(aliceB, sitePath, sitePath, { ...settings, visibility: "everyone" });
     expect(badVisibility.status).toBe(400);
-    expect(badVisibility.text).toContain("'visibility'");
+    expect(badVisibility.text).toContain(named("visibility"));
 
     const look = { intent: "customization", logo: "https://cdn.example.com/logo.png", favicon: "https://cdn.example.com/icon.png", primaryColor: "#cc3300", theme: "dark", toggle: "on" };
     expect((await postAs(aliceB, sitePath, sitePath, look)).location).toBe(sitePath);
@@ -200,7 +202,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     ]) {
       const bad = await postAs(aliceB, sitePath, sitePath, { ...look, [field]: value });
       expect(bad.status).toBe(400);
-      expect(bad.text).toContain(`'${field}'`);
+      expect(bad.text).toContain(named(field));
     }
     const page = await aliceB.get(sitePath);
     expect(page.text).toContain('value="https://cdn.example.com/logo.png"');
@@ -216,14 +218,18 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect(links.map((l) => l.name)).toEqual(["Partners"]);
 
     // Redirects: a path and an external address; a source that is not a path is refused by name.
-    expect((await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "/old", destination: "/new" })).location).toBe(sitePath);
+    expect((await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "/old", destination: "https://example.com/new" })).location).toBe(sitePath);
+    // A path is a page of the site's space: a page that is not there is refused, naming the field.
+    const noPage = await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "/gone", destination: "/no/such/page" });
+    expect(noPage.status).toBe(400);
+    expect(noPage.text).toContain("destination");
     expect((await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "/away", destination: "https://example.com/x" })).status).toBe(303);
-    const badSource = await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "old", destination: "/new" });
+    const badSource = await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "old", destination: "https://example.com/new" });
     expect(badSource.status).toBe(400);
-    expect(badSource.text).toContain("'source'");
+    expect(badSource.text).toContain(named("source"));
     const badDestination = await postAs(aliceB, sitePath, sitePath, { intent: "create-redirect", source: "/x", destination: "ftp://x" });
     expect(badDestination.status).toBe(400);
-    expect(badDestination.text).toContain("'destination'");
+    expect(badDestination.text).toContain(named("destination"));
     const redirects = (await alice.api.get(`${api}/redirects`)).body.items as Array<{ id: string; source: string }>;
     expect(redirects.map((r) => r.source).sort()).toEqual(["/away", "/old"]);
 
@@ -274,7 +280,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect((await postAs(bobB, "/app", home(), { intent: "create-link-invite", role: "admin" })).status).toBe(404);
     const badRole = await postAs(aliceB, home(), home(), { intent: "create-link-invite", role: "owner" });
     expect(badRole.status).toBe(400);
-    expect(badRole.text).toContain("'role'");
+    expect(badRole.text).toContain(named("role"));
     const inviteId = path.split("/").pop()!;
     expect((await postAs(aliceB, home(), home(), { intent: "delete-link-invite", invite: inviteId })).status).toBe(303);
     const dave = await createUser(sys.admin, { displayName: "Dave Late" });
@@ -319,23 +325,23 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect((await fetch(`${sys.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     const longLabel = await postAs(danaB, "/app/account", "/app/account", { intent: "create-token", label: "l".repeat(101) });
     expect(longLabel.status).toBe(400);
-    expect(longLabel.text).toContain("'label'");
+    expect(longLabel.text).toContain(named("label"));
 
     const differ = await postAs(danaB, "/app/account", "/app/account", { intent: "password", password: "a long new password", confirm: "another one" });
     expect(differ.status).toBe(400);
-    expect(differ.text).toContain("'confirm'");
+    expect(differ.text).toContain(named("confirm"));
     const short = await postAs(danaB, "/app/account", "/app/account", { intent: "password", password: "short", confirm: "short" });
     expect(short.status).toBe(400);
-    expect(short.text).toContain("'password'");
+    expect(short.text).toContain(named("password"));
     const set = await postAs(danaB, "/app/account", "/app/account", { intent: "password", password: "a long new password", confirm: "a long new password" });
     expect(set.status).toBe(200);
     expect(set.text).toContain("Your password was changed.");
     const noCurrent = await postAs(danaB, "/app/account", "/app/account", { intent: "password", password: "a second password!", confirm: "a second password!" });
     expect(noCurrent.status).toBe(400);
-    expect(noCurrent.text).toContain("'currentPassword'");
+    expect(noCurrent.text).toContain(named("currentPassword"));
     const wrong = await postAs(danaB, "/app/account", "/app/account", { intent: "password", currentPassword: "wrong password here", password: "a second password!", confirm: "a second password!" });
     expect(wrong.status).toBe(400);
-    expect(wrong.text).toContain("'currentPassword'");
+    expect(wrong.text).toContain(named("currentPassword"));
     const changed = await postAs(danaB, "/app/account", "/app/account", { intent: "password", currentPassword: "a long new password", password: "a second password!", confirm: "a second password!" });
     expect(changed.status).toBe(200);
     expect((await postAs(danaB, "/app/account", "/app/account", { intent: "revoke-session", session: "nosuchsession" })).status).toBe(404);
@@ -351,10 +357,10 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
     expect(page.text).toContain(record.value);
     const badDomain = await postAs(aliceB, sso, sso, { intent: "add-domain", domain: "not a domain" });
     expect(badDomain.status).toBe(400);
-    expect(badDomain.text).toContain("'domain'");
+    expect(badDomain.text).toContain(named("domain"));
     const badIssuer = await postAs(aliceB, sso, sso, { intent: "add-oidc", label: "Corp", issuer: "not a url", clientId: "c", clientSecret: "s" });
     expect(badIssuer.status).toBe(400);
-    expect(badIssuer.text).toContain("'issuer'");
+    expect(badIssuer.text).toContain(named("issuer"));
 
     expect((await readerB.get(sso)).status).toBe(404);
     expect((await postAs(readerB, home(), sso, { intent: "add-domain", domain: `r${domain}` })).status).toBe(404);

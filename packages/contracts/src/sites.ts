@@ -133,8 +133,7 @@ export interface RedirectResource {
   [field: string]: unknown;
 }
 export const listRedirects = action<{ organizationId: string; siteId: string; limit?: number }, { items: RedirectResource[] }>("sites.listRedirects");
-export const createRedirect = action<
-  { organizationId: string; siteId: string; source: string; destination: { kind: "external"; url: string } | { kind: "path"; path: string } },
-  RedirectResource
->("sites.createRedirect");
+/** Where a new redirect goes: an address, or the path of a page in one of the site's spaces. */
+export type RedirectDestinationInput = { kind: "external"; url: string } | { kind: "path"; spaceId: string; path: string };
+export const createRedirect = action<{ organizationId: string; siteId: string; source: string; destination: RedirectDestinationInput }, RedirectResource>("sites.createRedirect");
 export const deleteRedirect = action<{ organizationId: string; siteId: string; siteRedirectId: string }, null>("sites.deleteRedirect");

@@ -315,11 +315,15 @@ function withLooks(customization: sites.SiteCustomization, form: Record<string, 
   };
 }
 
-/** A redirect's destination as typed: a path of the site (`/new/page`) or an http(s) address. */
-function destinationOf(value: string): { kind: "external"; url: string } | { kind: "path"; path: string } {
+/**
+ * A redirect's destination as typed: an http(s) address, or the path of a page (`/new/page`) in one of the
+ * site's spaces (`spaceId`: the form's choice, else the site's first space; GitBook's `{kind: path}`).
+ */
+function destinationOf(value: string, spaceId: string | undefined): sites.RedirectDestinationInput {
   if (/^https?:\/\//i.test(value)) return { kind: "external", url: value };
-  if (value.startsWith("/")) return { kind: "path", path: value };
-  throw badForm("A redirect goes to a path of the site such as /new/page, or to an https:// address ('destination').");
+  if (!value.startsWith("/")) throw badForm("A redirect goes to the path of a page such as /new/page, or to an https:// address ('destination').");
+  if (!spaceId) throw badForm("A redirect to a page needs a space in the site: add one first ('destination').");
+  return { kind: "path", spaceId, path: value };
 }
 
 /** `/o/{org}/sites/{site}`: the site with every setting; the forms for those who may change it (the create role). */
@@ -397,7 +401,9 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
     case "create-redirect": {
       const source = text(form, "source", "A redirect's source", 1, 512);
       if (!source.startsWith("/")) throw badForm("A redirect's source ('source') is a path of the site such as /old/page.");
-      await as(sites.createRedirect, { ...ref, source, destination: destinationOf(text(form, "destination", "A redirect's destination", 1, 2048)) });
+      const destination = text(form, "destination", "A redirect's destination", 1, 2048);
+      const spaceId = form.space ? idOf(form, "space") : (await as(sites.listSiteSpacesOf, { ...ref, limit: 1 })).items[0]?.space.id;
+      await as(sites.createRedirect, { ...ref, source, destination: destinationOf(destination, spaceId) });
       return redirect(here);
     }
     case "delete-redirect":

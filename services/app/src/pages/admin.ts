@@ -269,7 +269,12 @@ ${form(
   action,
   "create-redirect",
   html`<label for="redirect-source">From (a path of the site, such as /old/page)</label><input type="text" id="redirect-source" name="source" required maxlength="512">
-<label for="redirect-destination">To (a path such as /new/page, or an https:// address)</label><input type="text" id="redirect-destination" name="destination" required maxlength="2048">
+<label for="redirect-destination">To (the path of a page such as /new/page, or an https:// address)</label><input type="text" id="redirect-destination" name="destination" required maxlength="2048">
+${
+  view.siteSpaces.length > 1
+    ? html`<label for="redirect-space">The page's space (for a path)</label><select id="redirect-space" name="space">${view.siteSpaces.map((s) => html`<option value="${s.space.id}">${s.title ?? s.space.title ?? s.space.id}</option>`)}</select>`
+    : ""
+}
 <p><button type="submit">Add the redirect</button></p>`,
 )}</section>
 <section><h2>Delete the site</h2><p>Its spaces stay; readers lose the site's address.</p>${form(
