@@ -151,6 +151,12 @@ suites("the first hour in the browser over %s", (mode) => {
     await admin.waitForURL((url) => url.pathname === sitePath);
     const published = await admin.getAttribute("#published a", "href");
     expect(published).toBe(`${sys.url}/sites/${basename}`);
+    // An old address kept working: a redirect to the page.
+    await admin.fill("#redirect-source", "/start");
+    await admin.fill("#redirect-destination", "/getting-started");
+    await admin.click('button:text-is("Add the redirect")');
+    await admin.waitForURL((url) => url.pathname === sitePath);
+    expect(await admin.textContent("main")).toContain("/start");
     await shot(admin, "site");
 
     // 7. An anonymous reader (the colleague's browser, signed out of everything) opens the site.
@@ -161,6 +167,10 @@ suites("the first hour in the browser over %s", (mode) => {
     expect(await reader.content()).toContain("written by Cole in the browser");
     expect(await reader.locator(`img[src="${logo}"]`).count()).toBeGreaterThan(0);
     await shot(reader, "reader");
+    await reader.goto(`${published}/start`);
+    // The space's first page is the site's front page: the redirect lands there.
+    expect(new URL(reader.url()).pathname).toBe(`/sites/${basename}`);
+    expect(await reader.content()).toContain("written by Cole in the browser");
 
     // 8. No page of the app made here overflows a 390 px wide screen.
     await admin.goto(sys.url + orgPath);

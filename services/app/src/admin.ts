@@ -164,8 +164,8 @@ async function orgForms(as: As, form: Record<string, string>, organizationId: st
 async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller): Promise<AppAnswer> {
   const form = req.form ?? {};
   const show = async (status: number, extra: Partial<AccountView> = {}) => {
-    const [tokens, sessions] = await Promise.all([as(identity.listTokens, {}), as(identity.listSessions, {})]);
-    return page(status, accountPage(viewer, { tokens: tokens.items, sessions: sessions.items, ...extra }));
+    const [tokens, sessions, users] = await Promise.all([as(identity.listTokens, {}), as(identity.listSessions, {}), as(identity.getMany, { ids: [caller.id] })]);
+    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, ...extra }));
   };
   if (req.method !== "POST") return show(200);
   const back = "/app/account";

@@ -20,6 +20,8 @@ function confirmBox(id: string, label: string): Html {
 }
 
 export interface AccountView {
+  /** The account's email (the password form's username, for password managers). */
+  email: string;
   tokens: identity.TokenListing[];
   sessions: identity.SessionListing[];
   /** A token just created: shown on this answer only. */
@@ -48,7 +50,8 @@ ${form(
   viewer,
   action,
   "password",
-  html`<label for="current-password">Current password (leave empty if you have none yet)</label><input type="password" id="current-password" name="currentPassword" autocomplete="current-password" maxlength="1024">
+  html`<input type="email" name="username" autocomplete="username" value="${view.email}" readonly hidden>
+<label for="current-password">Current password (leave empty if you have none yet)</label><input type="password" id="current-password" name="currentPassword" autocomplete="current-password" maxlength="1024">
 <label for="new-password">New password (at least 12 characters)</label><input type="password" id="new-password" name="password" autocomplete="new-password" required maxlength="1024">
 <label for="confirm-password">New password again</label><input type="password" id="confirm-password" name="confirm" autocomplete="new-password" required maxlength="1024">
 <p><button type="submit">Change the password</button></p>`,

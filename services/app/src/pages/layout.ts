@@ -67,7 +67,7 @@ td,th{overflow-wrap:anywhere}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
 .sign-out button,button.small{background:none;color:#1f5fbf}
 button.small{padding:.1rem .5rem;font-size:.85rem}
-select{font:inherit;padding:.3rem}
+select{font:inherit;padding:.3rem;max-width:100%}
 .arrange li{margin:.3rem 0}
 .page-change{border-top:1px solid #dde1e8;margin-top:1rem}
 .refused{border:1px solid #a3161a;padding:0 1rem;margin:1rem 0}
