@@ -35,7 +35,8 @@ suites("the first hour in the browser over %s", (mode) => {
     sys = mode === "embedded" ? await startEmbedded(env, { captureLogs: true }) : await startNats({ env });
     adminBrowser = await launchBrowser(sys.url);
     colleagueBrowser = await launchBrowser(sys.url);
-  }, 120_000);
+    // A system of ten processes and two browsers: slow to start on a busy machine.
+  }, 240_000);
 
   afterAll(async () => {
     await adminBrowser?.close();
@@ -187,7 +188,8 @@ suites("the first hour in the browser over %s", (mode) => {
     const overflowing: string[] = [];
     for (const p of ["/app", "/app/account", orgPath, `${orgPath}/settings`, `${orgPath}/sso`, collectionPath, `${spacePath}/~/settings`, sitePath, joinPath, `${spacePath}/~/changes/1`]) {
       await admin.goto(sys.url + p);
-      const { scroll, client } = await admin.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      // A string, evaluated in the page (this suite's TypeScript has no DOM types).
+      const { scroll, client } = (await admin.evaluate("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })")) as { scroll: number; client: number };
       if (scroll !== client) overflowing.push(`${p}: ${scroll} > ${client}`);
     }
     await shot(admin, "narrow-site");
