@@ -13,13 +13,13 @@ import type { Viewer } from "./pages/layout";
 import { collectionPage, orgPage } from "./pages/org";
 import { accountPage, joinPage, siteSettingsPage, spaceSettingsPage, ssoSettingsPage, type AccountView } from "./pages/admin";
 import { badForm, notFound } from "./page-error";
+import { looksOf, withLooks } from "./site-looks";
 
 /** Calls an action as the signed-in user. */
 export type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
 
 const ROLES = ["admin", "create", "review", "edit", "comment", "read", "guest"];
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 const BASENAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A trimmed text field, refused (400 naming it) when longer than `max` or shorter than `min`. */
@@ -258,61 +258,6 @@ async function spaceSettings(as: As, req: AppRequest, viewer: Viewer, spaceId: s
   const collections = await as(orgs.listCollections, { organizationId, limit: 100 }).then((c) => c.items, () => []);
   const parent = typeof space.parent === "string" ? space.parent : undefined;
   return page(200, spaceSettingsPage(viewer, { space: { id: space.id, title: space.title, emoji: typeof space.emoji === "string" ? space.emoji : undefined, organization: organizationId, parent }, collections }));
-}
-
-type Looks = { logo: string; favicon: string; primaryColor: string; theme: "light" | "dark"; toggle: boolean };
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-/** The few fields of a site's customization the page edits. */
-function looksOf(customization: sites.SiteCustomization): Looks {
-  const light = (v: unknown) => (typeof record(v).light === "string" ? (record(v).light as string) : "");
-  const themes = record(customization.themes);
-  return {
-    logo: light(record(customization.header).logo),
-    favicon: light(record(customization.favicon).icon),
-    primaryColor: light(record(customization.styling).primaryColor),
-    theme: themes.default === "dark" ? "dark" : "light",
-    toggle: themes.toggeable !== false,
-  };
-}
-
-/** An image address the look form takes: empty (none) or an https:// (or http://) URL. */
-function imageUrl(form: Record<string, string>, field: string, label: string): string {
-  const value = text(form, field, label, 0, 2048);
-  if (!value) return "";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw badForm(`${label} ('${field}') must be an https:// address of an image.`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw badForm(`${label} ('${field}') must be an https:// address of an image.`);
-  return value;
-}
-
-/** The customization with the look form's fields written in (the rest kept as it was). */
-function withLooks(customization: sites.SiteCustomization, form: Record<string, string>): sites.SiteCustomization {
-  const logo = imageUrl(form, "logo", "The logo");
-  const favicon = imageUrl(form, "favicon", "The favicon");
-  const primaryColor = (form.primaryColor ?? "").trim();
-  if (!COLOR.test(primaryColor)) throw badForm("The primary colour ('primaryColor') is #rgb or #rrggbb, e.g. #346DDB.");
-  if (form.theme !== "light" && form.theme !== "dark") throw badForm("Pick the light or the dark theme ('theme').");
-  const header = { ...record(customization.header) };
-  if (logo) header.logo = { light: logo, dark: logo };
-  else delete header.logo;
-  const favicons = { ...record(customization.favicon) };
-  if (favicon) favicons.icon = { light: favicon, dark: favicon };
-  else delete favicons.icon;
-  return {
-    ...customization,
-    header,
-    favicon: favicons,
-    styling: { ...record(customization.styling), primaryColor: { light: primaryColor, dark: primaryColor } },
-    themes: { ...record(customization.themes), default: form.theme, toggeable: form.toggle === "on" },
-  };
 }
 
 /**

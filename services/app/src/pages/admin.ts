@@ -153,6 +153,17 @@ const VISIBILITIES: Array<[sites.SiteVisibility, string]> = [
   ["visitor-auth", "Visitors signed in by your own service (visitor tokens)"],
 ];
 
+/** Where a redirect goes, in words: its address, or the page or space of the site it names. */
+function destinationText(d: sites.RedirectResource["destination"]): string {
+  if (typeof d.url === "string") return d.url;
+  if (typeof d.path === "string") return d.path;
+  const id = (name: string) => (typeof d[name] === "string" ? ` ${d[name] as string}` : "");
+  if (d.kind === "site-page") return `the page${id("pageId")}`;
+  if (d.kind === "site-space") return `the space${id("siteSpaceId")}`;
+  if (d.kind === "site-section") return `the section${id("siteSectionId")}`;
+  return d.kind;
+}
+
 /** `/o/{org}/sites/{site}`: publishing, settings, look, spaces, share links, redirects, deletion. */
 export function siteSettingsPage(viewer: Viewer, view: SiteSettingsView): string {
   const { site, customization: look } = view;
@@ -257,7 +268,7 @@ ${
   view.redirects.length
     ? html`<table><thead><tr><th>From</th><th>To</th><th></th></tr></thead><tbody>${view.redirects.map(
         (r) =>
-          html`<tr><td>${r.source}</td><td>${r.destination.url ?? r.destination.path ?? r.destination.kind}</td><td>${form(
+          html`<tr><td>${r.source}</td><td>${destinationText(r.destination)}</td><td>${form(
             viewer,
             action,
             "delete-redirect",
