@@ -3,11 +3,12 @@
 // invites a colleague by email (read from a real SMTP server on loopback); the colleague sets a password,
 // signs in, creates a space and writes a page in a change request; the administrator merges it, publishes
 // a site with a basename and a logo set in the page; an anonymous reader opens it. Then no new app page
-// overflows a 390 px wide screen.
+// overflows a 390 px wide screen or has a serious accessibility violation.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
+import { seriousViolations } from "./axe";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
 import { linkIn, startMailbox, type Mailbox } from "./mailbox";
 
@@ -186,14 +187,18 @@ suites("the first hour in the browser over %s", (mode) => {
     const joinPath = new URL((await admin.getAttribute("#invite-links input", "value"))!).pathname;
     await admin.setViewportSize({ width: 390, height: 844 });
     const overflowing: string[] = [];
+    const inaccessible: string[] = [];
     for (const p of ["/app", "/app/account", orgPath, `${orgPath}/settings`, `${orgPath}/sso`, collectionPath, `${spacePath}/~/settings`, sitePath, joinPath, `${spacePath}/~/changes/1`]) {
       await admin.goto(sys.url + p);
+      // And none has a serious accessibility violation (axe-core, WCAG 2.1 A/AA).
+      for (const v of await seriousViolations(admin)) inaccessible.push(`${p}: ${v.id} (${v.help}) ${JSON.stringify(v.targets)}`);
       // A string, evaluated in the page (this suite's TypeScript has no DOM types).
       const { scroll, client } = (await admin.evaluate("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })")) as { scroll: number; client: number };
       if (scroll !== client) overflowing.push(`${p}: ${scroll} > ${client}`);
     }
     await shot(admin, "narrow-site");
     expect(overflowing).toEqual([]);
+    expect(inaccessible).toEqual([]);
 
     expect(adminTrace).toEqual({ dialogs: [], errors: [], console: [] });
     expect(colleagueTrace).toEqual({ dialogs: [], errors: [], console: [] });
