@@ -153,7 +153,7 @@ export const updateTeam = action<{ organizationId: string; teamId: string; title
 /** Deletes a team, its memberships and its grants (organization administrators). */
 export const deleteTeam = action<{ organizationId: string; teamId: string }, null>("orgs.deleteTeam");
 /** GitBook's updateOrganization (administrators); only the fields callers send are typed. */
-export const update = action<{ organizationId: string; title?: string; mergeRules?: MergeRules }, OrganizationResource>("orgs.update");
+export const update = action<{ organizationId: string; title?: string; mergeRules?: MergeRules; inviteLinks?: boolean }, OrganizationResource>("orgs.update");
 
 // Administration in the app (issue 39): the collection and invite-link actions it calls as the signed-in user.
 export const createCollection = action<{ organizationId: string; title: string; parent?: string }, CollectionResource>("orgs.createCollection");
@@ -178,5 +178,3 @@ export interface PendingInvite {
   [field: string]: unknown;
 }
 export const listInvites = action<{ organizationId: string } & ListParams, Listed<PendingInvite>>("orgs.listInvites");
-/** Switches the organization's invite links on or off (part of updateOrganization). */
-export const setInviteLinks = action<{ organizationId: string; inviteLinks: boolean }, OrganizationResource>("orgs.update");

@@ -145,7 +145,7 @@ async function orgForms(as: As, form: Record<string, string>, organizationId: st
       const role = roleOf(form.role);
       // A link works only while the organization takes invite links: creating one switches them on.
       const org = await as(orgs.get, { organizationId });
-      if (org.permissions?.admin && org.inviteLinks !== true) await as(orgs.setInviteLinks, { organizationId, inviteLinks: true });
+      if (org.permissions?.admin && org.inviteLinks !== true) await as(orgs.update, { organizationId, inviteLinks: true });
       await as(orgs.createLinkInvite, { organizationId, role });
       return redirect(home);
     }
