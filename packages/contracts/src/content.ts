@@ -388,3 +388,10 @@ export const getImportRun = action<{ organizationId: string; importRunId: string
 export const listImportRuns = action<ListImportRunsParams, Listed<ContentImportRun>>("content.listImportRuns");
 /** Cancels a pending or in-progress run: nothing of it is written. */
 export const cancelImportRun = action<{ organizationId: string; importRunId: string }, ContentImportRun>("content.cancelImportRun");
+
+// Administration in the app (issue 39): a space renamed, moved into a collection or deleted as the signed-in user.
+export const updateSpace = action<{ spaceId: string; title?: string; emoji?: string | null }, SpaceResource>("content.updateSpace");
+/** GitBook's moveSpace: `parent` a collection of the organization, or null for the top level. */
+export const moveSpace = action<{ spaceId: string; parent: string | null }, SpaceResource>("content.moveSpace");
+/** Deletes a space (restorable for 7 days); 204 for a space already gone. */
+export const deleteSpace = action<{ spaceId: string }, null>("content.deleteSpace");

@@ -122,3 +122,50 @@ export const redeemSignInGrant = action<{ grant: string; binding: string }, Rede
  * Best effort: a mail not sent (no SMTP_URL: the link is logged) never fails the invitation.
  */
 export const mailInvitations = action<{ organizationId: string; organizationTitle: string; emails: string[] }, { mailed: number }>("identity.mailInvitations");
+
+// One's own account in the app (issue 39): API tokens, sign-in sessions and the password, as the signed-in user.
+export const createToken = action<{ userId: string; label?: string }, { id: string; token: string }>("identity.createToken");
+export const revokeToken = action<{ userId: string; tokenId: string }, null>("identity.revokeToken");
+export interface TokenListing {
+  id: string;
+  label: string | null;
+  createdAt: string;
+}
+export const listTokens = action<Record<string, never>, { items: TokenListing[] }>("identity.listTokens");
+export interface SessionListing {
+  id: string;
+  method: string;
+  label?: string;
+  createdAt: string;
+  address?: string;
+}
+export const listSessions = action<Record<string, never>, { items: SessionListing[] }>("identity.listSessions");
+export const revokeSession = action<{ sessionId: string }, null>("identity.revokeSession");
+export const setPassword = action<{ password: string; currentPassword?: string }, null>("identity.setPassword");
+
+// An organization's sign-in settings in the app (administrators): verified domains, OIDC and SAML providers.
+export interface SsoDomainResource {
+  domain: string;
+  status?: string;
+  verified?: boolean;
+  verification: { type: "TXT"; name: string; value: string };
+  [field: string]: unknown;
+}
+export const listSsoDomains = action<{ organizationId: string; limit?: number }, { items: SsoDomainResource[] }>("identity.listSsoDomains");
+export const createSsoDomain = action<{ organizationId: string; domain: string }, SsoDomainResource>("identity.createSsoDomain");
+export const verifySsoDomain = action<{ organizationId: string; domain: string }, SsoDomainResource>("identity.verifySsoDomain");
+export const deleteSsoDomain = action<{ organizationId: string; domain: string }, null>("identity.deleteSsoDomain");
+export interface SsoProviderResource {
+  id: string;
+  label?: string;
+  [field: string]: unknown;
+}
+export const listOidcProviders = action<{ organizationId: string; limit?: number }, { items: SsoProviderResource[] }>("identity.listOidcProviders");
+export const createOidcProvider = action<{ organizationId: string; label: string; issuer: string; clientId: string; clientSecret: string }, SsoProviderResource>("identity.createOidcProvider");
+export const deleteOidcProvider = action<{ organizationId: string; oidcProviderId: string }, null>("identity.deleteOidcProvider");
+export const listSamlProviders = action<{ organizationId: string; limit?: number }, { items: SsoProviderResource[] }>("identity.listSamlProviders");
+export const createSamlProvider = action<
+  { organizationId: string; label: string; entityID: string; ssoURL: string; certificate: string },
+  SsoProviderResource
+>("identity.createSamlProvider");
+export const deleteSamlProvider = action<{ organizationId: string; samlProviderId: string }, null>("identity.deleteSamlProvider");

@@ -153,4 +153,28 @@ export const updateTeam = action<{ organizationId: string; teamId: string; title
 /** Deletes a team, its memberships and its grants (organization administrators). */
 export const deleteTeam = action<{ organizationId: string; teamId: string }, null>("orgs.deleteTeam");
 /** GitBook's updateOrganization (administrators); only the fields callers send are typed. */
-export const update = action<{ organizationId: string; title?: string; mergeRules?: MergeRules }, OrganizationResource>("orgs.update");
+export const update = action<{ organizationId: string; title?: string; mergeRules?: MergeRules; inviteLinks?: boolean }, OrganizationResource>("orgs.update");
+
+// Administration in the app (issue 39): the collection and invite-link actions it calls as the signed-in user.
+export const createCollection = action<{ organizationId: string; title: string; parent?: string }, CollectionResource>("orgs.createCollection");
+export const updateCollection = action<{ collectionId: string; title?: string; description?: string }, CollectionResource>("orgs.updateCollection");
+export const deleteCollection = action<{ collectionId: string }, null>("orgs.deleteCollection");
+/** GitBook's OrganizationInvite (an invite link): its id is the capability. */
+export interface LinkInviteResource {
+  object: "invite";
+  id: string;
+  role: RoleOrGuest;
+  [field: string]: unknown;
+}
+export const createLinkInvite = action<{ organizationId: string; role: RoleOrGuest }, LinkInviteResource>("orgs.createLinkInvite");
+export const listLinkInvites = action<{ organizationId: string } & ListParams, Listed<LinkInviteResource>>("orgs.listLinkInvites");
+export const deleteLinkInvite = action<{ organizationId: string; inviteId: string }, null>("orgs.deleteLinkInvite");
+/** Pending email invitations of an organization (administrators). */
+export interface PendingInvite {
+  object: "invite";
+  id: string;
+  email?: string;
+  role: RoleOrGuest;
+  [field: string]: unknown;
+}
+export const listInvites = action<{ organizationId: string } & ListParams, Listed<PendingInvite>>("orgs.listInvites");

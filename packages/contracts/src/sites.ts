@@ -89,3 +89,51 @@ export const list = action<{ organizationId: string; limit?: number; page?: stri
 export const get = action<{ organizationId: string; siteId: string }, SiteResource>("sites.get");
 export const publish = action<{ organizationId: string; siteId: string }, SiteResource>("sites.publish");
 export const unpublish = action<{ organizationId: string; siteId: string }, SiteResource>("sites.unpublish");
+
+// Administration in the app (issue 39): creating and configuring sites as the signed-in user.
+export type SiteVisibility = "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection";
+export const create = action<{ organizationId: string; title?: string; visibility?: SiteVisibility; spaces?: string[] }, SiteResource>("sites.create");
+export const update = action<
+  { organizationId: string; siteId: string; title?: string; visibility?: SiteVisibility; basename?: string; hostname?: string | null },
+  SiteResource
+>("sites.update");
+export const remove = action<{ organizationId: string; siteId: string }, null>("sites.remove");
+/** GitBook's SiteCustomizationSettings, whole (the app reads it, changes a few fields and puts it back). */
+export type SiteCustomization = Record<string, unknown>;
+export const getCustomization = action<{ organizationId: string; siteId: string }, SiteCustomization>("sites.getCustomization");
+export const updateCustomization = action<{ organizationId: string; siteId: string } & SiteCustomization, SiteCustomization>("sites.updateCustomization");
+export interface SiteSpaceResource {
+  object: "site-space";
+  id: string;
+  space: { id: string; title?: string };
+  title?: string;
+  path?: string;
+  [field: string]: unknown;
+}
+export const listSiteSpacesOf = action<{ organizationId: string; siteId: string; limit?: number }, { items: SiteSpaceResource[] }>("sites.listSiteSpaces");
+export const addSiteSpace = action<{ organizationId: string; siteId: string; spaceId: string }, SiteSpaceResource>("sites.addSiteSpace");
+export const removeSiteSpace = action<{ organizationId: string; siteId: string; siteSpaceId: string }, null>("sites.removeSiteSpace");
+export interface ShareLinkResource {
+  object: "share-link";
+  id: string;
+  name?: string;
+  active: boolean;
+  /** `published` (the URL carrying the key) only in the answer that creates the link: the key is kept hashed. */
+  urls: { published?: string };
+  [field: string]: unknown;
+}
+export const listShareLinks = action<{ organizationId: string; siteId: string; limit?: number }, { items: ShareLinkResource[] }>("sites.listShareLinks");
+export const createShareLink = action<{ organizationId: string; siteId: string; name: string }, ShareLinkResource>("sites.createShareLink");
+export const removeShareLink = action<{ organizationId: string; siteId: string; shareLinkId: string }, null>("sites.removeShareLink");
+export interface RedirectResource {
+  object: "site-redirect";
+  id: string;
+  source: string;
+  destination: { kind: string; url?: string; path?: string; [field: string]: unknown };
+  [field: string]: unknown;
+}
+export const listRedirects = action<{ organizationId: string; siteId: string; limit?: number }, { items: RedirectResource[] }>("sites.listRedirects");
+/** Where a new redirect goes: an address, or the path of a page in one of the site's spaces. */
+export type RedirectDestinationInput = { kind: "external"; url: string } | { kind: "path"; spaceId: string; path: string };
+export const createRedirect = action<{ organizationId: string; siteId: string; source: string; destination: RedirectDestinationInput }, RedirectResource>("sites.createRedirect");
+export const deleteRedirect = action<{ organizationId: string; siteId: string; siteRedirectId: string }, null>("sites.deleteRedirect");

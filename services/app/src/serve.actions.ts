@@ -19,7 +19,7 @@ import { sharedWorkerPool } from "@docshelf/worker-pool";
 import { compareOffThread, DiffCache, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type DiffBudget, type DiffLimits, type PageDiff } from "./diff";
 import { checkDocument, DocumentError, renderMarkdown } from "@docshelf/document";
 import { STYLESHEET, messagePage, type Viewer } from "./pages/layout";
-import { collectionPage, openapiPage, orgPage, orgsPage, sitePage, teamPage } from "./pages/org";
+import { openapiPage, orgsPage, teamPage } from "./pages/org";
 import { mergeRulesOfForm } from "./merge-rules";
 import { settingsPage } from "./pages/settings";
 import { arrangePage, changesPage, type ShownConflict, type ShownPageChange } from "./pages/changes";
@@ -40,17 +40,9 @@ import {
   ssoBinding,
 } from "./sessions";
 import type { AppActions, AppService, Ctx } from "./service-types";
+import { PageError, notFound, refusalMessage } from "./page-error";
+import { adminRoute, type As } from "./admin";
 
-/** An answer the page code gives up with (not found, forbidden, a bad form). */
-class PageError extends Error {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 type PageContent = contentApi.PageResource;
 
@@ -255,14 +247,11 @@ function errorAnswer(service: AppService, err: unknown, viewer: Viewer, path: st
     // What the API would answer this user, as a page: missing and hidden look alike.
     return page(404, messagePage("Not found", "There is nothing here, or you cannot see it.", viewer));
   if (code === 400 || code === 422 || code === 409)
-    return page(400, messagePage("That did not work", (err as Error).message || "The request was refused.", viewer));
+    return page(400, messagePage("That did not work", refusalMessage(err), viewer));
   service.logger.error({ err, path: path.slice(0, 200) }, "an app page failed");
   return page(503, messagePage("This page cannot be shown right now", "Try again in a moment.", viewer));
 }
 
-function notFound(): PageError {
-  return new PageError(404, "Not found", "There is nothing here, or you cannot see it.");
-}
 
 async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest, caller: Caller, viewer: Viewer): Promise<AppAnswer> {
   const segments = segmentsOf(req.path);
@@ -270,6 +259,9 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   const as: As = (target, params) => service.as(ctx, caller, target, params);
   const post = req.method === "POST";
   const [root, id, ...rest] = segments;
+  // Setup and administration (admin.ts): organizations, spaces, collections, sites, invite links, sign-in settings, one's account.
+  const administered = await adminRoute(as, req, viewer, caller, segments);
+  if (administered) return administered;
 
   if (root === "app" && id === undefined && !post) {
     const [mine, invites] = await Promise.all([as(orgs.list, { limit: 100 }), as(orgs.listMyInvites, { limit: 100 })]);
@@ -298,8 +290,6 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   throw notFound();
 }
 
-/** Calls an action as the signed-in user. */
-type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
 
 /** The organization's forms (administrators'; the actions refuse anyone else): invite, change a role, create a team, publish a site. */
 async function orgPost(as: As, req: AppRequest, organizationId: string, rest: string[]): Promise<AppAnswer> {
@@ -385,17 +375,6 @@ async function orgPost(as: As, req: AppRequest, organizationId: string, rest: st
 }
 
 async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: string[]): Promise<AppAnswer> {
-  if (rest.length === 0) {
-    const org = await as(orgs.get, { organizationId });
-    const [spaces, collections, siteList, members] = await Promise.all([
-      as(contentApi.listSpaces, { organizationId, limit: 100 }),
-      as(orgs.listCollections, { organizationId, limit: 100 }).catch(() => ({ items: [] })),
-      as(sites.list, { organizationId, limit: 100 }).catch(() => ({ items: [] })),
-      org.permissions?.admin ? as(orgs.listMembers, { organizationId, limit: 100 }).then((m) => m.items) : undefined,
-    ]);
-    const teams = org.permissions?.admin ? await as(orgs.listTeams, { organizationId, limit: 100 }).then((t) => t.items, () => []) : undefined;
-    return page(200, orgPage(viewer, org, { spaces: spaces.items, collections: collections.items, sites: siteList.items, members, teams }));
-  }
   if (rest.length === 1 && rest[0] === "settings") {
     const org = await as(orgs.get, { organizationId });
     const rules = (org.mergeRules as orgs.MergeRules | undefined) ?? { type: "none" };
@@ -404,13 +383,6 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
   }
   const [kind, id, ...more] = rest;
   if (more.length || !id) throw notFound();
-  if (kind === "sites") return page(200, sitePage(viewer, organizationId, await as(sites.get, { organizationId, siteId: id })));
-  if (kind === "c") {
-    const collection = await as(orgs.getCollection, { collectionId: id });
-    if (collection.organization !== organizationId) throw notFound();
-    const spaces = await as(contentApi.listSpacesInCollection, { collectionId: id, limit: 100 });
-    return page(200, collectionPage(viewer, organizationId, collection, spaces.items));
-  }
   if (kind === "openapi") return page(200, openapiPage(viewer, organizationId, await as(openapi.get, { organizationId, specSlug: id })));
   if (kind === "teams") {
     const [org, team, members] = await Promise.all([

@@ -15,7 +15,7 @@ export function csrfField(viewer: Viewer): Html {
 /** A page; `head` adds to its head (the editor's stylesheet and script, on the editor's page only). */
 export function layout(title: string, viewer: Viewer, main: Interpolated, aside?: Interpolated, head?: Interpolated): string {
   const signOut = viewer.userId
-    ? html`<form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form>`
+    ? html`<span class="account"><a href="/app/account">Account</a> <form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form></span>`
     : "";
   return `<!doctype html>\n${html`<html lang="en">
 <head>
@@ -60,10 +60,14 @@ fieldset{border:1px solid #dde1e8;margin:1rem 0;max-width:50rem}
 button.danger{background:#a3161a;border-color:#a3161a}
 input[type=text],input[type=password],textarea{width:100%;max-width:48rem;padding:.4rem;font:inherit;border:1px solid #b8bfcc;border-radius:4px}
 textarea{min-height:20rem;font-family:ui-monospace,monospace}
+textarea.short{min-height:6rem}
+input[type=text][readonly]{background:#f4f5f7}
+.txt{word-break:break-all}
+td,th{overflow-wrap:anywhere}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
 .sign-out button,button.small{background:none;color:#1f5fbf}
 button.small{padding:.1rem .5rem;font-size:.85rem}
-select{font:inherit;padding:.3rem}
+select{font:inherit;padding:.3rem;max-width:100%}
 .arrange li{margin:.3rem 0}
 .page-change{border-top:1px solid #dde1e8;margin-top:1rem}
 .refused{border:1px solid #a3161a;padding:0 1rem;margin:1rem 0}
@@ -75,4 +79,7 @@ select{font:inherit;padding:.3rem}
 pre{background:#f4f5f7;padding:.8rem;overflow:auto}
 .diff ins{display:block;background:#e6f4ea;text-decoration:none}.diff del{display:block;background:#fbe9e9;text-decoration:none}
 table{border-collapse:collapse}td,th{border:1px solid #dde1e8;padding:.3rem .6rem}
+table{display:block;max-width:100%;overflow-x:auto}
+.account a{margin-right:.5rem}
+@media (max-width:700px){.frame{flex-direction:column}.sidebar{width:auto;border-right:0;border-bottom:1px solid #eef0f3}main{padding:1rem}}
 `;

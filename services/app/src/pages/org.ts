@@ -38,14 +38,29 @@ ${
       )}</ul></section>`
     : ""
 }
-${orgs.length ? html`<ul>${orgs.map((o) => html`<li><a href="/o/${encodeURIComponent(o.id)}">${o.title ?? o.id}</a></li>`)}</ul>` : html`<p>You are not a member of any organization yet.</p>`}`,
+${orgs.length ? html`<ul>${orgs.map((o) => html`<li><a href="/o/${encodeURIComponent(o.id)}">${o.title ?? o.id}</a></li>`)}</ul>` : html`<p>You are not a member of any organization yet.</p>`}
+<section><h2>Create an organization</h2><form method="post" action="/app">${csrfField(viewer)}<input type="hidden" name="intent" value="create-org">
+<label for="org-title">Name</label><input type="text" id="org-title" name="title" required minlength="2" maxlength="255">
+<p><button type="submit">Create the organization</button></p></form><p class="meta">You become its administrator.</p></section>
+<p><a href="/app/account">Your account</a>: password, API tokens and sessions.</p>`,
   );
 }
 
 export function orgPage(
   viewer: Viewer,
   org: Named,
-  lists: { spaces: Named[]; collections: Named[]; sites: SiteView[]; members?: MemberView[]; teams?: Named[] },
+  lists: {
+    spaces: Named[];
+    collections: Named[];
+    sites: SiteView[];
+    members?: MemberView[];
+    teams?: Named[];
+    /** What the viewer may create: spaces (the create role) and sites and collections (admins). */
+    can?: { createSpace: boolean; admin: boolean };
+    /** Administrators: the invite links (each with its address) and the pending email invitations. */
+    linkInvites?: Array<{ id: string; role: string | null; url: string }>;
+    pendingInvites?: Array<{ id: string; email?: string; role: string | null }>;
+  },
 ): string {
   const o = encodeURIComponent(org.id);
   const list = (items: Named[], href: (item: Named) => string, empty: string) =>
@@ -54,10 +69,41 @@ export function orgPage(
     org.title ?? "Organization",
     viewer,
     html`<h1>${org.title ?? org.id}</h1>
-<p class="meta"><a href="/o/${o}/settings">Settings</a> (merge rules)</p>
-<section><h2>Spaces</h2>${list(lists.spaces, (s) => `/s/${encodeURIComponent(s.id)}`, "No space yet.")}</section>
-<section><h2>Collections</h2>${list(lists.collections, (c) => `/o/${o}/c/${encodeURIComponent(c.id)}`, "No collection yet.")}</section>
-<section><h2>Sites</h2>${list(lists.sites, (s) => `/o/${o}/sites/${encodeURIComponent(s.id)}`, "No site yet.")}</section>
+<p class="meta"><a href="/o/${o}/settings">Settings</a> (name, merge rules, sign-in)</p>
+<section><h2>Spaces</h2>${list(lists.spaces, (s) => `/s/${encodeURIComponent(s.id)}`, "No space yet.")}
+${
+  lists.can?.createSpace
+    ? html`<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="create-space">
+<label for="space-title">New space</label><input type="text" id="space-title" name="title" required maxlength="50">
+${
+  lists.collections.length
+    ? html`<label for="space-collection">In the collection</label><select id="space-collection" name="collection"><option value="">(none)</option>${lists.collections.map((c) => html`<option value="${c.id}">${c.title ?? c.id}</option>`)}</select>`
+    : ""
+}
+<p><button type="submit">Create the space</button></p></form>`
+    : ""
+}</section>
+<section><h2>Collections</h2>${list(lists.collections, (c) => `/o/${o}/c/${encodeURIComponent(c.id)}`, "No collection yet.")}
+${
+  lists.can?.admin
+    ? html`<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="create-collection">
+<label for="collection-title">New collection</label><input type="text" id="collection-title" name="title" required maxlength="50">
+<p><button type="submit">Create the collection</button></p></form>`
+    : ""
+}</section>
+<section><h2>Sites</h2>${list(lists.sites, (s) => `/o/${o}/sites/${encodeURIComponent(s.id)}`, "No site yet.")}
+${
+  lists.can?.admin
+    ? html`<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="create-site">
+<label for="site-title">New site</label><input type="text" id="site-title" name="title" required minlength="2" maxlength="128">
+${
+  lists.spaces.length
+    ? html`<label for="site-space">Publishing the space</label><select id="site-space" name="space"><option value="">(none yet)</option>${lists.spaces.map((s) => html`<option value="${s.id}">${s.title ?? s.id}</option>`)}</select>`
+    : ""
+}
+<p><button type="submit">Create the site</button></p></form>`
+    : ""
+}</section>
 ${
   lists.members
     ? html`<section><h2>Members</h2><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Membership</th></tr></thead><tbody>${lists.members.map(
@@ -68,7 +114,26 @@ ${
 <form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="invite">
 <label for="invite-email">Invite by email</label><input type="text" id="invite-email" name="email" required maxlength="254" autocomplete="off">
 <label for="invite-role">Role</label><select id="invite-role" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
-<p><button type="submit">Invite</button></p></form></section>`
+<p><button type="submit">Invite</button></p></form>
+<p class="meta">Each address gets an email with a link to join.</p>
+${
+  lists.pendingInvites?.length
+    ? html`<h3>Waiting for an answer</h3><ul id="pending-invites">${lists.pendingInvites.map(
+        (i) => html`<li>${i.email ?? i.id} as ${i.role ?? "guest"} <form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="revoke-invite"><input type="hidden" name="invite" value="${i.id}"><button type="submit" class="small">Revoke<span class="visually-hidden"> the invitation of ${i.email ?? i.id}</span></button></form></li>`,
+      )}</ul>`
+    : ""
+}
+<h3>Invite links</h3><p class="meta">Anyone with the address joins with the link's role while the link exists.</p>
+${
+  lists.linkInvites?.length
+    ? html`<ul id="invite-links">${lists.linkInvites.map(
+        (l) => html`<li><input type="text" readonly aria-label="Invite link for the role ${l.role ?? "guest"}" value="${l.url}"> ${l.role ?? "guest"} <form method="post" action="/o/${o}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="delete-link-invite"><input type="hidden" name="invite" value="${l.id}"><button type="submit" class="small">Delete<span class="visually-hidden"> the invite link for ${l.role ?? "guest"}</span></button></form></li>`,
+      )}</ul>`
+    : ""
+}
+<form method="post" action="/o/${o}">${csrfField(viewer)}<input type="hidden" name="intent" value="create-link-invite">
+<label for="link-role">New invite link's role</label><select id="link-role" name="role">${ROLE_CHOICES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<p><button type="submit">Create an invite link</button></p></form></section>`
     : ""
 }
 ${
@@ -85,22 +150,8 @@ ${
 /** The roles an administrator can give, weakest first; guest is a member without a role of their own. */
 const ROLE_CHOICES = ["read", "comment", "edit", "review", "create", "admin", "guest"];
 
-export function sitePage(viewer: Viewer, orgId: string, site: SiteView): string {
-  return layout(
-    site.title ?? "Site",
-    viewer,
-    html`<p class="meta"><a href="/o/${encodeURIComponent(orgId)}">Organization</a></p>
-<h1>${site.title ?? site.id}</h1>
-<dl>
-<dt>Visibility</dt><dd>${site.visibility ?? "unknown"}</dd>
-${site.basename ? html`<dt>Basename</dt><dd>${site.basename}</dd>` : ""}
-<dt>Published</dt><dd>${site.urls?.published && site.published !== false ? html`<a href="${site.urls.published}">${site.urls.published}</a>` : "not published"}</dd>
-</dl>
-<form method="post" action="/o/${encodeURIComponent(orgId)}/sites/${encodeURIComponent(site.id)}">${csrfField(viewer)}<button type="submit" name="intent" value="${site.published ? "unpublish" : "publish"}">${site.published ? "Unpublish" : "Publish"}</button></form>`,
-  );
-}
-
-export function collectionPage(viewer: Viewer, orgId: string, collection: Named & { description?: string }, spaces: Named[]): string {
+export function collectionPage(viewer: Viewer, orgId: string, collection: Named & { description?: string }, spaces: Named[], admin = false): string {
+  const action = `/o/${encodeURIComponent(orgId)}/c/${encodeURIComponent(collection.id)}`;
   return layout(
     collection.title ?? "Collection",
     viewer,
@@ -108,7 +159,19 @@ export function collectionPage(viewer: Viewer, orgId: string, collection: Named 
 <h1>${collection.title ?? collection.id}</h1>
 ${collection.description ? html`<p>${collection.description}</p>` : ""}
 <h2>Spaces</h2>
-${spaces.length ? html`<ul>${spaces.map((s) => html`<li><a href="/s/${encodeURIComponent(s.id)}">${s.title ?? s.id}</a></li>`)}</ul>` : html`<p class="meta">No space in this collection.</p>`}`,
+${spaces.length ? html`<ul>${spaces.map((s) => html`<li><a href="/s/${encodeURIComponent(s.id)}">${s.title ?? s.id}</a></li>`)}</ul>` : html`<p class="meta">No space in this collection.</p>`}
+${
+  admin
+    ? html`<p class="meta">Move a space here from its settings page.</p>
+<section><h2>Rename the collection</h2><form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="rename">
+<label for="collection-name">Title</label><input type="text" id="collection-name" name="title" required maxlength="50" value="${collection.title ?? ""}">
+<label for="collection-description">Description</label><input type="text" id="collection-description" name="description" maxlength="100" value="${collection.description ?? ""}">
+<p><button type="submit">Save</button></p></form></section>
+<section><h2>Delete the collection</h2><p>Its spaces are deleted with it.</p><form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="delete">
+<p><input type="checkbox" id="collection-delete-confirm" name="confirm" value="yes" required> <label for="collection-delete-confirm" class="inline">Yes, delete ${collection.title ?? collection.id}</label></p>
+<p><button type="submit" class="danger">Delete the collection</button></p></form></section>`
+    : ""
+}`,
   );
 }
 

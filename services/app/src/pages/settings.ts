@@ -29,6 +29,14 @@ export function settingsPage(
     viewer,
     html`<p class="meta"><a href="/o/${o}">Organization</a> › settings</p>
 <h1>Settings of ${org.title ?? org.id}</h1>
+${
+  members
+    ? html`<section><h2>Name</h2><form method="post" action="/o/${o}/settings">${csrfField(viewer)}<input type="hidden" name="intent" value="rename">
+<label for="org-title">The organization's name</label><input type="text" id="org-title" name="title" required minlength="2" maxlength="255" value="${org.title ?? ""}">
+<p><button type="submit">Rename</button></p></form>
+<p class="meta"><a href="/o/${o}/sso">Sign-in and domains</a> (verified domains, OpenID Connect, SAML)</p></section>`
+    : ""
+}
 <section><h2>Merge rules</h2>
 <p>What a change request needs before it is merged, in every space of the organization.</p>
 ${currentRules(rules, names)}
