@@ -8,7 +8,8 @@ import type { AnswerOf } from "@docshelf/contracts/action";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
 import { acceptsMarkdown, isSiteMcpPost, mcpRefusal, readSiteMcp } from "../mcp/site";
-import { EDGE_CACHE_DEFAULTS, EdgeCache, edgeKey } from "../edge-cache";
+import { chooseEncoding, EDGE_CACHE_DEFAULTS, EdgeCache, edgeKey } from "../edge-cache";
+import { isImmutable, StaticCompressor } from "../static-compress";
 
 /** Published-site answers by where they came from: the edge cache (`hit`), or `sites.serve` (`miss` when kept after, `pass` when not). */
 export const EDGE_ANSWERS = "docshelf.site.edge.answers.total";
@@ -92,7 +93,47 @@ export function writeStream(req: IncomingMessage, res: ServerResponse, stream: N
   }
   readable.on("error", () => res.destroy());
   res.on("close", () => readable.destroy?.());
-  readable.pipe(res);
+  const path = (req.url ?? "/").split("?")[0];
+  if (res.statusCode !== 200 || !BUILT_FILE.test(path) || !isImmutable(200, headers) || !compressible(headers) || chooseEncoding(req.headers["accept-encoding"], () => true) === "identity") {
+    readable.pipe(res);
+    return;
+  }
+  // A built file too large for one message (the API console's script): read whole (it is at most a few MB), then
+  // sent as the variant the client takes, compressed once per name and kept (static-compress.ts). It holds no
+  // secret, so compressing it leaks nothing. Only the sites' built files (BUILT_FILE: a hashed name), never a
+  // user's file, so what is kept stays a few files.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  readable.on("data", (chunk: Buffer | string) => {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size <= MAX_BUFFERED) chunks.push(bytes);
+  });
+  readable.on("end", () => {
+    if (size > MAX_BUFFERED) {
+      res.destroy(); // already partly read: cannot be sent whole any more (a built file never gets this large)
+      return;
+    }
+    void builtFiles.answer(path, Buffer.concat(chunks), req.headers["accept-encoding"]).then((sent) => {
+      res.setHeader("Vary", "Accept-Encoding");
+      if (sent.encoding) res.setHeader("Content-Encoding", sent.encoding);
+      res.setHeader("Content-Length", sent.body.length);
+      res.end(sent.body);
+    });
+  });
+}
+
+/** The streamed built files' compressed variants, shared by every published route of this gateway. */
+const builtFiles = new StaticCompressor();
+/** The name of a site's built file (`~console-7ULCHYSV.js`): a name with its content's hash. */
+const BUILT_FILE = /\/~[a-z]+-[A-Z0-9]{8,}\.(js|css)$/;
+/** A streamed built file larger than this is not read whole. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
+/** Text worth compressing: scripts, stylesheets, JSON, HTML, SVG. */
+function compressible(headers: ServeHead["headers"]): boolean {
+  const type = String(Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "");
+  return /^(text\/|application\/(javascript|json)|image\/svg\+xml)/i.test(type);
 }
 
 export function publishedSites(publicUrl: string, timeoutMs: number, edge = new EdgeCache(EDGE_CACHE_DEFAULTS)): PublishedSites {
