@@ -93,6 +93,38 @@ describe("durability settings", () => {
     expect(readdirSync(dir).filter((f) => f.startsWith("store.sqlite")).sort()).toEqual(["store.sqlite"]);
   });
 
+  test("the writes of one turn of the event loop share one commit; each is acknowledged after it, and a refused one undoes only itself", async () => {
+    const dir = dirFor("group-commit");
+    const store = new SqliteStore({ dir });
+    const things = await store.collection<{ id: string; name: string; n?: number }>({ name: "things", indexes: [{ fields: ["name"], unique: true }] });
+    await things.insert({ id: "keep", name: "kept" });
+    const before = store.commitCount();
+    // 50 writes started together (as concurrent requests would), one of them a unique-index conflict.
+    const writes = [
+      ...Array.from({ length: 48 }, (_, i) => things.insert({ id: `t${i}`, name: `thing ${i}` })),
+      things.insert({ id: "clash", name: "kept" }),
+      things.updateOne({ id: "keep" }, { $set: { n: 1 } }),
+    ];
+    const results = await Promise.allSettled(writes);
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(1);
+    expect(store.commitCount() - before).toBe(1);
+    // Everything acknowledged is on disk: another connection (another process would see the same) reads it all.
+    const other = new DatabaseSync(join(dir, "store.sqlite"), { readOnly: true });
+    try {
+      const count = other.prepare(`SELECT count(*) AS n FROM "c:things"`).get() as { n: number };
+      expect(Number(count.n)).toBe(49);
+    } finally {
+      other.close();
+    }
+    expect(await things.findOne({ id: "clash" })).toBeNull();
+    expect((await things.findOne({ id: "keep" }))?.n).toBe(1);
+    // Writes in later turns get commits of their own.
+    await things.deleteOne({ id: "t0" });
+    await things.deleteMany({ name: "thing 1" });
+    expect(store.commitCount() - before).toBe(3);
+    await store.close();
+  });
+
   test("each declared index is an index on the document's JSON that queries use", async () => {
     const store = new SqliteStore({ dir: dirFor("indexes") });
     await store.collection({ name: "pages", indexes: [{ fields: ["spaceId", "updatedAt"] }, { fields: ["slug"], unique: true }] });

@@ -6,6 +6,11 @@
 // tail is torn (a crash during a commit) loses only the transaction that was being written, which was
 // never acknowledged; SQLite recovers by itself on the next open.
 //
+// Group commit: the writes made in one turn of the event loop (the requests that arrived together) share one
+// transaction, committed (and fsynced once) just after that turn; each write is a savepoint of its own inside it,
+// so one refused write undoes only itself. Each is acknowledged only after that commit. Until then the process's
+// own reads see it, which is what a single process serving them expects.
+//
 // One process per directory: the process that opens a directory holds an exclusive SQLite (fcntl) lock on
 // DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
 // ends however it ends, and the lock is the open file's, not a pid's: two containers on one volume, both
@@ -141,6 +146,10 @@ interface Connection {
   arrays: Map<string, Set<string>>;
   refs: number;
   key: string;
+  /** The writes of this turn of the event loop waiting for their shared commit (group commit). */
+  batch?: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+  /** Transactions committed, for tests and measurement. */
+  commits: number;
 }
 
 const connections = new Map<string, Connection>();
@@ -226,7 +235,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
   if (!dir) {
     const db = new (nodeSqlite().DatabaseSync)(":memory:");
     configure(db, false);
-    const connection: Connection = { db, statements: new Map(), arrays: new Map(), refs: 1, key: "" };
+    const connection: Connection = { db, statements: new Map(), arrays: new Map(), refs: 1, key: "", commits: 0 };
     migrate(connection, "");
     return connection;
   }
@@ -242,7 +251,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
   try {
     db = new (nodeSqlite().DatabaseSync)(join(key, DB_FILE));
     configure(db, true);
-    const connection: Connection = { db, release, statements: new Map(), arrays: new Map(), refs: 1, key };
+    const connection: Connection = { db, release, statements: new Map(), arrays: new Map(), refs: 1, key, commits: 0 };
     migrate(connection, key);
     connections.set(key, connection);
     installExitHook();
@@ -257,6 +266,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
 function closeConnection(connection: Connection): void {
   connection.refs -= 1;
   if (connection.refs > 0) return;
+  commitBatch(connection);
   if (connection.key) connections.delete(connection.key);
   connection.statements.clear();
   if (connection.key) {
@@ -294,6 +304,51 @@ function transaction<R>(db: DatabaseSync, work: () => R): R {
     db.exec("ROLLBACK");
     throw err;
   }
+}
+
+/**
+ * Runs the write `work` in this turn's shared transaction (group commit: see the head of this file) and answers
+ * its result once that transaction committed. A write that throws is undone alone and rejected at once.
+ */
+function write<R>(connection: Connection, work: () => R): Promise<R> {
+  const db = connection.db;
+  if (!connection.batch) {
+    db.exec("BEGIN IMMEDIATE");
+    connection.batch = [];
+    setImmediate(() => commitBatch(connection));
+  }
+  let result: R;
+  db.exec("SAVEPOINT docshelf_write");
+  try {
+    result = work();
+    db.exec("RELEASE docshelf_write");
+  } catch (err) {
+    db.exec("ROLLBACK TO docshelf_write");
+    db.exec("RELEASE docshelf_write");
+    return Promise.reject(err);
+  }
+  const waiting = connection.batch;
+  return new Promise<R>((resolve, reject) => waiting.push({ resolve: () => resolve(result), reject }));
+}
+
+/** Commits the turn's shared transaction, then acknowledges its writes (or rejects them all if the commit fails). */
+function commitBatch(connection: Connection): void {
+  const waiting = connection.batch;
+  if (!waiting) return;
+  connection.batch = undefined;
+  try {
+    connection.db.exec("COMMIT");
+    connection.commits += 1;
+  } catch (err) {
+    try {
+      connection.db.exec("ROLLBACK");
+    } catch {
+      // already rolled back by SQLite
+    }
+    for (const w of waiting) w.reject(err);
+    return;
+  }
+  for (const w of waiting) w.resolve();
 }
 
 // ---- schema versions and migrations ----
@@ -492,14 +547,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const stored = encodeKeys(rest);
     const json = toJson(stored);
     try {
-      if (arrayFieldsOf(stored).some((field) => !this.arrays.has(field))) {
-        transaction(this.connection.db, () => {
-          this.noteArrays(stored);
-          this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
-        });
-      } else {
+      await write(this.connection, () => {
+        if (arrayFieldsOf(stored).some((field) => !this.arrays.has(field))) this.noteArrays(stored);
         this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
-      }
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
       throw err;
@@ -511,9 +562,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const mods = toModifiers(update);
     if (Object.keys(mods).length === 0) return this.findOne(filter);
     const where = this.where(filter);
-    const db = this.connection.db;
     try {
-      return transaction(db, () => {
+      return await write(this.connection, () => {
         const row = this.statement(`SELECT id, doc FROM ${this.table} WHERE ${where.sql} LIMIT 1`).get(...where.params) as Row | undefined;
         if (!row) return null;
         const stored = JSON.parse(row.doc) as Record<string, unknown>;
@@ -537,13 +587,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async deleteOne(filter: Filter): Promise<boolean> {
     const where = this.where(filter);
-    const result = this.statement(`DELETE FROM ${this.table} WHERE id = (SELECT id FROM ${this.table} WHERE ${where.sql} LIMIT 1)`).run(...where.params);
+    const result = await write(this.connection, () => this.statement(`DELETE FROM ${this.table} WHERE id = (SELECT id FROM ${this.table} WHERE ${where.sql} LIMIT 1)`).run(...where.params));
     return Number(result.changes) > 0;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const where = this.where(filter);
-    return Number(this.statement(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params).changes);
+    return Number((await write(this.connection, () => this.statement(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params))).changes);
   }
 }
 
@@ -589,6 +639,11 @@ export class SqliteStore implements Store {
       return Number(row.bytes);
     }
     return directoryBytes(this.options.dir);
+  }
+
+  /** Transactions this store's database has committed since it was opened (several writes share one: group commit). */
+  commitCount(): number {
+    return this.connection.commits;
   }
 
   /** The schema version and the migrations recorded in this store, oldest first. */
