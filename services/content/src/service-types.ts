@@ -9,6 +9,7 @@ import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
 import type { DocumentDoc, ImportRunDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PresentOptions, SpaceResource } from "./present";
+import type { WeightedLru } from "./lru";
 import type { ImportSettings } from "./import-fetch";
 import type { LinkReport } from "./revisions/links";
 import type { SearchIndex } from "./search";
@@ -41,7 +42,7 @@ export interface ContentVars {
   /** Added to the wall clock by `now()`; moved only by the test-only `content.advanceClock`. */
   clockOffsetMs: number;
   purgeTimer?: NodeJS.Timeout;
-  revisionCache: Map<string, RevisionDoc>;
+  revisionCache: WeightedLru<RevisionDoc>;
   /** Serialized answers of immutable revisions, by revision and options: text, or bytes when over the streaming threshold. */
   jsonCache: KeptAnswers;
   /** A space's search answers as JSON text, by space, indexed revision, query, limit and offset (search.actions.ts). */
