@@ -119,6 +119,26 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
     await page.close();
   }, 120_000);
 
+  test("the API block shows the hosted spec's operation (parameters, responses with examples), the spec's markup inert, in the page and in Chromium", async () => {
+    const res = await rawGet(sys.url, `${docs.base}/pets`);
+    expect(res.status).toBe(200);
+    const start = res.text.indexOf('<div class="api-card">');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const card = res.text.slice(start, res.text.indexOf("api-try", start)); // the card, up to its Test it link
+    expect(card).toContain("List pets");
+    expect(card).toContain("<strong>Parameters</strong>");
+    expect(card).toContain("<code>limit</code>");
+    expect(card).toContain("<code>200</code> The pets");
+    expect(card).toMatch(/<pre class="api-example"><code>[^<]*pets/);
+    expect(res.text).not.toMatch(/<[^>]*\son\w+=|href="javascript:/i);
+    expect(res.text).not.toContain("<script>window.__xss");
+    const page = await context.newPage();
+    await page.goto(`${sys.url}${docs.base}/pets`);
+    await page.waitForSelector(".api-card .api-example");
+    expect(await page.evaluate("window.__xss")).toBeUndefined();
+    await page.close();
+  });
+
   test("the console page's CSP allows the spec's server and inline styles only there; its assets are hashed and immutable", async () => {
     const res = await rawGet(sys.url, `${docs.base}/pets/~api-console?spec=${slug}&method=get&path=%2Fpets`);
     expect(res.status).toBe(200);

@@ -7,5 +7,6 @@ export { headingText, headingAnchors, headingTitleAnchor, type HeadingAnchor } f
 export { markdownSections, type MarkdownSection } from "./sections";
 export { renderMarkdown, sanitize, escapeHtml, substituteVariables, type LinkCard, type RenderedPage, type RenderOptions, type TocEntry } from "./render-html";
 export { renderDocument } from "./render/render-document";
+export { operationFromSpec, type ApiOperation, type ApiParameter, type ApiResponse, type ApiBody } from "./render/api-operation";
 export { EMBED_FRAME_HOSTS, EMBED_SANDBOX } from "./render/embeds";
 export { PAGE_CSP, pageSecurityHeaders, parseCookies } from "./html-page";

@@ -5,6 +5,7 @@
 // What the model keeps verbatim (raw paragraphs: unknown `{% tags %}`, HTML, `####` headings) is
 // rendered too: tags this renderer knows (columns, swagger/openapi, …) as blocks, others by their body,
 // so no `{% … %}` ever reaches a page.
+import type { ApiBody, ApiOperation } from "./api-operation";
 import MarkdownIt from "markdown-it";
 import { slugifyHeading } from "@docshelf/slugs";
 import { UniqueAnchors } from "@docshelf/slugs";
@@ -64,6 +65,11 @@ export interface RenderOptions extends LinkResolvers {
    * for no console link (the published sites give one: their `~api-console` page).
    */
   apiConsoleHref?: (operation: { spec: string; method: string; path: string }) => string | undefined;
+  /**
+   * An API block's operation as its hosted spec describes it (`operationFromSpec` of the spec's document), or
+   * undefined: the card then shows only what the block itself says.
+   */
+  apiOperation?: (operation: { spec: string; method: string; path: string }) => ApiOperation | undefined;
 }
 
 const e = (text: string): string =>
@@ -565,16 +571,37 @@ class DocumentRenderer {
     const spec = src ? `<a class="api-spec" href="${e(src)}" rel="noopener noreferrer nofollow">OpenAPI specification</a>` : attrs.spec ? `<span class="api-spec">${e(attrs.spec)}</span>` : "";
     const consoleHref = attrs.spec && method && path.startsWith("/") ? safeHref(this.options.apiConsoleHref?.({ spec: attrs.spec, method, path })) : undefined;
     const tryIt = consoleHref ? `<a class="button secondary api-try" href="${e(consoleHref)}">Test it</a>` : "";
+    // The hosted spec's own description of the operation, when the block names one and the caller has it.
+    const op = attrs.spec && method && path.startsWith("/") ? this.options.apiOperation?.({ spec: attrs.spec, method, path }) : undefined;
+    if (op) {
+      if (op.description && !parts.length) parts.push(this.markdown(op.description, depth));
+      for (const p of op.parameters) {
+        params.push(`<li><code>${e(p.name)}</code> <small>${e([p.in, p.type, p.required ? "required" : ""].filter(Boolean).join(", "))}</small>${p.description ? ` ${this.markdown(p.description, depth)}` : ""}</li>`);
+      }
+      for (const r of op.responses) {
+        responses.push(`<li><code>${e(r.status)}</code> ${r.description ? e(r.description) : ""}${this.apiBody(r.body)}</li>`);
+      }
+    }
+    const title = summary || op?.summary || "";
+    const requestBody = op?.requestBody ? `<p><strong>Request body</strong>${op.requestBody.required ? " <small>required</small>" : ""}</p>${this.apiBody(op.requestBody)}` : "";
     return [
       '<div class="api-card">',
-      `<p>${methodHtml} <code class="api-path">${e(path)}</code></p>`,
-      summary ? `<p class="api-summary">${e(summary)}</p>` : "",
+      `<p>${methodHtml} <code class="api-path">${e(path)}</code>${op?.deprecated ? ' <small class="api-deprecated">deprecated</small>' : ""}</p>`,
+      title ? `<p class="api-summary">${e(title)}</p>` : "",
       parts.length ? `<div class="api-body">${parts.join("")}</div>` : "",
       params.length ? `<p><strong>Parameters</strong></p><ul>${params.join("")}</ul>` : "",
+      requestBody,
       responses.length ? `<p><strong>Responses</strong></p><ul>${responses.join("")}</ul>` : "",
       spec || tryIt ? `<p>${[tryIt, spec].filter(Boolean).join(" ")}</p>` : "",
       "</div>",
     ].join("");
+  }
+
+  /** A request or response body of an API card: its media type and its example, as code. */
+  private apiBody(body: ApiBody | undefined): string {
+    if (!body) return "";
+    const example = body.example ? `<pre class="api-example"><code>${e(body.example)}</code></pre>` : "";
+    return `<p><small><code>${e(body.contentType)}</code></small></p>${example}`;
   }
 
   private cards(html: string): string {

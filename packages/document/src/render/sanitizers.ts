@@ -146,7 +146,7 @@ const RENDERER_CLASSES: Array<string | RegExp> = [
   "tab-panel", "tab-title", "stepper", "step", "step-body", "expandable", "expandable-body", "embed", "embed-frame", "embed-card",
   "embed-host", "embed-url", "embed-caption", "content-ref", "content-ref-title", "content-ref-url", "file-card", "file-name", "file-caption",
   "table-wrap", "cards", "card", "card-cover", "card-body", "card-link", "columns", "column", "api-card", "api-try", "api-method", /^api-method-[a-z]+$/,
-  "api-path", "api-summary", "api-spec", "api-body", "reusable-content", "reusable-missing", "tasks", "task", "checked", "task-box",
+  "api-path", "api-summary", "api-spec", "api-body", "api-example", "api-deprecated", "reusable-content", "reusable-missing", "tasks", "task", "checked", "task-box",
   "raw", "caption", "button-row",
 ];
 

@@ -6,7 +6,8 @@ import type { PublishedHead, PublishedTree, PublishedTreePage as TreePage, Searc
 import { readJson } from "@docshelf/runtime";
 import { Lru } from "./lru";
 import { consoleHref } from "./api-console";
-import { renderMarkdown, type RenderedPage } from "@docshelf/document";
+import * as openapi from "@docshelf/contracts/openapi";
+import { operationFromSpec, renderMarkdown, type RenderedPage } from "@docshelf/document";
 
 /** What `content.publishedHeads`, `content.publishedTree` (its pages) and `content.publishedSearch` answer. */
 export type { PublishedHead, SearchHit, TreePage };
@@ -68,10 +69,19 @@ export class TreeIndex {
 }
 
 
+/** An API block naming a hosted spec: `{% openapi-operation spec="slug" … %}` (and the older block names). */
+const API_BLOCK_SPEC = /\{%\s*(openapi-operation|openapi|swagger|openapi-webhook)\b[^%]*?\bspec="([a-z0-9][a-z0-9_-]{0,99})"/gi;
+/** At most this many specs are read for one page. */
+const MAX_PAGE_SPECS = 5;
+/** How long a page with API blocks is kept rendered before its specs are read again (a spec changes apart from pages). */
+const SPEC_BODY_MS = 60_000;
+
 export class PublishedContent {
   private readonly trees = new Lru<string, Promise<TreeIndex>>(32);
   /** Rendered bodies: at most 4,000, and about 64 MB of HTML (weighed once rendered). */
   private readonly bodies = new Lru<string, Promise<RenderedPage>>(4000, 64 * 1024 * 1024);
+  /** Bodies with API blocks: when each is rendered again (its specs read anew). */
+  private readonly specBodies = new Map<string, number>();
 
   constructor(private readonly caller: ActionCaller) {}
 
@@ -97,21 +107,40 @@ export class PublishedContent {
    * A page body as HTML, rendered once per revision, page and site-space URL (links between pages
    * depend on it); a new revision is a new key, so nothing needs invalidating.
    */
-  body(spaceId: string, tree: TreeIndex, page: TreePage, linkBase: string): Promise<RenderedPage> {
+  body(spaceId: string, tree: TreeIndex, page: TreePage, linkBase: string, organizationId?: string): Promise<RenderedPage> {
     const key = `${tree.revisionId}:${page.id}:${linkBase}`;
     let body = this.bodies.get(key);
+    const stale = this.specBodies.get(key);
+    if (body && stale !== undefined && stale <= Date.now()) {
+      // A page with API blocks shows its specs as they are now: rendered again once SPEC_BODY_MS have passed.
+      this.bodies.delete(key);
+      body = undefined;
+    }
     if (!body) {
-      body = call(this.caller, content.publishedPage, { spaceId, revisionId: tree.revisionId, pageId: page.id }).then((answer) =>
-        renderMarkdown(answer?.markdown ?? "", {
+      body = call(this.caller, content.publishedPage, { spaceId, revisionId: tree.revisionId, pageId: page.id }).then(async (answer) => {
+        const markdown = answer?.markdown ?? "";
+        const specs = organizationId ? await this.specsOf(organizationId, markdown) : new Map<string, Record<string, unknown>>();
+        if (specs.size) {
+          this.specBodies.delete(key);
+          this.specBodies.set(key, Date.now() + SPEC_BODY_MS);
+          // Bounded like the bodies: the oldest go, with their bodies (rendered again when next asked).
+          while (this.specBodies.size > 4000) {
+            const oldest = this.specBodies.keys().next().value as string;
+            this.specBodies.delete(oldest);
+            this.bodies.delete(oldest);
+          }
+        }
+        return renderMarkdown(markdown, {
           spaceVars: tree.variables,
           pageVars: page.variables ?? {},
           resolveLink: (href) => resolvePageLink(href, page, tree, linkBase),
           resolveImage: (src) => resolveFileLink(src, tree),
           describeLink: (href) => describePageLink(href, page, tree, linkBase),
           apiConsoleHref: (operation) => consoleHref(pageUrl(linkBase, tree, page), operation),
+          apiOperation: ({ spec, method, path }) => operationFromSpec(specs.get(spec), method, path),
           reusableContent: (ref) => answer?.includes?.[ref.reusableContent],
-        }),
-      );
+        });
+      });
       this.bodies.set(key, body);
       const pending = body;
       body.then(
@@ -123,6 +152,23 @@ export class PublishedContent {
       );
     }
     return body;
+  }
+
+  /** The hosted specs (by slug) the page's API blocks name, at most MAX_PAGE_SPECS of them; a spec that cannot be read is left out. */
+  private async specsOf(organizationId: string, markdown: string): Promise<Map<string, Record<string, unknown>>> {
+    const slugs = new Set<string>();
+    for (const m of markdown.matchAll(API_BLOCK_SPEC)) {
+      if (slugs.size >= MAX_PAGE_SPECS) break;
+      slugs.add(m[2]);
+    }
+    const specs = new Map<string, Record<string, unknown>>();
+    await Promise.all(
+      [...slugs].map(async (slug) => {
+        const found = await call(this.caller, openapi.getSpecContent, { organizationId, slug }).catch(() => null);
+        if (found) specs.set(slug, found.document);
+      }),
+    );
+    return specs;
   }
 
   /** The ids of every page of a revision (hidden ones too). */

@@ -364,7 +364,7 @@ export const serveActions: SitesActions = {
         const holder = pageRoute.pagePath ? pageTree.byPath.get(pageRoute.pagePath) : pageTree.first;
         if (!holder) return missing();
         const holderHref = pageUrl(pageRoute.siteSpace.base, pageTree, holder);
-        const rendered = await this.publishedContent.body(pageRoute.siteSpace.spaceId, pageTree, holder, pageRoute.siteSpace.base);
+        const rendered = await this.publishedContent.body(pageRoute.siteSpace.spaceId, pageTree, holder, pageRoute.siteSpace.base, site.organizationId);
         if (!pageLinksConsole(rendered.html, consoleHref(holderHref, checked))) return missing();
         const spec = await call(this.broker, openapi.getSpecContent, { organizationId: site.organizationId, slug: checked.spec }).catch((err: unknown) => {
           this.logger.warn({ siteId: site.id, error: String((err as Error)?.message) }, "the console's spec could not be read");
@@ -385,7 +385,7 @@ export const serveActions: SitesActions = {
         return respond(200, HTML, empty);
       }
       if (!page) return (await redirected()) ?? missing();
-      const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base);
+      const rendered = await this.publishedContent.body(route.siteSpace.spaceId, tree, page, route.siteSpace.base, site.organizationId);
       const { previous, next } = tree.neighbours(page);
       const link = (p: typeof page | undefined) => (p ? { title: p.title || "Untitled", href: pageUrl(route.siteSpace.base, tree, p) } : undefined);
       const noindex = !!(page.noIndex || page.noRobotsIndex);
