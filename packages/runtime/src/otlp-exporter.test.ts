@@ -65,7 +65,9 @@ describe("OTLP/HTTP JSON trace exporter", () => {
     expect(inner.parentSpanId).toBe(outer.spanId);
     expect(outer.parentSpanId).toBeUndefined();
     expect(outer.kind).toBe(2);
-    expect(BigInt(outer.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(inner.endTimeUnixNano));
+    // Moleculer starts each span at Date.now() (whole milliseconds) and adds the elapsed high-resolution time, so
+    // two spans' ends compare only to within a millisecond.
+    expect(BigInt(outer.endTimeUnixNano) + 1_000_000n).toBeGreaterThanOrEqual(BigInt(inner.endTimeUnixNano));
     expect(BigInt(inner.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(outer.startTimeUnixNano));
     expect(outer.attributes).toContainEqual({ key: "docshelf.request_id", value: { stringValue: "req-42" } });
     expect(outer.attributes).toContainEqual({ key: "action.name", value: { stringValue: "outer.run" } });
