@@ -2,29 +2,15 @@
 // dist/console/: one script and one stylesheet, each named with its content's hash, and manifest.json naming
 // them for the server (serve/api-console.ts). Run by `npm run build` after tsc; prints each file's size and
 // gzipped size. Only the console page loads them, never the site's other pages.
-import { build } from "esbuild";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { bundleForBrowsers, sizeOf } from "../../../scripts/bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "console");
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-
-const result = await build({
-  entryPoints: { console: join(root, "console", "console.ts") },
-  bundle: true,
-  minify: true,
+const result = await bundleForBrowsers(out, { console: join(root, "console", "console.ts") }, {
   format: "esm",
-  target: ["es2022"],
-  platform: "browser",
-  outdir: out,
-  entryNames: "[name]-[hash]",
-  metafile: true,
-  legalComments: "none",
-  logLevel: "warning",
   charset: "ascii",
   define: {
     "process.env.NODE_ENV": '"production"',
@@ -41,9 +27,5 @@ for (const [file, meta] of Object.entries(result.metafile.outputs)) {
   if (meta.cssBundle) manifest.css = basename(meta.cssBundle);
 }
 const sizes = {};
-for (const kind of ["js", "css"]) {
-  const body = readFileSync(join(out, manifest[kind]));
-  sizes[kind] = { bytes: body.length, gzipped: gzipSync(body, { level: 9 }).length };
-  console.log(`${manifest[kind]}: ${sizes[kind].bytes} bytes, ${sizes[kind].gzipped} gzipped`);
-}
+for (const kind of ["js", "css"]) sizes[kind] = sizeOf(out, manifest[kind]);
 writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, sizes }, null, 2));
