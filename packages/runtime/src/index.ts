@@ -5,4 +5,4 @@ export { brokerOptions } from "./moleculer.config";
 export { readiness, startHealthServer, type Readiness } from "./health";
 export { jsonAnswer, jsonStream, jsonTextAnswer, jsonTextFor, readJson, utf8Chunks, STREAM_CHUNK_BYTES, STREAM_OVER_BYTES } from "./json-stream";
 export { OtlpTraceExporter, otlpSpanId, otlpTraceId, toOtlpSpan, type OtlpSpan, type OtlpTraceRequest } from "./otlp-exporter";
-export { sampledGauge, JOB_QUEUE_DEPTH, STORE_SIZE_BYTES, type SampledGaugeOptions } from "./sampled-gauge";
+export { sampledGauge, jobQueueGauge, JOB_QUEUE_DEPTH, STORE_SIZE_BYTES, type SampledGaugeOptions } from "./sampled-gauge";

@@ -39,3 +39,14 @@ export function sampledGauge(broker: ServiceBroker, options: SampledGaugeOptions
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/** A durable queue's depth (JOB_QUEUE_DEPTH): its jobs pending and running, counted in the store every 15 s. */
+export function jobQueueGauge(broker: ServiceBroker, queue: string, count: (state: "pending" | "running") => Promise<number>): () => void {
+  return sampledGauge(broker, {
+    name: JOB_QUEUE_DEPTH,
+    description: "Jobs waiting or running in a durable queue, by queue and state",
+    labelNames: ["queue", "state"],
+    everyMs: 15_000,
+    sample: async () => Promise.all((["pending", "running"] as const).map(async (state) => ({ labels: { queue, state }, value: await count(state) }))),
+  });
+}

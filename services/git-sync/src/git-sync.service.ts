@@ -10,7 +10,7 @@ import type { Context, Service, ServiceSchema } from "moleculer";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { atLeast, type RoleOrGuest } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { JOB_QUEUE_DEPTH, readJson, sampledGauge } from "@docshelf/runtime";
+import { jobQueueGauge, readJson } from "@docshelf/runtime";
 import { newId, newSecret, storeMixin } from "@docshelf/store";
 import { CredentialSealer, repoNameOf, scrub } from "./credentials";
 import { integrationActions } from "./integration.actions";
@@ -190,16 +190,7 @@ export function gitSyncSchema(): ServiceSchema {
       this.sweepTimer = setInterval(sweep, this.gitSettings.sweepIntervalMs);
       this.sweepTimer.unref();
       // The durable queue's depth, from the store (every replica reports the same numbers when scaled out).
-      this.stopQueueGauge = sampledGauge(this.broker, {
-        name: JOB_QUEUE_DEPTH,
-        description: "Jobs waiting or running in a durable queue, by queue and state",
-        labelNames: ["queue", "state"],
-        everyMs: 15_000,
-        sample: async () =>
-          Promise.all(
-            (["pending", "running"] as const).map(async (state) => ({ labels: { queue: "git-sync", state }, value: await this.jobs.count({ status: state }) })),
-          ),
-      });
+      this.stopQueueGauge = jobQueueGauge(this.broker, "git-sync", (state) => this.jobs.count({ status: state }));
     },
 
     async stopped() {

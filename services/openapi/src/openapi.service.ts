@@ -7,7 +7,7 @@ import { configFor } from "@docshelf/config";
 import { atLeast, MembershipCache, type Caller } from "@docshelf/access";
 import { ForbiddenError, NotFoundError } from "@docshelf/errors";
 import { op, storeMixin } from "@docshelf/store";
-import { JOB_QUEUE_DEPTH, sampledGauge } from "@docshelf/runtime";
+import { jobQueueGauge } from "@docshelf/runtime";
 import { KeyedLimiter, sharedWorkerPool } from "@docshelf/worker-pool";
 import { collections, type SpecDoc } from "./models";
 import { claimLeaseMs, processSpec } from "./processing";
@@ -123,19 +123,7 @@ export function openapiSchema(): ServiceSchema<Record<string, unknown>, Methods,
       this.sweepTimer = setInterval(sweep, this.openapiSettings.sweepIntervalMs);
       this.sweepTimer.unref();
       // Specs waiting for processing or being processed, from the store (the same on every replica).
-      this.stopQueueGauge = sampledGauge(this.broker, {
-        name: JOB_QUEUE_DEPTH,
-        description: "Jobs waiting or running in a durable queue, by queue and state",
-        labelNames: ["queue", "state"],
-        everyMs: 15_000,
-        sample: async () =>
-          Promise.all(
-            ([["pending", "pending"], ["progress", "running"]] as const).map(async ([processingState, state]) => ({
-              labels: { queue: "openapi", state },
-              value: await this.specs.count({ processingState }),
-            })),
-          ),
-      });
+      this.stopQueueGauge = jobQueueGauge(this.broker, "openapi", (state) => this.specs.count({ processingState: state === "running" ? "progress" : "pending" }));
     },
 
     async stopped() {
