@@ -67,15 +67,20 @@ export function diffStore(before: StoreSnapshot, after: StoreSnapshot): string[]
 }
 
 /** A snapshot taken once two reads `intervalMs` apart agree, so background writes have landed. */
-export async function settledStore(dataDir: string, volatile: Volatile = {}, intervalMs = 300, deadlineMs = 15_000): Promise<StoreSnapshot> {
+export async function settledStore(dataDir: string, volatile: Volatile = {}, intervalMs = 300, deadlineMs = 15_000, busy?: (snapshot: StoreSnapshot) => boolean): Promise<StoreSnapshot> {
   const deadline = Date.now() + deadlineMs;
   let previous = readStore(dataDir, volatile);
   for (;;) {
     await new Promise((r) => setTimeout(r, intervalMs));
     const next = readStore(dataDir, volatile);
-    if (diffStore(previous, next).length === 0 || Date.now() > deadline) return next;
+    if ((diffStore(previous, next).length === 0 && !busy?.(next)) || Date.now() > deadline) return next;
     previous = next;
   }
+}
+
+/** Whether a snapshot holds OpenAPI specs still waiting for or in processing (their state will change by itself). */
+export function specsProcessing(snapshot: StoreSnapshot): boolean {
+  return Object.values(snapshot["openapi/specs"] ?? {}).some((doc) => ["pending", "progress"].includes(String((doc as { processingState?: unknown }).processingState)));
 }
 
 /**

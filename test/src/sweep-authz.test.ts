@@ -3,7 +3,7 @@
 // compared with the expected matrix in sweep-authz.expected.ts.
 import { ApiClient, expectErrorBody, type ApiResponse } from "@docshelf/testkit";
 import { EXPECTED, type Access } from "./sweep-authz.expected";
-import { diffStore, settledStore, type Volatile } from "./store-snapshot";
+import { diffStore, settledStore, specsProcessing, type Volatile } from "./store-snapshot";
 import { OPERATIONS, fillPath, queryString, type Operation } from "./sweep-operations";
 import { CALLER_ROLES, buildWorld, inParallel, stopWorld, type World } from "./sweep-world";
 
@@ -86,7 +86,9 @@ describe("who may call every operation, in one process", () => {
     // Refusals run first, between two snapshots of the store: a refused request writes nothing.
     const refused = plans.filter((p) => p.want >= 400);
     const allowed = plans.filter((p) => p.want < 400);
-    const before = await settledStore(w.sys.dataDir, VOLATILE);
+    // The specs the plans created are processed one organization's at a time (WORKER_ORG_CONCURRENCY): the store is
+    // settled once none is waiting, or their processing would count as a refused request's write.
+    const before = await settledStore(w.sys.dataDir, VOLATILE, 300, 90_000, specsProcessing);
     await inParallel(refused, 4, run);
     const written = diffStore(before, await settledStore(w.sys.dataDir, VOLATILE));
     await inParallel(allowed, 4, run);

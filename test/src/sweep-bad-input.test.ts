@@ -4,7 +4,7 @@
 import { expectErrorBody, type ApiResponse } from "@docshelf/testkit";
 import { OPERATIONS, fillPath, pathParams, type Operation } from "./sweep-operations";
 import { inputsOf, type Field } from "./sweep-spec";
-import { diffStore, settledStore, type Volatile } from "./store-snapshot";
+import { diffStore, settledStore, specsProcessing, type Volatile } from "./store-snapshot";
 import { buildWorld, inParallel, stopWorld, type Resources, type World } from "./sweep-world";
 
 /** One generated request. `label` names where the bad value is and what it is: `body.title:overlong`. */
@@ -344,7 +344,7 @@ describe("bad input to every operation, in one process", () => {
         }
       }
     };
-    const before = await settledStore(w.sys.dataDir, VOLATILE);
+    const before = await settledStore(w.sys.dataDir, VOLATILE, 300, 60_000, specsProcessing);
     // The comparison means something only if the snapshot holds every service's collections.
     const services = new Set(Object.keys(before).map((name) => name.split("/")[0]));
     expect([...services].sort()).toEqual(["app", "change-requests", "comments", "content", "git-sync", "identity", "openapi", "orgs", "sites"]);
