@@ -97,7 +97,10 @@ export const revisionsInternalActions: ContentActions = {
       const view = await viewFor(this.broker, space, revision, ctx.params.computed);
       const page = pageId ? (view?.index ?? this.pageIndex(revision)).get(pageId) : pagePath ? findPageByPath((view?.revision ?? revision).pages, pagePath) : undefined;
       if (!page) throw new NotFoundError(pageId ? `Page ${pageId} was not found in the change request.` : `No page has the path "${pagePath ?? ""}".`);
-      return servePage(this, space, revision, page, ctx.params, view?.bodies.get(page.id));
+      // As JSON text, a stream when long: a page as a document can pass a transporter message's size (a page of
+      // 74 KB of headings is a 2.4 MB document), and the change request passes the answer on to the gateway.
+      const resource = await servePage(this, space, revision, page, ctx.params, view?.bodies.get(page.id));
+      return this.respondJson(ctx, null, () => resource);
     },
   },
 
