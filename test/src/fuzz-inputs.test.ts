@@ -106,6 +106,17 @@ describe.each(MODES)(`generated pathological inputs over %s (FUZZ_SEED=${FUZZ_SE
 
   const revisionOf = async (spaceId: string) => (await owner.api.get(`/v1/spaces/${spaceId}`)).body.revision as string;
 
+  /** An import's answer: refused with nothing written, or a run that ends completed, or failed with nothing written. */
+  const importEnded = async (res: { status: number; body: { id: string } }, spaceId: string, before: string) => {
+    if (res.status >= 400) {
+      expect(await revisionOf(spaceId)).toBe(before);
+      return;
+    }
+    const run = await runEnded(res.body.id);
+    expect(["completed", "failed"]).toContain(run.status);
+    if (run.status === "failed") expect(await revisionOf(spaceId)).toBe(before);
+  };
+
   test("Markdown written to a page: answered in bounds, read back, a refused write changes nothing", async () => {
     const space = await createSpace(owner.api, orgId, { title: "Fuzz Markdown" });
     const cr = (await owner.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: "Fuzz" })).body;
@@ -152,13 +163,7 @@ describe.each(MODES)(`generated pathological inputs over %s (FUZZ_SEED=${FUZZ_SE
           const before = await revisionOf(space.id);
           const file = asMarkdown ? `data:text/markdown;name=page.md;base64,${zip.toString("base64")}` : `data:application/zip;name=docs.zip;base64,${zip.toString("base64")}`;
           const res = await bounded("import", () => owner.api.post(`/v1/org/${orgId}/imports`, { source: { type: "file", files: [file] }, target: { space: space.id } }), zip.toString("latin1"));
-          if (res.status >= 400) {
-            expect(await revisionOf(space.id)).toBe(before);
-            return;
-          }
-          const run = await runEnded(res.body.id);
-          expect(["completed", "failed"]).toContain(run.status);
-          if (run.status === "failed") expect(await revisionOf(space.id)).toBe(before);
+          await importEnded(res, space.id, before);
         }),
         fuzzRuns(10),
       ),
@@ -173,13 +178,7 @@ describe.each(MODES)(`generated pathological inputs over %s (FUZZ_SEED=${FUZZ_SE
           websiteHtml = `<html><head><title>Fuzz</title></head><body>${html}</body></html>`;
           const before = await revisionOf(space.id);
           const res = await bounded("website import", () => owner.api.post(`/v1/org/${orgId}/imports`, { source: { type: "website", url: siteUrl }, target: { space: space.id } }), html);
-          if (res.status >= 400) {
-            expect(await revisionOf(space.id)).toBe(before);
-            return;
-          }
-          const run = await runEnded(res.body.id);
-          expect(["completed", "failed"]).toContain(run.status);
-          if (run.status === "failed") expect(await revisionOf(space.id)).toBe(before);
+          await importEnded(res, space.id, before);
         }),
         fuzzRuns(8),
       ),

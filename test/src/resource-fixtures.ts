@@ -122,3 +122,15 @@ export function zipSharingData(data: Buffer, names: string[], declared: number):
   end.writeUInt32LE(start, 16);
   return Buffer.concat([local, recordName, data, ...directory, end]);
 }
+
+/**
+ * An OpenAPI spec whose schema s_i has two properties both `$ref: s_{i+1}`, `depth` deep: its expansion doubles
+ * with each level (15 is a second or so of validation; 21 is past the expansion bound).
+ */
+export function fanOut(depth: number): string {
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) schemas[`s${i}`] = { type: "object", properties: { a: { $ref: `#/components/schemas/s${i + 1}` }, b: { $ref: `#/components/schemas/s${i + 1}` } } };
+  schemas[`s${depth}`] = { type: "string" };
+  const ok = { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/s0" } } } } };
+  return JSON.stringify({ openapi: "3.0.3", info: { title: "Fan-out", version: "1" }, paths: { "/x": { get: { responses: ok } } }, components: { schemas } });
+}

@@ -2,16 +2,9 @@
 // two properties both `$ref: s_{i+1}`, 21 deep, held the process 41.5 s in validation and ended `complete`.
 // Now the spec ends with a PARSE_ERROR saying why, at once, and another organization's reads never wait.
 import { createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { P99_RISE_MAX_MS, probe, quietLatencies, until } from "./resource-fixtures";
+import { fanOut, P99_RISE_MAX_MS, probe, quietLatencies, until } from "./resource-fixtures";
 import { MODES, startPrivate } from "./modes";
 
-function fanOut(depth: number): string {
-  const schemas: Record<string, unknown> = {};
-  for (let i = 0; i < depth; i++) schemas[`s${i}`] = { type: "object", properties: { a: { $ref: `#/components/schemas/s${i + 1}` }, b: { $ref: `#/components/schemas/s${i + 1}` } } };
-  schemas[`s${depth}`] = { type: "string" };
-  const ok = { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/s0" } } } } };
-  return JSON.stringify({ openapi: "3.0.3", info: { title: "Fan-out", version: "1" }, paths: { "/x": { get: { responses: ok } } }, components: { schemas } });
-}
 
 describe.each(MODES)("OpenAPI $ref fan-out over %s", (mode) => {
   let sys: RunningSystem;

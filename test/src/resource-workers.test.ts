@@ -7,17 +7,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { strToU8, zipSync } from "fflate";
 import { createOrg, createSpace, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { until } from "./resource-fixtures";
+import { fanOut, until } from "./resource-fixtures";
 import { MODES, startPrivate } from "./modes";
 
-/** A spec whose schemas fan out to just within the expansion bound (491,479 values): a second or so of validation. */
-function fanOut(depth: number): string {
-  const schemas: Record<string, unknown> = {};
-  for (let i = 0; i < depth; i++) schemas[`s${i}`] = { type: "object", properties: { a: { $ref: `#/components/schemas/s${i + 1}` }, b: { $ref: `#/components/schemas/s${i + 1}` } } };
-  schemas[`s${depth}`] = { type: "string" };
-  const ok = { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/s0" } } } } };
-  return JSON.stringify({ openapi: "3.0.3", info: { title: "Fan-out", version: "1" }, paths: { "/x": { get: { responses: ok } } }, components: { schemas } });
-}
 
 /** Five 400 KiB HTML pages, zipped: seconds of HTML-to-Markdown conversion. */
 function htmlZip(): Buffer {
