@@ -82,6 +82,8 @@ export class PublishedContent {
   private readonly bodies = new Lru<string, Promise<RenderedPage>>(4000, 64 * 1024 * 1024);
   /** Bodies with API blocks: when each is rendered again (its specs read anew). */
   private readonly specBodies = new Map<string, number>();
+  /** Hosted specs' documents, by organization and slug, shared by the pages that name them. */
+  private readonly specDocuments = new Map<string, { expires: number; document: Promise<Record<string, unknown> | null> }>();
 
   constructor(private readonly caller: ActionCaller) {}
 
@@ -164,11 +166,26 @@ export class PublishedContent {
     const specs = new Map<string, Record<string, unknown>>();
     await Promise.all(
       [...slugs].map(async (slug) => {
-        const found = await call(this.caller, openapi.getSpecContent, { organizationId, slug }).catch(() => null);
-        if (found) specs.set(slug, found.document);
+        const found = await this.specContent(organizationId, slug);
+        if (found) specs.set(slug, found);
       }),
     );
     return specs;
+  }
+
+  /** A hosted spec's document, read once per SPEC_BODY_MS for every page that names it (or null). */
+  private specContent(organizationId: string, slug: string): Promise<Record<string, unknown> | null> {
+    const key = `${organizationId}:${slug}`;
+    const known = this.specDocuments.get(key);
+    if (known && known.expires > Date.now()) return known.document;
+    const document = call(this.caller, openapi.getSpecContent, { organizationId, slug }).then(
+      (found) => found?.document ?? null,
+      () => null,
+    );
+    this.specDocuments.delete(key);
+    this.specDocuments.set(key, { expires: Date.now() + SPEC_BODY_MS, document });
+    while (this.specDocuments.size > 256) this.specDocuments.delete(this.specDocuments.keys().next().value as string);
+    return document;
   }
 
   /** The ids of every page of a revision (hidden ones too). */
