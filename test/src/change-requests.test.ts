@@ -208,6 +208,23 @@ describe.each(MODES)("change requests over %s", (mode) => {
       expect((await reader.api.get(`/v1/spaces/${spaceId}/content/page/${id}`)).status).toBe(404);
     });
 
+    test("edits sent at once by two writers all land, one on top of the other, none refused for the other's", async () => {
+      const cr = await createCR(spaceId, "Two writers at once");
+      // Five edits in flight together: each reads the change request, then moves it; all but one find it moved.
+      const results = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          edit(spaceId, cr.id, [{ operation: "insert_page", document: { markdown: `Page ${n} body.\n` }, title: `Concurrent ${n}` }], n % 2 ? owner : editor),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      const pages = await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`);
+      expect(titles(pages.body.pages).filter((t) => t.startsWith("Concurrent ")).sort()).toEqual([1, 2, 3, 4, 5].map((n) => `Concurrent ${n}`));
+      // An edit of a change request that is no longer open is still refused.
+      expect((await owner.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`)).status).toBe(200);
+      const late = await edit(spaceId, cr.id, [{ operation: "insert_page", document: { markdown: "Late.\n" }, title: "Late" }]);
+      expect(late.status).toBe(409);
+    });
+
     test("a leading heading gives the title; update, move and delete apply in order; compat=false lists pages", async () => {
       const cr = await createCR(spaceId, "Several");
       const welcome = await pageId(spaceId, "Welcome");
