@@ -10,6 +10,11 @@ module.exports = async function globalSetup() {
   // The suites run alone (E2E_GROUP=alone, jest.config.js) start systems of their own.
   if (process.env.E2E_GROUP === "alone") return;
   const { startEmbedded, startNats, describeShared, SHARED_SYSTEM_ENV, SHARED_SYSTEM_ENV_VALUES } = require("@docshelf/testkit");
+  const sharedPorts = require("./shared-ports");
+  // Loopback ports the suites' Git and spec servers listen on (src/shared-ports.ts), which the shared systems may reach.
+  const ports = await sharedPorts.reserveSharedPorts(8);
+  process.env[sharedPorts.ENV] = ports.join(",");
+  const env = { ...SHARED_SYSTEM_ENV_VALUES, ...sharedPorts.sharedPortsEnv(ports) };
   // Over NATS on E2E_MONGO_URL's server when it is set (testkit's startNats), on the embedded store otherwise.
   const modes = process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
   const started = [];
@@ -17,7 +22,7 @@ module.exports = async function globalSetup() {
   const began = Date.now();
   const starts = await Promise.allSettled(
     modes.map(async (mode) => {
-      const system = mode === "embedded" ? await startEmbedded(SHARED_SYSTEM_ENV_VALUES) : await startNats({ env: SHARED_SYSTEM_ENV_VALUES });
+      const system = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
       started.push(system);
       process.env[SHARED_SYSTEM_ENV[mode]] = describeShared(system);
     }),

@@ -13,9 +13,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "git-sync");
 const PREPARE = join(__dirname, "..", "..", "services", "git-sync", "scripts", "corpus-prepare.sh");
@@ -61,12 +61,10 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  let restoreEnv: () => void = () => undefined;
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode); // its own: it sets the environment
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
@@ -75,7 +73,6 @@ describe.each(MODES)("Git sync on a corpus of GitBook repositories over %s", (mo
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv();
     await server?.close();
   });
 

@@ -2,9 +2,9 @@
 // the same tree (asserted with the git CLI), files the space never managed are never touched, and an
 // edit of one page changes exactly that page's file.
 import { join } from "node:path";
-import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
@@ -110,14 +110,12 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  let restoreEnv: () => void = () => undefined;
   let repoCount = 0;
   const repoName = (label: string) => `${label}-${mode}-${++repoCount}`;
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
@@ -126,7 +124,6 @@ describe.each(MODES)("Git sync fidelity over %s", (mode) => {
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv();
     await server?.close();
   });
 

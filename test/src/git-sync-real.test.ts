@@ -3,9 +3,9 @@
 // an edit of one page changes only that page's file.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser, overrideEnv } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "git-sync");
 
@@ -32,12 +32,10 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  let restoreEnv: () => void = () => undefined;
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
@@ -46,7 +44,6 @@ describe.each(MODES)("Git sync of real GitBook repositories over %s", (mode) => 
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv();
     await server?.close();
   });
 

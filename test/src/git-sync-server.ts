@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { listenOnSharedPort } from "./shared-ports";
 
 export interface GitServer {
   port: number;
@@ -32,7 +33,11 @@ export function gitInput(cwd: string, input: string, ...args: string[]): string 
   return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8", input }).trim();
 }
 
-export async function startGitServer(): Promise<GitServer> {
+/**
+ * `shared`: on one of the loopback ports the run's shared systems may reach (shared-ports.ts), for a suite on a
+ * shared system; otherwise on any port, which a system of the suite's own allows with GIT_SYNC_ALLOW_PRIVATE.
+ */
+export async function startGitServer(options: { shared?: boolean } = {}): Promise<GitServer> {
   const root = mkdtempSync(join(tmpdir(), "git-sync-repos-"));
   const requests: string[] = [];
   let held: Promise<void> | null = null;
@@ -84,7 +89,8 @@ export async function startGitServer(): Promise<GitServer> {
     cgi.stdout.on("end", () => res.end());
     cgi.on("error", () => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  if (options.shared) await listenOnSharedPort(server);
+  else await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,

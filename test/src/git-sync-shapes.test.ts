@@ -7,9 +7,9 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { addMember, createOrg, createSpace, createUser, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { commitFiles, createRepo, git, startGitServer, type GitServer, gitJobs } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "git-sync", "shapes");
 
@@ -31,14 +31,12 @@ describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) =
   let owner: TestUser;
   let editor: TestUser;
   let orgId: string;
-  let restoreEnv: () => void = () => undefined;
   let count = 0;
   const files = filesOf(FIXTURE);
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode); // its own: it sets the environment
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     [owner, editor] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await addMember(owner.api, orgId, editor.email, "edit");
@@ -47,7 +45,6 @@ describe.each(MODES)("Git sync of repositories of every shape over %s", (mode) =
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv();
     await server?.close();
   });
 

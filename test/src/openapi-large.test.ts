@@ -1,9 +1,9 @@
 // A spec larger than one transporter message (NATS max_payload is 1 MB by default) is still
 // processed and its content answered whole, in every process mode.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createOrg, createUser, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
+import { listenOnSharedPort } from "./shared-ports";
 
 describe.each(MODES)("large OpenAPI specs over %s", (mode) => {
   let sys: RunningSystem;
@@ -11,7 +11,6 @@ describe.each(MODES)("large OpenAPI specs over %s", (mode) => {
   let port: number;
   let owner: TestUser;
   let prefix: string;
-  let saved: string | undefined;
   const document = {
     openapi: "3.0.3",
     info: { title: "Large é€😀", version: "1.0.0" },
@@ -21,19 +20,14 @@ describe.each(MODES)("large OpenAPI specs over %s", (mode) => {
 
   beforeAll(async () => {
     server = createServer((_req, res) => res.end(JSON.stringify(document)));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
-    saved = process.env.OPENAPI_FETCH_ALLOW_PRIVATE;
-    process.env.OPENAPI_FETCH_ALLOW_PRIVATE = `127.0.0.1:${port}`;
-    sys = await startPrivate(mode) /* its own: it sets the environment */;
+    port = await listenOnSharedPort(server);
+    sys = await start(mode);
     owner = await createUser(sys.admin);
     prefix = `/v1/orgs/${(await createOrg(owner.api)).id}/openapi`;
   });
 
   afterAll(async () => {
     await sys?.stop();
-    if (saved === undefined) delete process.env.OPENAPI_FETCH_ALLOW_PRIVATE;
-    else process.env.OPENAPI_FETCH_ALLOW_PRIVATE = saved;
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });

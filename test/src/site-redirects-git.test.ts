@@ -1,9 +1,9 @@
 // `.gitbook.yaml` redirects imported by Git sync, as site redirects of every site publishing the space,
 // through HTTP in every process mode: listed (GitBook's SiteRedirect, read-only), found by source,
 // served as 301 to the page, following later imports, never on another organization's site.
-import { createOrg, createSpace, expectSchema, overrideEnv, type RunningSystem } from "@docshelf/testkit";
+import { createOrg, createSpace, expectSchema, type RunningSystem } from "@docshelf/testkit";
 import { commitFiles, createRepo, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 import { newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { header, rawGet, unique } from "./sites-serve-fixtures";
 
@@ -20,14 +20,12 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
   let sys: RunningSystem;
   let server: GitServer;
   let w: SitesWorld;
-  let restoreEnv: (() => void) | undefined;
   let repoCount = 0;
   const repoName = (label: string) => `${label}-${mode}-${++repoCount}`;
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode); // its own: it sets the environment, or reads the logs and store files
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     w = await sitesWorld(sys);
     // An organization with a verified domain: its site redirects straight to external URLs (without one,
     // a page says where the link goes; tenancy-hosts.test.ts).
@@ -37,7 +35,6 @@ describe.each(MODES)("Git-imported site redirects over %s", (mode) => {
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv?.();
     await server?.close();
   });
 

@@ -2,9 +2,9 @@
 // HTTP in every process mode: header items (links, buttons, menus, conditions), logos per theme (header and footer), the favicon (images per theme, or the
 // emoji as the site's own SVG), "Last updated", and "Edit on GitHub" for a page of a Git-synced space when
 // the customization asks for it. Images only from https URLs or the instance's own files.
-import { overrideEnv, type RunningSystem } from "@docshelf/testkit";
+import type { RunningSystem } from "@docshelf/testkit";
 import { createRepo, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 import { newSite, newSpace, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { addPages, header, html, publishedSite, rawGet, unique, type PublishedSite } from "./sites-serve-fixtures";
 
@@ -18,7 +18,6 @@ describe.each(MODES)("published page chrome over %s", (mode) => {
   let sys: RunningSystem;
   let server: GitServer;
   let w: SitesWorld;
-  let restoreEnv: (() => void) | undefined;
   let docs: PublishedSite;
   const get = (path: string) => rawGet(sys.url, path);
   const customize = async (siteId: string, body: Record<string, unknown>) => {
@@ -27,16 +26,14 @@ describe.each(MODES)("published page chrome over %s", (mode) => {
   };
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}` });
-    sys = await startPrivate(mode); // its own: Git sync reads the environment
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     w = await sitesWorld(sys);
     docs = await publishedSite(sys, w);
   });
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv?.();
     await server?.close();
   });
 
