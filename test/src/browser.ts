@@ -5,7 +5,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { MODES, type Mode } from "./modes";
+import { BROWSER_MODES, type Mode } from "./modes";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** Where the suites write their screenshots. */
@@ -32,12 +32,12 @@ function executable(file: string): boolean {
 }
 
 /**
- * `describe.each(MODES)` for a browser suite. Without a browser: skipped (and said so loudly), or, with
+ * `describe.each(BROWSER_MODES)` for a browser suite (one mode: see modes.ts). Without a browser: skipped (and said so loudly), or, with
  * REQUIRE_BROWSER=1, not declared at all and one failing test in its place, so the failure is the only
  * thing CI counts. `what` names the suite in that message.
  */
 export function browserSuites(what: string): (name: string, fn: (mode: Mode) => void) => void {
-  if (executable(CHROMIUM)) return describe.each(MODES);
+  if (executable(CHROMIUM)) return describe.each(BROWSER_MODES);
   const requireBrowser = process.env.REQUIRE_BROWSER === "1";
   const banner = "!".repeat(78);
   const message = `Chromium is not at ${CHROMIUM} (set CHROMIUM_PATH): ${what} DID NOT RUN.`;
@@ -48,7 +48,7 @@ export function browserSuites(what: string): (name: string, fn: (mode: Mode) => 
     });
     return () => undefined;
   }
-  return describe.skip.each(MODES);
+  return describe.skip.each(BROWSER_MODES);
 }
 
 /** A fresh browser profile whose requests anywhere but `origin` are refused: nothing leaves the machine. */

@@ -9,6 +9,15 @@ export type Mode = "embedded" | "nats";
 export const MODES: Mode[] = process.env.E2E_NATS === "1" ? ["embedded", "nats"] : ["embedded"];
 
 /**
+ * The mode a browser suite runs in: one, since what a browser suite tests is the page its script and the server's
+ * HTML make, which the HTTP suites already check to be the same in both shapes. Over NATS when the run has it (the
+ * shape where a request crosses processes and a message's size or a missed event shows), in one process otherwise
+ * (`npm run test:quick`, which a developer runs most): between them both shapes meet a browser. Running every
+ * browser suite in both modes doubled the slowest part of the run (about 15 of the shared pass's 30 minutes in CI).
+ */
+export const BROWSER_MODES: Mode[] = process.env.E2E_NATS === "1" ? ["nats"] : ["embedded"];
+
+/**
  * The system of `mode` that every suite of this run shares (started once by global-setup.js): the suite
  * works in organizations and users it creates, and its `stop()` leaves the system running for the others.
  */
