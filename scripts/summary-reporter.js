@@ -21,6 +21,10 @@ class SummaryReporter {
       suites: results.testResults.map((suite) => ({
         file: path.relative(process.cwd(), suite.testFilePath),
         seconds: Math.round((suite.perfStats.end - suite.perfStats.start) / 100) / 10,
+        // When it ran (ms since the epoch), for the closing lines' account of each pass: wall time against the
+        // suites' sum, and which suites ran beside the slowest ones.
+        start: suite.perfStats.start,
+        end: suite.perfStats.end,
       })),
     };
     if (process.env.TEST_SUMMARY_FILE) appendFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(line) + "\n");
