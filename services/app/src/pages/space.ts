@@ -110,7 +110,7 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
     viewer,
     html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
 ${searchForm(space.id)}
-<p class="meta"><a href="${base}/~/files">Files</a> · <a href="${base}/~/settings">Space settings</a></p>
+<p class="meta"><a href="${base}/~/files">Files</a> · <a href="${base}/~/history">History</a> · <a href="${base}/~/settings">Space settings</a></p>
 ${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
 ${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
 ${crs}`,
