@@ -107,6 +107,31 @@ describe.each(MODES)("a space's history in the app over %s", (mode) => {
     expect(res.text).toMatch(new RegExp(`name="to" value="${after}" id="to-0" checked`));
   });
 
+  test("a page's history lists only the revisions that changed it, with what they changed; linked from the page", async () => {
+    const space = await alice.get(`/s/${w.spaceId}/welcome`);
+    expect(space.text).toContain(`href="/s/${w.spaceId}/~/history?page=${welcomeId}">History of this page</a>`);
+    const res = await alice.get(`${history()}?page=${welcomeId}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("<h1>History of “Welcome”</h1>");
+    const rows = [...res.text.matchAll(/<a href="\/s\/[^/]+\/~\/revisions\/([A-Za-z0-9_-]+)">/g)].map((m) => m[1]);
+    // The merge that reworded it and the revision that added it; not the space's empty first revision.
+    expect(rows).toEqual([after, before]);
+    expect(res.text).toContain(`href="/s/${w.spaceId}/~/compare?from=${before}&amp;to=${after}&amp;page=${welcomeId}">changed<`);
+    expect(res.text).toMatch(/>added<span class="visually-hidden">/);
+    const glossary = find(await pagesOf(`/v1/spaces/${w.spaceId}/content`), "Glossary")!;
+    const glossaryRows = [...(await alice.get(`${history()}?page=${glossary.id}`)).text.matchAll(/<a href="\/s\/[^/]+\/~\/revisions\/([A-Za-z0-9_-]+)">/g)].map((m) => m[1]);
+    expect(glossaryRows).toEqual([after]);
+    // A page id no revision knows: none listed; a malformed one: 400 naming the field.
+    const none = await alice.get(`${history()}?page=nope`);
+    expect(none.status).toBe(200);
+    expect(none.text).toContain("No change to this page in these revisions.");
+    const bad = await alice.get(`${history()}?page=${encodeURIComponent("a/b")}`);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("&#39;page&#39; must be a page id");
+    // The old revision's page links to the page's history too.
+    expect((await alice.get(`/s/${w.spaceId}/~/revisions/${before}/welcome`)).text).toContain(`href="/s/${w.spaceId}/~/history?page=${welcomeId}">History of this page</a>`);
+  });
+
   test("the history is paged: the older page starts where the first ended, and leads back to the newest", async () => {
     const log = await createSpace(w.alice.api, w.orgId, { title: "Log" });
     for (let i = 0; i < 22; i++) await addPages(sys, log.id, [{ title: `Entry ${i}`, markdown: `Entry ${i}.\n` }]);

@@ -13,12 +13,10 @@ import { pageChanges, type PageChanges } from "./conflicts";
 import { compareOffThread, DiffCache, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type PageDiff } from "./diff";
 import { page, redirect, type AppAnswer, type AppRequest } from "./http";
 import { badForm, notFound, PageError } from "./page-error";
-import { comparePage, historyPage, revisionPage, type ComparedPage, type HistoryEntry } from "./pages/history";
+import { comparePage, historyPage, HISTORY_PAGE_SIZE, revisionPage, type ComparedPage, type HistoryEntry } from "./pages/history";
 import type { Viewer } from "./pages/layout";
 import { firstDocument, type TreeNode } from "./pages/space";
 
-/** Revisions a history page lists. */
-export const HISTORY_PAGE_SIZE = 20;
 /** Merged change requests read to name the revisions they made (the newest first). */
 const MERGED_READ = 300;
 /** Pages whose content is read and diffed on one compare page; the others link to their own diff. */
@@ -106,11 +104,16 @@ function canEdit(space: contentApi.SpaceResource): boolean {
   return (space.permissions as { edit?: unknown } | undefined)?.edit === true;
 }
 
-/** `GET …/~/history[?at=revision]`: HISTORY_PAGE_SIZE revisions from `at` (the current one by default) back. */
+/**
+ * `GET …/~/history[?at=revision][&page=pageId]`: HISTORY_PAGE_SIZE revisions from `at` (the current one by
+ * default) back; with `page`, only those of them that changed that page (what each changed of it).
+ */
 async function history(as: As, req: AppRequest, viewer: Viewer, space: contentApi.SpaceResource): Promise<AppAnswer> {
   const at = req.query.at;
   const start = at === undefined || at === "" ? space.revision : revisionIdOf(at);
   if (!start) throw badForm("'at' must be a revision id of this space.");
+  const pageId = req.query.page === "" ? undefined : req.query.page;
+  if (pageId !== undefined && !REVISION_ID.test(pageId)) throw badForm("'page' must be a page id.");
   const merged = await mergedByRevision(as, space.id);
   const entries: HistoryEntry[] = [];
   const seen = new Set<string>();
@@ -129,7 +132,41 @@ async function history(as: As, req: AppRequest, viewer: Viewer, space: contentAp
     });
   }
   const older = next && !seen.has(next) ? next : undefined;
-  return page(200, historyPage(viewer, space, space.revision, entries, older, start !== space.revision, Date.now()));
+  const forPage = pageId ? await pageHistory(as, space, entries, pageId) : undefined;
+  return page(200, historyPage(viewer, space, space.revision, forPage?.entries ?? entries, older, start !== space.revision, Date.now(), forPage?.page));
+}
+
+/**
+ * The entries that changed page `pageId` (each revision against the one before it on main, the API's
+ * semantic changes, read after the walk's reads answered the user), with what they changed of it, and the
+ * page's title (its newest among them, else "this page").
+ */
+async function pageHistory(as: As, space: contentApi.SpaceResource, entries: HistoryEntry[], pageId: string): Promise<{ entries: HistoryEntry[]; page: { id: string; title: string } }> {
+  const found = await Promise.all(
+    entries.map(async (e): Promise<{ kinds: string[]; title?: string } | undefined> => {
+      if (!e.parent) {
+        // The space's first revision: the page is new in it when it is there.
+        const first = findById((await as(contentApi.getRevision, { spaceId: space.id, revisionId: e.id, metadata: false })).pages, pageId);
+        return first ? { kinds: ["added"], title: first.title } : undefined;
+      }
+      const listed = await as(contentApi.semanticChangesBetween, { spaceId: space.id, from: e.parent, to: e.id, limit: MAX_CHANGES });
+      const mine = pageChanges(listed.changes).find((p) => p.id === pageId);
+      if (mine) return { kinds: mine.kinds, title: mine.title };
+      // Past the changes read: it may have changed the page too.
+      return listed.more > 0 ? { kinds: [] } : undefined;
+    }),
+  );
+  const title =
+    found.find((f) => f?.title)?.title ??
+    (await as(contentApi.getPageInRevision, { spaceId: space.id, revisionId: entries[0]?.id ?? space.revision, pageId }).then(
+      (p) => p.title,
+      () => "this page",
+    ));
+  const kept = entries.flatMap((e, i) => {
+    const f = found[i];
+    return f ? [{ ...e, pageKinds: f.kinds }] : [];
+  });
+  return { entries: kept, page: { id: pageId, title } };
 }
 
 /** The page of a tree at `path`, or undefined. */

@@ -406,8 +406,8 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
   throw notFound();
 }
 
-function rendered(content: PageContent): { title: string; path: string; html: string } {
-  return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
+function rendered(content: PageContent): { id: string; title: string; path: string; html: string } {
+  return { id: content.id, title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
 }
 
 async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[], uploadLimit: number): Promise<AppAnswer> {

@@ -51,3 +51,22 @@ describe("the history list", () => {
     expect(out.indexOf("/~/revisions/r3")).toBeLessThan(out.indexOf("/~/revisions/r1"));
   });
 });
+
+describe("a page's history", () => {
+  test("the page named, each row's change linked to that page's compare, paging keeping the page", () => {
+    const out = historyPage(
+      viewer,
+      { id: "s1", title: "Docs" },
+      "r9",
+      [{ id: "r5", createdAt: "2026-03-10T11:00:00.000Z", parent: "r4", pageKinds: ["modified", "moved"] }],
+      "r3",
+      true,
+      NOW,
+      { id: "p1", title: "Guide <1>" },
+    );
+    expect(out).toContain("<h1>History of “Guide &lt;1&gt;”</h1>");
+    expect(out).toContain('href="/s/s1/~/compare?from=r4&amp;to=r5&amp;page=p1">changed, moved<');
+    expect(out).toContain('href="/s/s1/~/history?at=r3&amp;page=p1" rel="next"');
+    expect(out).toContain('href="/s/s1/~/history?page=p1">Newest revisions</a>');
+  });
+});

@@ -18,7 +18,12 @@ export interface HistoryEntry {
   gitMessage?: string;
   /** The revision before it (the first parent), when there is one. */
   parent?: string;
+  /** On a page's history: what the revision changed of the page (added, removed, modified, moved). */
+  pageKinds?: string[];
 }
+
+/** Revisions a history page lists. */
+export const HISTORY_PAGE_SIZE = 20;
 
 const UNITS: Array<[number, string]> = [
   [365 * 24 * 3600, "year"],
@@ -74,8 +79,26 @@ function firstLine(text: string): string {
  * The history list: a row a revision (its link, when, who, the change request), radio buttons picking two of
  * them for the compare form (a GET, no script), and a link to the next, older, page.
  */
-export function historyPage(viewer: Viewer, space: SpaceView, current: string, entries: HistoryEntry[], older: string | undefined, paged: boolean, now: number): string {
+export function historyPage(
+  viewer: Viewer,
+  space: SpaceView,
+  current: string,
+  entries: HistoryEntry[],
+  older: string | undefined,
+  paged: boolean,
+  now: number,
+  /** A page's history: only the revisions that changed it. */
+  forPage?: { id: string; title: string },
+): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
+  const pageQuery = forPage ? `page=${encodeURIComponent(forPage.id)}` : "";
+  const list = forPage ? `${historyBase(space)}?${pageQuery}` : historyBase(space);
+  const changesOf = (e: HistoryEntry, label: string): Html =>
+    e.parent
+      ? html`<a href="${base}/~/compare?from=${encodeURIComponent(e.parent)}&amp;to=${encodeURIComponent(e.id)}${forPage ? trusted(`&amp;${pageQuery}`) : ""}">${
+          forPage ? (e.pageKinds?.length ? e.pageKinds.map((k) => KIND_LABEL[k as keyof typeof KIND_LABEL] ?? k).join(", ") : "Changes") : "Changes"
+        }<span class="visually-hidden"> in ${label}</span></a>`
+      : html`<span class="meta">${forPage ? "added" : "first"}</span>`;
   const rows = entries.map((e, i) => {
     const label = `revision ${shortId(e.id)}`;
     const author = e.changeRequest?.createdBy?.displayName;
@@ -90,16 +113,17 @@ export function historyPage(viewer: Viewer, space: SpaceView, current: string, e
           ? html`<span class="meta">${firstLine(e.gitMessage)}</span>`
           : html`<span class="meta">—</span>`
     }</td>
-<td>${e.parent ? html`<a href="${base}/~/compare?from=${encodeURIComponent(e.parent)}&amp;to=${encodeURIComponent(e.id)}">Changes<span class="visually-hidden"> in ${label}</span></a>` : html`<span class="meta">first</span>`}</td>
+<td>${changesOf(e, label)}</td>
 <td><input type="radio" name="from" value="${e.id}" id="from-${i}"${i === 1 || (entries.length === 1 && i === 0) ? trusted(" checked") : ""}><label class="inline visually-hidden" for="from-${i}">Compare from ${label}</label></td>
 <td><input type="radio" name="to" value="${e.id}" id="to-${i}"${i === 0 ? trusted(" checked") : ""}><label class="inline visually-hidden" for="to-${i}">Compare to ${label}</label></td>
 </tr>`;
   });
   return layout(
-    `History · ${space.title ?? "Space"}`,
+    `${forPage ? `History of ${forPage.title}` : "History"} · ${space.title ?? "Space"}`,
     viewer,
-    html`${crumbs(space)}
-<h1>History</h1>
+    html`${forPage ? crumbs(space, forPage.title) : crumbs(space)}
+<h1>${forPage ? `History of “${forPage.title}”` : "History"}</h1>
+${forPage ? html`<p class="meta">The revisions that changed this page${paged || older ? `, among ${HISTORY_PAGE_SIZE} of the space’s revisions a page` : ""}. <a href="${historyBase(space)}">All of the space’s revisions</a></p>` : ""}
 ${
   entries.length
     ? html`<form method="get" action="${base}/~/compare" class="history">
@@ -107,9 +131,9 @@ ${
 <thead><tr><th scope="col">Revision</th><th scope="col">When</th><th scope="col">Author</th><th scope="col">Change request</th><th scope="col">Its changes</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
 <tbody>${rows}</tbody></table>
 <p><button type="submit">Compare selected revisions</button></p></form>`
-    : html`<p class="meta">No revision.</p>`
+    : html`<p class="meta">${forPage ? "No change to this page in these revisions." : "No revision."}</p>`
 }
-<p class="meta">${paged ? html`<a href="${historyBase(space)}">Newest revisions</a>` : ""}${paged && older ? " · " : ""}${older ? html`<a href="${historyBase(space)}?at=${encodeURIComponent(older)}" rel="next">Older revisions</a>` : ""}</p>`,
+<p class="meta">${paged ? html`<a href="${list}">Newest revisions</a>` : ""}${paged && older ? " · " : ""}${older ? html`<a href="${historyBase(space)}?at=${encodeURIComponent(older)}${forPage ? trusted(`&amp;${pageQuery}`) : ""}" rel="next">Older revisions</a>` : ""}</p>`,
   );
 }
 
@@ -134,6 +158,7 @@ export function revisionPage(
 ${
   shown
     ? html`<article><h1>${shown.title}</h1>${trusted(shown.html)}</article>
+<p class="meta"><a href="${historyBase(space)}?page=${encodeURIComponent(shown.id)}">History of this page</a></p>
 ${
   isCurrent
     ? ""
