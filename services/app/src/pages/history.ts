@@ -14,8 +14,6 @@ export interface HistoryEntry {
   createdAt?: string;
   /** The change request whose merge made this revision, when known. */
   changeRequest?: { number: number; subject?: string; createdBy?: { displayName?: string } };
-  /** Git sync's commit message, for a revision imported from Git. */
-  gitMessage?: string;
   /** The revision before it (the first parent), when there is one. */
   parent?: string;
   /** On a page's history: what the revision changed of the page (added, removed, modified, moved). */
@@ -70,11 +68,6 @@ function crumbs(space: SpaceView, ...after: Array<Html | string>): Html {
   return html`<p class="meta"><a href="${base}">${space.title ?? space.id}</a> › ${after.length ? html`<a href="${historyBase(space)}">History</a>` : "History"}${after.map((a) => html` › ${a}`)}</p>`;
 }
 
-function firstLine(text: string): string {
-  const line = text.split("\n")[0].trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-}
-
 /**
  * The history list: a row a revision (its link, when, who, the change request), radio buttons picking two of
  * them for the compare form (a GET, no script), and a link to the next, older, page.
@@ -105,14 +98,8 @@ export function historyPage(
     return html`<tr>
 <td><a href="${base}/~/revisions/${encodeURIComponent(e.id)}"><code>${shortId(e.id)}</code></a>${e.id === current ? html` <span class="meta">(current)</span>` : ""}</td>
 <td>${timeOf(e.createdAt, now)}</td>
-<td>${author ?? html`<span class="meta">${e.gitMessage !== undefined ? "Git sync" : "not recorded"}</span>`}</td>
-<td>${
-      e.changeRequest
-        ? html`<a href="${base}/~/changes/${e.changeRequest.number}">#${e.changeRequest.number} ${e.changeRequest.subject || "Untitled"}</a>`
-        : e.gitMessage !== undefined
-          ? html`<span class="meta">${firstLine(e.gitMessage)}</span>`
-          : html`<span class="meta">—</span>`
-    }</td>
+<td>${author ?? html`<span class="meta">not recorded</span>`}</td>
+<td>${e.changeRequest ? html`<a href="${base}/~/changes/${e.changeRequest.number}">#${e.changeRequest.number} ${e.changeRequest.subject || "Untitled"}</a>` : html`<span class="meta">—</span>`}</td>
 <td>${changesOf(e, label)}</td>
 <td><input type="radio" name="from" value="${e.id}" id="from-${i}"${i === 1 || (entries.length === 1 && i === 0) ? trusted(" checked") : ""}><label class="inline visually-hidden" for="from-${i}">Compare from ${label}</label></td>
 <td><input type="radio" name="to" value="${e.id}" id="to-${i}"${i === 0 ? trusted(" checked") : ""}><label class="inline visually-hidden" for="to-${i}">Compare to ${label}</label></td>
