@@ -40,7 +40,7 @@ const SUMMARIES_KEPT = 5000;
 const summaries = new Map<string, RevisionSummary>();
 
 /**
- * Without metadata (a third less to read on a space of thousands of pages; Git sync's commit of a revision
+ * Without metadata (less to read on a space of thousands of pages; Git sync's commit of a revision
  * is then not shown). The history's cost: one read of a whole revision per revision listed, the first time.
  */
 async function summaryOf(as: As, spaceId: string, revisionId: string): Promise<RevisionSummary> {
