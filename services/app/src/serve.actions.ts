@@ -42,6 +42,7 @@ import {
 import type { AppActions, AppService, Ctx } from "./service-types";
 import { PageError, notFound, refusalMessage } from "./page-error";
 import { adminRoute, type As } from "./admin";
+import { historyRoute } from "./history";
 
 
 type PageContent = contentApi.PageResource;
@@ -405,8 +406,8 @@ async function orgRoute(as: As, viewer: Viewer, organizationId: string, rest: st
   throw notFound();
 }
 
-function rendered(content: PageContent): { title: string; path: string; html: string } {
-  return { title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
+function rendered(content: PageContent): { id: string; title: string; path: string; html: string } {
+  return { id: content.id, title: content.title, path: content.path, html: renderMarkdown(content.markdown ?? "").html };
 }
 
 async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: string, rest: string[], uploadLimit: number): Promise<AppAnswer> {
@@ -457,10 +458,9 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const [pages, files] = await Promise.all([currentTree(as, space), as(contentApi.listFiles, { spaceId, limit: 100 })]);
     return page(200, filesPage(viewer, space, pages, files.items));
   }
-  if (kind === "revisions" && ref && !pagePathParts.length && !post) {
-    const revision = await as(contentApi.getRevision, { spaceId, revisionId: ref });
-    return page(200, spacePage(viewer, { ...space, title: `${space.title ?? space.id} (revision ${revision.id})` }, revision.pages, undefined, []));
-  }
+  // The space's history (history.ts): its revisions, one revision's pages, two compared, a page restored.
+  const inHistory = historyRoute(as, req, viewer, space, kind, ref, pagePathParts);
+  if (inHistory) return inHistory;
   throw notFound();
 }
 

@@ -71,7 +71,7 @@ export interface ShownConflict extends PageConflict {
 
 const KIND_LABEL = { added: "added", removed: "removed", modified: "modified", moved: "moved" } as const;
 
-function attributeList(p: PageChanges): Html {
+export function attributeList(p: PageChanges): Html {
   const items = Object.entries(p.attributes)
     .filter(([k]) => k !== "document")
     .map(([k, v]) => html`<li>${k}: “${v.before ?? ""}” → “${v.after ?? ""}”</li>`);

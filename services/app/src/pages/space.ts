@@ -92,7 +92,7 @@ export function spacePage(
   viewer: Viewer,
   space: SpaceView,
   tree: TreeNode[],
-  current: { title: string; path: string; html: string } | undefined,
+  current: { id?: string; title: string; path: string; html: string } | undefined,
   changeRequests: ChangeRequestView[],
   /** The current page's comments (undefined: none shown, e.g. no page). */
   comments?: ShownComment[],
@@ -110,8 +110,8 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
     viewer,
     html`<p class="meta">${space.organization ? html`<a href="/o/${encodeURIComponent(space.organization)}">Organization</a> › ` : ""}<a href="${base}">${space.emoji ? `${space.emoji} ` : ""}${space.title ?? space.id}</a></p>
 ${searchForm(space.id)}
-<p class="meta"><a href="${base}/~/files">Files</a> · <a href="${base}/~/settings">Space settings</a></p>
-${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
+<p class="meta"><a href="${base}/~/files">Files</a> · <a href="${base}/~/history">History</a> · <a href="${base}/~/settings">Space settings</a></p>
+${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>${current.id ? html`<p class="meta"><a href="${base}/~/history?page=${encodeURIComponent(current.id)}">History of this page</a></p>` : ""}` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
 ${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
 ${crs}`,
     pageTree(tree, base, current?.path),

@@ -1,0 +1,71 @@
+import { historyPage, relativeTime, timeOf } from "./history";
+
+const NOW = Date.parse("2026-03-10T12:00:00.000Z");
+const viewer = { userId: "u1", csrf: "c" };
+
+describe("history times", () => {
+  test.each([
+    ["2026-03-10T11:59:30.000Z", "just now"],
+    ["2026-03-10T12:00:30.000Z", "just now"],
+    ["2026-03-10T11:59:00.000Z", "1 minute ago"],
+    ["2026-03-10T11:15:00.000Z", "45 minutes ago"],
+    ["2026-03-10T09:00:00.000Z", "3 hours ago"],
+    ["2026-03-09T12:00:00.000Z", "1 day ago"],
+    ["2026-02-24T12:00:00.000Z", "2 weeks ago"],
+    ["2025-12-10T12:00:00.000Z", "3 months ago"],
+    ["2024-03-10T12:00:00.000Z", "2 years ago"],
+    ["not a time", "not a time"],
+  ])("%s is %s", (iso, said) => {
+    expect(relativeTime(iso, NOW)).toBe(said);
+  });
+
+  test("the exact UTC time is the title, the relative one the text", () => {
+    expect(timeOf("2026-03-10T08:59:59.123Z", NOW).value).toBe('<time datetime="2026-03-10T08:59:59.123Z" title="2026-03-10 08:59:59 UTC">3 hours ago</time>');
+    expect(timeOf(undefined, NOW).value).toContain("unknown time");
+  });
+});
+
+describe("the history list", () => {
+  test("rows newest first, change requests linked and escaped, the newest two picked for the compare form", () => {
+    const out = historyPage(
+      viewer,
+      { id: "s1", title: "Docs" },
+      "r3",
+      [
+        { id: "r3", createdAt: "2026-03-10T11:00:00.000Z", parent: "r2", changeRequest: { number: 7, subject: "<b>Fix</b>", createdBy: { displayName: "Ann <x>" } } },
+        { id: "r2", createdAt: "2026-03-09T11:00:00.000Z", parent: "r1" },
+        { id: "r1", createdAt: "2026-03-08T11:00:00.000Z" },
+      ],
+      undefined,
+      false,
+      NOW,
+    );
+    expect(out).toContain('<a href="/s/s1/~/changes/7">#7 &lt;b&gt;Fix&lt;/b&gt;</a>');
+    expect(out).toContain("Ann &lt;x&gt;");
+    expect(out).toContain("not recorded");
+    expect(out).toContain('href="/s/s1/~/compare?from=r2&amp;to=r3"');
+    expect(out).toContain('name="to" value="r3" id="to-0" checked');
+    expect(out).toContain('name="from" value="r2" id="from-1" checked');
+    expect(out).not.toContain('rel="next"');
+    expect(out.indexOf("/~/revisions/r3")).toBeLessThan(out.indexOf("/~/revisions/r1"));
+  });
+});
+
+describe("a page's history", () => {
+  test("the page named, each row's change linked to that page's compare, paging keeping the page", () => {
+    const out = historyPage(
+      viewer,
+      { id: "s1", title: "Docs" },
+      "r9",
+      [{ id: "r5", createdAt: "2026-03-10T11:00:00.000Z", parent: "r4", pageKinds: ["modified", "moved"] }],
+      "r3",
+      true,
+      NOW,
+      { id: "p1", title: "Guide <1>" },
+    );
+    expect(out).toContain("<h1>History of “Guide &lt;1&gt;”</h1>");
+    expect(out).toContain('href="/s/s1/~/compare?from=r4&amp;to=r5&amp;page=p1">changed, moved<');
+    expect(out).toContain('href="/s/s1/~/history?at=r3&amp;page=p1" rel="next"');
+    expect(out).toContain('href="/s/s1/~/history?page=p1">Newest revisions</a>');
+  });
+});
