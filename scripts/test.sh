@@ -69,5 +69,7 @@ console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")}
 const failures = lines.flatMap((l) => (l.failures ?? []).map((f) => `${l.pass}: ${f}`));
 if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 ' "$summary" "$started" "$units_done"
+# TEST_SUMMARY_KEEP=<file>: the summary lines kept (test/suite-times.js reads them).
+[ -n "${TEST_SUMMARY_KEEP:-}" ] && cp "$summary" "$TEST_SUMMARY_KEEP"
 rm -f "$summary"
 exit $status

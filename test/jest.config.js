@@ -53,5 +53,6 @@ module.exports = {
   setupFiles: ["<rootDir>/src/setup-fetch.ts"],
   globalSetup: "<rootDir>/global-setup.js",
   globalTeardown: "<rootDir>/global-teardown.js",
+  testSequencer: "<rootDir>/sequencer.js",
   testPathIgnorePatterns: ["/node_modules/", "/dist/", ...(process.env.E2E_MONGO_URL ? [] : ignore(MONGO_ONLY)), ...group],
 };
