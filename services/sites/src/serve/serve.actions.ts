@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import { configFor } from "@docshelf/config";
-import type { Customization } from "../customization";
+import { socialAccountUrl, SOCIAL_PLATFORMS, type Customization, type SocialAccount } from "../customization";
 import type { SiteDoc } from "../models";
 import { matchRedirect, redirectStatus } from "../redirects";
 import { redirectTarget } from "../redirects.actions";
@@ -121,7 +121,28 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
   chrome.headerLinks = headerLinksOf(customization, served.claims ?? {}, hrefOf);
+  const social = socialOf(customization);
+  if (social) chrome.social = social;
   return chrome;
+}
+
+const PLATFORM_NAMES: Record<SocialAccount["platform"], string> = {
+  twitter: "X (Twitter)", instagram: "Instagram", facebook: "Facebook", linkedin: "LinkedIn", github: "GitHub", discord: "Discord", slack: "Slack",
+  youtube: "YouTube", tiktok: "TikTok", reddit: "Reddit", bluesky: "Bluesky", mastodon: "Mastodon", threads: "Threads", medium: "Medium",
+};
+
+/** The customization's social accounts as links for the header and the footer (as each account's `display` asks). */
+function socialOf(customization: Customization): Chrome["social"] | undefined {
+  const accounts = Array.isArray(customization.socialAccounts) ? customization.socialAccounts : [];
+  const social: NonNullable<Chrome["social"]> = { header: [], footer: [], newTab: customization.externalLinks?.target === "blank" };
+  for (const account of accounts) {
+    // Stored accounts were checked on PUT; anything else is skipped, never drawn.
+    if (!account || !(SOCIAL_PLATFORMS as readonly string[]).includes(account.platform) || typeof account.handle !== "string") continue;
+    const link = { platform: account.platform, label: `${PLATFORM_NAMES[account.platform]}: ${account.handle}`, href: socialAccountUrl(account) };
+    if (account.display?.header) social.header.push(link);
+    if (account.display?.footer !== false) social.footer.push(link);
+  }
+  return social.header.length || social.footer.length ? social : undefined;
 }
 
 /**
