@@ -30,7 +30,7 @@ import { chromeLinkResolver, chromeRefs } from "./chrome-links";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import * as openapi from "@docshelf/contracts/openapi";
-import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins } from "./api-console";
+import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins, withSpecLocation } from "./api-console";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -392,9 +392,11 @@ export const serveActions: SitesActions = {
           return null;
         });
         if (!spec || !hasOperation(spec.document, checked.method, checked.path)) return missing();
-        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document: spec.document, assets: built });
+        // A spec registered by URL: its relative servers are where it came from.
+        const document = withSpecLocation(spec.document, spec.sourceURL);
+        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document, assets: built });
         const consolePage = respond(200, HTML, html, true);
-        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(spec.document, checked.method, checked.path)) } };
+        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(document, checked.method, checked.path)) } };
       }
       if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
