@@ -4,7 +4,10 @@
 // allows members it does not list) and the newest one (which requires it); bad input is a 400 naming the field;
 // 401, 403 for a member below create, 404 for another organization. The published pages draw each account as an
 // icon link in the header and/or the footer as its `display` asks, named for screen readers, opening off-site safely.
+// The app's site page edits them too (its Look form: one account a line).
 import { expectComponent, expectErrorBody, expectSchema, type RunningSystem } from "@docshelf/testkit";
+import { parse } from "node-html-parser";
+import { Browser, signIn } from "./app-fixtures";
 import { MODES, start } from "./modes";
 import { newSite, sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { html, publishedSite, rawGet, type PublishedSite } from "./sites-serve-fixtures";
@@ -143,6 +146,36 @@ describe.each(MODES)("a site's social accounts over %s", (mode) => {
     const otherOrg = (await w.owner.api.post("/v1/orgs", { title: "Other org" })).body.id;
     expect((await w.owner.api.put(`/v1/orgs/${otherOrg}/sites/${site.id}/customization`, body)).status).toBe(404);
     expect((await w.owner.api.get(url(site.id))).body.socialAccounts).toEqual([]);
+  });
+  test("the app's site page edits them: one a line, shown back in the form, drawn on the site; a bad line is a 400 naming the field; a reader may not", async () => {
+    const site = await publishedSite(sys, w);
+    const owner = new Browser(sys.url);
+    expect((await signIn(owner, w.owner.token)).status).toBe(303);
+    const sitePage = `/o/${w.orgId}/sites/${site.site.id}`;
+    const look = { intent: "customization", logo: "", favicon: "", primaryColor: "#346DDB", theme: "light", toggle: "on" };
+    const saved = await owner.submit(sitePage, sitePage, { ...look, social: "github acme-app header footer\nbluesky acme.bsky.social" });
+    expect(saved.status).toBe(303);
+    expect((await w.owner.api.get(url(site.site.id))).body.socialAccounts).toEqual([
+      { platform: "github", handle: "acme-app", display: { header: true, footer: true } },
+      { platform: "bluesky", handle: "acme.bsky.social", display: { header: false, footer: true } },
+    ]);
+    expect(parse((await owner.get(sitePage)).text).querySelector("textarea#site-social")?.text).toBe("github acme-app header footer\nbluesky acme.bsky.social footer");
+    const doc = html(await rawGet(sys.url, site.base));
+    expect(doc.querySelectorAll(".social-header a").map((a) => a.getAttribute("href"))).toEqual(["https://github.com/acme-app"]);
+    expect(doc.querySelectorAll(".social-footer a").map((a) => a.getAttribute("href"))).toEqual(["https://github.com/acme-app", "https://bsky.app/profile/acme.bsky.social"]);
+
+    const badLine = await owner.submit(sitePage, sitePage, { ...look, social: "github" });
+    expect(badLine.status).toBe(400);
+    expect(badLine.text).toContain("&#39;social&#39;");
+    const badPlatform = await owner.submit(sitePage, sitePage, { ...look, social: "myspace acme" });
+    expect(badPlatform.status).toBe(400);
+    expect(badPlatform.text).toContain("socialAccounts[0].platform");
+    const reader = new Browser(sys.url);
+    expect((await signIn(reader, w.reader.token)).status).toBe(303);
+    // With the CSRF token of the page the reader sees: the role, not the token, refuses it.
+    const refused = await reader.submit(sitePage, sitePage, { ...look, social: "github evil" });
+    expect([403, 404]).toContain(refused.status);
+    expect((await w.owner.api.get(url(site.site.id))).body.socialAccounts).toHaveLength(2);
   });
 });
 
