@@ -167,7 +167,9 @@ function socialHtml(chrome: Chrome, place: "header" | "footer"): string {
       `<li><a class="social-link social-${e(l.platform)}" href="${e(l.href)}" rel="me noopener noreferrer"${target} aria-label="${e(l.label)}" title="${e(l.label)}">` +
       `<svg class="social-icon" viewBox="0 0 256 256" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">${SOCIAL_ICON_PATHS[l.platform]}</svg></a></li>`,
   );
-  return `<nav class="social-links social-${place}" aria-label="Social accounts"><ul>${li.join("")}</ul></nav>`;
+  // One navigation landmark (the header's); the footer's list sits in the footer's own landmark, so no two landmarks share a name.
+  if (place === "header") return `<nav class="social-links social-header" aria-label="Social accounts"><ul>${li.join("")}</ul></nav>`;
+  return `<div class="social-links social-footer"><ul aria-label="Social accounts">${li.join("")}</ul></div>`;
 }
 
 function navList(className: string, label: string, links: NavLink[]): string {
