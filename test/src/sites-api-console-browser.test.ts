@@ -4,18 +4,18 @@
 // server (a loopback server this test starts) and shows its answer; no CSP violation, and a spec whose summary,
 // description and example carry script runs none. Another spec of the organization, or an operation no block of the
 // page names, is no console (404). A spec the organization registered by URL (fetched by the openapi service from
-// the loopback server, allowed by OPENAPI_FETCH_ALLOW_PRIVATE) gets the same console, named by GitBook's URL block
+// the loopback server, on a port the shared systems may reach: shared-ports.ts) gets the same console, named by GitBook's URL block
 // (`{% openapi src="…" %}`) as well as by slug, its relative server resolved against where the spec came from; a
 // block naming a URL no spec was registered with has no console and makes nothing fetch it. Screenshots go to
 // test/artifacts/api-console-*.png.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
-import { startPrivate } from "./modes";
+import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { listenOnSharedPort } from "./shared-ports";
 import { publishedSite, rawGet, unique, type PublishedSite } from "./sites-serve-fixtures";
 
 const XSS = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=1</script>';
@@ -72,12 +72,11 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
       if (req.url?.startsWith("/v1/pets")) return void res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pets: ["tom-from-the-url-spec-server"] }));
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pets: ["rex-from-the-loopback-server"] }));
     });
-    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
-    apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    // A port the shared systems may reach: the openapi service fetches the URL spec from this server.
+    apiUrl = `http://127.0.0.1:${await listenOnSharedPort(api)}`;
     specUrl = `${apiUrl}/specs/pets.json`;
 
-    // Its own system: the openapi service may fetch specs from the loopback server (and from no other private address).
-    sys = await startPrivate(mode, { OPENAPI_FETCH_ALLOW_PRIVATE: `127.0.0.1:${(api.address() as AddressInfo).port}` });
+    sys = await start(mode);
     w = await sitesWorld(sys);
     const byUrl = await w.owner.api.post(`/v1/orgs/${w.orgId}/openapi`, { slug: urlSlug, source: { url: specUrl } });
     expect(byUrl.status).toBe(201);
