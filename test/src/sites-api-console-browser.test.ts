@@ -3,18 +3,30 @@
 // bundled and served by the site) opens on the block's operation, sends the request from the browser to the spec's
 // server (a loopback server this test starts) and shows its answer; no CSP violation, and a spec whose summary,
 // description and example carry script runs none. Another spec of the organization, or an operation no block of the
-// page names, is no console (404). Screenshots go to test/artifacts/api-console-*.png.
+// page names, is no console (404). A spec the organization registered by URL (fetched by the openapi service from
+// the loopback server, on a port the shared systems may reach: shared-ports.ts) gets the same console, named by GitBook's URL block
+// (`{% openapi src="…" %}`) as well as by slug, its relative server resolved against where the spec came from; a
+// block naming a URL no spec was registered with has no console and makes nothing fetch it. Screenshots go to
+// test/artifacts/api-console-*.png.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
 import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
+import { listenOnSharedPort } from "./shared-ports";
 import { publishedSite, rawGet, unique, type PublishedSite } from "./sites-serve-fixtures";
 
 const XSS = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=1</script>';
+
+/** The spec the loopback server serves at /specs/pets.json: its server relative to where it is (OpenAPI's rule). */
+const URL_SPEC = {
+  openapi: "3.0.3",
+  info: { title: "Pets by URL", version: "1.0.0" },
+  servers: [{ url: "/v1" }],
+  paths: { "/pets": { get: { summary: "List pets (URL spec)", responses: { "200": { description: "The pets" } } } } },
+};
 
 function petsSpec(server: string): Record<string, unknown> {
   return {
@@ -46,6 +58,8 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
   let apiUrl: string;
   const received: string[] = [];
   const slug = unique("pets").toLowerCase();
+  const urlSlug = unique("pets-url").toLowerCase();
+  let specUrl: string;
 
   beforeAll(async () => {
     api = createServer((req, res) => {
@@ -54,18 +68,23 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
       res.setHeader("Access-Control-Allow-Headers", "*");
       if (req.method === "OPTIONS") return void res.writeHead(204).end();
       received.push(`${req.method} ${req.url}`);
+      if (req.url === "/specs/pets.json") return void res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(URL_SPEC));
+      if (req.url?.startsWith("/v1/pets")) return void res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pets: ["tom-from-the-url-spec-server"] }));
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ pets: ["rex-from-the-loopback-server"] }));
     });
-    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
-    apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    // A port the shared systems may reach: the openapi service fetches the URL spec from this server.
+    apiUrl = `http://127.0.0.1:${await listenOnSharedPort(api)}`;
+    specUrl = `${apiUrl}/specs/pets.json`;
 
     sys = await start(mode);
     w = await sitesWorld(sys);
+    const byUrl = await w.owner.api.post(`/v1/orgs/${w.orgId}/openapi`, { slug: urlSlug, source: { url: specUrl } });
+    expect(byUrl.status).toBe(201);
     const spec = await w.owner.api.post(`/v1/orgs/${w.orgId}/openapi`, { slug, source: { text: JSON.stringify(petsSpec(apiUrl)) } });
     expect(spec.status).toBe(201);
     const other = await w.owner.api.post(`/v1/orgs/${w.orgId}/openapi`, { slug: `${slug}-other`, source: { text: JSON.stringify(petsSpec(apiUrl)) } });
     expect(other.status).toBe(201);
-    for (const s of [slug, `${slug}-other`]) {
+    for (const s of [slug, `${slug}-other`, urlSlug]) {
       const deadline = Date.now() + 30_000;
       while ((await w.owner.api.get(`/v1/orgs/${w.orgId}/openapi/${s}`)).body.processingState !== "complete") {
         if (Date.now() > deadline) throw new Error(`spec ${s} was not processed`);
@@ -77,6 +96,11 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
       pages: [
         { id: "intro", title: "Intro", markdown: "The API.\n" },
         { id: "pets", title: "Pets", markdown: `{% openapi-operation spec="${slug}" path="/pets" method="get" %}\n[OpenAPI ${slug}](https://example.com/${slug}.json)\n{% endopenapi-operation %}\n` },
+        // GitBook's block for a spec given by URL, and the same spec by its slug.
+        { id: "url-pets", title: "URL pets", markdown: `{% openapi src="${specUrl}" path="/pets" method="get" %}\n[pets.json](${specUrl})\n{% endopenapi %}\n` },
+        { id: "url-slug", title: "URL slug", markdown: `{% openapi-operation spec="${urlSlug}" path="/pets" method="get" %}\n{% endopenapi-operation %}\n` },
+        // A URL no spec of the organization was registered with.
+        { id: "unregistered", title: "Unregistered", markdown: `{% openapi src="${apiUrl}/specs/unregistered.json" path="/pets" method="get" %}\n{% endopenapi %}\n` },
       ],
     });
     browser = await launchBrowser(sys.url, [apiUrl]);
@@ -170,5 +194,51 @@ suites("the API blocks' Test it console in Chromium over %s", (mode) => {
       const res = await rawGet(sys.url, path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
+  });
+  test("a spec registered by URL: GitBook's URL block gets the Test it console, which sends the request to the spec's relative server as resolved against the spec's URL", async () => {
+    const page = await context.newPage();
+    const trace = watch(page);
+    await page.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
+    await page.goto(`${sys.url}${docs.base}/url-pets`);
+    // The card shows the registered spec's operation, as a `spec=` block would.
+    expect(await page.locator(".api-card .api-summary").textContent()).toBe("List pets (URL spec)");
+    const tryIt = page.locator(".api-card a.api-try");
+    expect(await tryIt.getAttribute("href")).toBe(`${docs.base}/url-pets/~api-console?spec=${urlSlug}&method=get&path=%2Fpets`);
+    await tryIt.click();
+    await page.waitForURL((url) => url.pathname === `${docs.base}/url-pets/~api-console`);
+    await page.waitForSelector("html[data-console-ready]", { timeout: 30_000 });
+    const send = page.getByRole("button", { name: /^send/i }).first();
+    await send.waitFor({ state: "visible", timeout: 30_000 });
+    await send.click();
+    await page.getByText("tom-from-the-url-spec-server").first().waitFor({ timeout: 30_000 });
+    expect(received.some((r) => r.startsWith("GET /v1/pets"))).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, `api-console-url-spec-${mode}.png`) });
+    expect(await page.evaluate<string[]>("window.__csp")).toEqual([]);
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test("a spec registered by URL, named by slug: the console page's data and CSP name the server resolved against the spec's URL", async () => {
+    for (const holder of ["url-slug", "url-pets"]) {
+      const res = await rawGet(sys.url, `${docs.base}/${holder}/~api-console?spec=${urlSlug}&method=get&path=%2Fpets`);
+      expect({ holder, status: res.status }).toEqual({ holder, status: 200 });
+      expect(String(res.headers["content-security-policy"])).toContain(`connect-src 'self' ${apiUrl}`);
+      const data = JSON.parse(/<script type="application\/json" id="api-console-data">([^<]*)<\/script>/.exec(res.text)?.[1] ?? "null");
+      expect(data.document.servers).toEqual([{ url: `${apiUrl}/v1` }]);
+    }
+    // The text spec (no location) is left as it was.
+    const text = await rawGet(sys.url, `${docs.base}/pets/~api-console?spec=${slug}&method=get&path=%2Fpets`);
+    expect(JSON.parse(/id="api-console-data">([^<]*)</.exec(text.text)?.[1] ?? "null").document.servers).toEqual([{ url: apiUrl }]);
+  });
+
+  test("attacker: a block naming a URL no spec was registered with has no console, and the site fetches nothing from it", async () => {
+    const res = await rawGet(sys.url, `${docs.base}/unregistered`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('class="api-card"');
+    expect(res.text).not.toContain("api-try");
+    expect(received.some((r) => r.includes("unregistered"))).toBe(false);
+    // The registered spec's console is not reachable through the page that does not name it.
+    const other = await rawGet(sys.url, `${docs.base}/unregistered/~api-console?spec=${urlSlug}&method=get&path=%2Fpets`);
+    expect(other.status).toBe(404);
   });
 });

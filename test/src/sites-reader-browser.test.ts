@@ -54,6 +54,11 @@ suites("a reader's site in Chromium over %s", (mode) => {
       announcement: { enabled: true, message: "Version 2 is out", style: "info", link: { title: "Read more", to: { kind: "url", url: "https://example.com/v2" } } },
       footer: { groups: [{ title: "Company", links: [{ title: "About us", to: { kind: "url", url: "https://example.com/about" } }] }], copyright: "© Acme", logo: { light: "https://cdn.example.com/foot.png", dark: "https://cdn.example.com/foot.png" } },
       favicon: { emoji: "1f680" },
+      // Social links in the header and the footer: axe and the 390 px width check cover them too.
+      socialAccounts: [
+        { platform: "github", handle: "acme", display: { header: true, footer: true } },
+        { platform: "mastodon", handle: "acme@fosstodon.org", display: { header: false, footer: true } },
+      ],
     });
     if (customized.status !== 200) throw new Error(`customization: ${customized.status}`);
     browser = await launchBrowser(sys.url);
@@ -183,6 +188,8 @@ suites("a reader's site in Chromium over %s", (mode) => {
       await page.goto(`${sys.url}${docs.base}`);
       await page.waitForLoadState("load");
       expect(await page.locator(".page-meta .last-updated").count()).toBe(1);
+      expect(await page.locator(".site-header a.social-link").count()).toBe(1);
+      expect(await page.locator("footer a.social-link").count()).toBe(2);
       expect(await wcagViolations(page)).toEqual([]);
       // The header's menu opens without script, within the width.
       await page.click("details.header-menu summary");

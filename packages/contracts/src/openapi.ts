@@ -26,10 +26,14 @@ export interface SpecContent {
   slug: string;
   lastVersion: string;
   document: Record<string, unknown>;
+  /** Where the version was fetched from (a spec registered by URL); absent for a spec sent as text. */
+  sourceURL?: string;
 }
 
 export const renderSpecPages = action<{ organizationId: string; slug: string; models?: boolean }, SpecPages | null>("openapi.renderSpecPages");
 export const getSpecContent = action<{ organizationId: string; slug: string }, SpecContent | null>("openapi.getSpecContent");
+/** The spec the organization registered with this source URL (exactly as registered), as getSpecContent answers it. */
+export const getSpecContentBySource = action<{ organizationId: string; url: string }, SpecContent | null>("openapi.getSpecContentBySource");
 
 /** GitBook's OpenAPISpec (only the fields callers read are typed). */
 export interface SpecResource {

@@ -1,11 +1,44 @@
 // The few fields of a site's customization (GitBook's SiteCustomizationSettings) its page edits: logo,
-// favicon, primary colour and theme, read out of it and written back into it, the rest kept as it was.
+// favicon, primary colour, theme and social accounts, read out of it and written back into it, the rest kept
+// as it was.
 import type * as sites from "@docshelf/contracts/sites";
 import { badForm } from "./page-error";
 
 const COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
-export type Looks = { logo: string; favicon: string; primaryColor: string; theme: "light" | "dark"; toggle: boolean };
+export type Looks = { logo: string; favicon: string; primaryColor: string; theme: "light" | "dark"; toggle: boolean; social: string };
+
+/** At most this many social accounts (GitBook's SiteSocialAccounts). */
+const MAX_SOCIAL = 10;
+
+/**
+ * The social accounts as the form's text: one a line, `platform handle` and where it shows (`header`, `footer`;
+ * GitBook's default when neither is said: the footer), e.g. `github acme header footer`.
+ */
+function socialText(accounts: unknown): string {
+  if (!Array.isArray(accounts)) return "";
+  return accounts
+    .map((a) => {
+      const account = record(a);
+      const display = record(account.display);
+      const places = [display.header === true ? "header" : "", display.footer !== false ? "footer" : ""].filter(Boolean);
+      return [account.platform, account.handle, ...places].join(" ");
+    })
+    .join("\n");
+}
+
+/** The form's social accounts text as GitBook's socialAccounts; the sites service checks platforms and handles (a 400 naming the entry). */
+function socialAccounts(form: Record<string, string>): Array<{ platform: string; handle: string; display: { header: boolean; footer: boolean } }> {
+  const lines = (form.social ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (lines.length > MAX_SOCIAL) throw badForm(`Social accounts ('social') are at most ${MAX_SOCIAL}, one a line.`);
+  return lines.map((line) => {
+    const [platform, handle, ...places] = line.split(/\s+/);
+    if (!handle || places.some((p) => p !== "header" && p !== "footer")) {
+      throw badForm(`Each social account ('social') is a line "platform handle", then header and/or footer, e.g. "github acme header footer"; not "${line.slice(0, 100)}".`);
+    }
+    return { platform: platform.toLowerCase(), handle, display: { header: places.includes("header"), footer: places.includes("footer") || !places.length } };
+  });
+}
 
 function record(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -21,6 +54,7 @@ export function looksOf(customization: sites.SiteCustomization): Looks {
     primaryColor: light(record(customization.styling).primaryColor),
     theme: themes.default === "dark" ? "dark" : "light",
     toggle: themes.toggeable !== false,
+    social: socialText(customization.socialAccounts),
   };
 }
 
@@ -46,6 +80,7 @@ export function withLooks(customization: sites.SiteCustomization, form: Record<s
   const primaryColor = (form.primaryColor ?? "").trim();
   if (!COLOR.test(primaryColor)) throw badForm("The primary colour ('primaryColor') is #rgb or #rrggbb, e.g. #346DDB.");
   if (form.theme !== "light" && form.theme !== "dark") throw badForm("Pick the light or the dark theme ('theme').");
+  const social = socialAccounts(form);
   const header = { ...record(customization.header) };
   if (logo) header.logo = { light: logo, dark: logo };
   else delete header.logo;
@@ -58,6 +93,7 @@ export function withLooks(customization: sites.SiteCustomization, form: Record<s
     favicon: favicons,
     styling: { ...record(customization.styling), primaryColor: { light: primaryColor, dark: primaryColor } },
     themes: { ...record(customization.themes), default: form.theme, toggeable: form.toggle === "on" },
+    socialAccounts: social,
   };
 }
 

@@ -83,4 +83,26 @@ describe("openapi service", () => {
     expect(content).toMatchObject({ slug: "pets", lastVersion: expect.any(String), document: { openapi: "3.1.0", info: { title: "Pets" } } });
     expect(heard).toContainEqual({ organizationId: "org2", slug: "pets", id: content.id, versionId: content.lastVersion });
   });
+
+  test("getSpecContentBySource answers the spec registered with that URL (with where it came from), and null for any other URL or organization", async () => {
+    const url = "https://specs.example.com/pets.yaml";
+    const now = new Date().toISOString();
+    const stored = (id: string, organizationId: string, createdAt: string, lastVersion?: string) => ({
+      id, organizationId, slug: id, source: { url }, visibility: "private" as const, processingState: "complete" as const, sourceRevision: 1, claimedAt: "", createdAt, updatedAt: now, ...(lastVersion ? { lastVersion } : {}),
+    });
+    // The oldest spec with a version wins; one without a version yet does not answer.
+    await service.specs.insert(stored("by-url-new", "org3", "2026-02-01T00:00:00.000Z", "v-new"));
+    await service.specs.insert(stored("by-url-old", "org3", "2026-01-01T00:00:00.000Z", "v-old"));
+    await service.specs.insert(stored("by-url-none", "org3", "2025-01-01T00:00:00.000Z"));
+    for (const [id, specId, title] of [["v-new", "by-url-new", "New"], ["v-old", "by-url-old", "Old"]]) {
+      await service.versions.insert({ id, specId, organizationId: "org3", createdAt: now, sourceURL: url, hash: id, specVersion: "3.1.0" });
+      await service.documents.insert({ id, specId, json: JSON.stringify({ openapi: "3.1.0", info: { title }, paths: {} }) });
+    }
+    const content = await broker.call<SpecContent | null, unknown>("openapi.getSpecContentBySource", { organizationId: "org3", url });
+    expect(content).toMatchObject({ slug: "by-url-old", lastVersion: "v-old", sourceURL: url, document: { info: { title: "Old" } } });
+    expect(await broker.call("openapi.getSpecContentBySource", { organizationId: "org3", url: "https://specs.example.com/other.yaml" })).toBeNull();
+    expect(await broker.call("openapi.getSpecContentBySource", { organizationId: "org4", url })).toBeNull();
+    // getSpecContent tells where a version came from too.
+    expect(await broker.call("openapi.getSpecContent", { organizationId: "org3", slug: "by-url-new" })).toMatchObject({ sourceURL: url });
+  });
 });

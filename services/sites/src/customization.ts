@@ -20,7 +20,73 @@ export interface Customization {
   git: { showEditLink: boolean };
   privacyPolicy: Record<string, never>;
   socialPreview: Record<string, never>;
+  socialAccounts: SocialAccount[];
   insights: { trackingCookie: boolean };
+}
+
+/** GitBook's SiteSocialAccountPlatform (@gitbook/api-latest's enum). */
+export const SOCIAL_PLATFORMS = [
+  "twitter", "instagram", "facebook", "linkedin", "github", "discord", "slack", "youtube", "tiktok", "reddit", "bluesky", "mastodon", "threads", "medium",
+] as const;
+export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+
+/** GitBook's SiteSocialAccount: a handle on a platform, shown in the header and/or the footer. */
+export interface SocialAccount {
+  platform: SocialPlatform;
+  handle: string;
+  display: { footer: boolean; header: boolean };
+}
+
+/** GitBook's SiteSocialAccounts: at most 10. */
+export const MAX_SOCIAL_ACCOUNTS = 10;
+
+/**
+ * What a handle may be on each platform (GitBook: 1 to 128 characters, "without prefixes like the @ symbol"):
+ * a name of letters, digits, `.`, `_` and `-`; on Mastodon `user@instance.host`; on Bluesky a domain-like name;
+ * on LinkedIn and Reddit optionally the kind of page first (`company/acme`, `r/acme`); on Slack a workspace's
+ * subdomain. Nothing that could leave the platform's host once made a URL (socialAccountUrl).
+ */
+const NAME = "[A-Za-z0-9_][A-Za-z0-9._-]{0,127}";
+const HOST = "(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}";
+const HANDLE_PATTERNS: Record<SocialPlatform, RegExp> = {
+  twitter: new RegExp(`^${NAME}$`),
+  instagram: new RegExp(`^${NAME}$`),
+  facebook: new RegExp(`^${NAME}$`),
+  linkedin: new RegExp(`^(?:(?:in|company|school|showcase)/)?${NAME}$`),
+  github: new RegExp(`^${NAME}$`),
+  discord: new RegExp(`^${NAME}$`),
+  slack: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/,
+  youtube: new RegExp(`^${NAME}$`),
+  tiktok: new RegExp(`^${NAME}$`),
+  reddit: new RegExp(`^(?:(?:r|u|user)/)?${NAME}$`),
+  bluesky: new RegExp(`^${HOST}$`),
+  mastodon: new RegExp(`^${NAME}@${HOST}$`),
+  threads: new RegExp(`^${NAME}$`),
+  medium: new RegExp(`^${NAME}$`),
+};
+
+/** The profile URL of a handle checked by HANDLE_PATTERNS (the handle's characters need no escaping in a URL path). */
+export function socialAccountUrl(account: { platform: SocialPlatform; handle: string }): string {
+  const { handle } = account;
+  switch (account.platform) {
+    case "twitter": return `https://x.com/${handle}`;
+    case "instagram": return `https://www.instagram.com/${handle}`;
+    case "facebook": return `https://www.facebook.com/${handle}`;
+    case "linkedin": return `https://www.linkedin.com/${handle.includes("/") ? handle : `in/${handle}`}`;
+    case "github": return `https://github.com/${handle}`;
+    case "discord": return `https://discord.gg/${handle}`;
+    case "slack": return `https://${handle.toLowerCase()}.slack.com`;
+    case "youtube": return `https://www.youtube.com/@${handle}`;
+    case "tiktok": return `https://www.tiktok.com/@${handle}`;
+    case "reddit": return `https://www.reddit.com/${handle.includes("/") ? handle.replace(/^u\//, "user/") : `user/${handle}`}`;
+    case "bluesky": return `https://bsky.app/profile/${handle.toLowerCase()}`;
+    case "mastodon": {
+      const [user, host] = handle.split("@");
+      return `https://${host.toLowerCase()}/@${user}`;
+    }
+    case "threads": return `https://www.threads.net/@${handle}`;
+    case "medium": return `https://medium.com/@${handle}`;
+  }
 }
 
 const color = (light: string, dark: string) => ({ light, dark });
@@ -60,6 +126,7 @@ export function defaultCustomization(title?: string): Customization {
     git: { showEditLink: false },
     privacyPolicy: {},
     socialPreview: {},
+    socialAccounts: [],
     insights: { trackingCookie: true },
   };
   if (title && title.length >= 2) customization.title = title;
@@ -69,7 +136,7 @@ export function defaultCustomization(title?: string): Customization {
 /** Top-level members of GitBook's SiteCustomizationSettings: nothing else is accepted. */
 export const CUSTOMIZATION_KEYS = [
   "title", "styling", "internationalization", "favicon", "header", "footer", "announcement", "themes", "pdf", "feedback", "ai",
-  "advancedCustomization", "git", "pageActions", "externalLinks", "pagination", "trademark", "privacyPolicy", "socialPreview", "insights",
+  "advancedCustomization", "git", "pageActions", "externalLinks", "pagination", "trademark", "privacyPolicy", "socialPreview", "socialAccounts", "insights",
 ] as const;
 
 /** Footer links sit 7 levels down (footer.groups[i].links[j].to.url); nothing GitBook defines goes deeper than 8. */
@@ -147,6 +214,7 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
   if (Buffer.byteLength(JSON.stringify(body)) > MAX_CUSTOMIZATION_BYTES) throw new CustomizationError("body", `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes of JSON`);
   for (const [key, value] of Object.entries(body)) {
     if (!(CUSTOMIZATION_KEYS as readonly string[]).includes(key)) throw new CustomizationError(key, "is not a customization setting");
+    if (key === "socialAccounts") continue;
     if (key !== "title" && !isObject(value)) throw new CustomizationError(key, "must be an object");
     checkBounds(value, key, 1);
   }
@@ -198,7 +266,39 @@ export function parseCustomization(body: unknown): Record<string, unknown> {
       checkLinks(group.links ?? [], `footer.groups[${i}].links`);
     });
   }
+  if (body.socialAccounts !== undefined) body.socialAccounts = parseSocialAccounts(body.socialAccounts);
   return body;
+}
+
+/**
+ * GitBook's SiteSocialAccounts, checked: at most 10 entries of {platform, handle, display}, nothing else; a
+ * missing `display` (or a member of it) takes GitBook's defaults (footer true, header false). Answers the
+ * entries as stored, `display` complete.
+ */
+export function parseSocialAccounts(value: unknown): SocialAccount[] {
+  if (!Array.isArray(value)) throw new CustomizationError("socialAccounts", "must be an array");
+  if (value.length > MAX_SOCIAL_ACCOUNTS) throw new CustomizationError("socialAccounts", `must have at most ${MAX_SOCIAL_ACCOUNTS} items`);
+  return value.map((entry, i) => {
+    const path = `socialAccounts[${i}]`;
+    if (!isObject(entry)) throw new CustomizationError(path, "must be an object");
+    for (const key of Object.keys(entry)) {
+      if (!["platform", "handle", "display"].includes(key)) throw new CustomizationError(`${path}.${key}`, "is not a member of a social account");
+    }
+    if (typeof entry.platform !== "string" || !(SOCIAL_PLATFORMS as readonly string[]).includes(entry.platform)) {
+      throw new CustomizationError(`${path}.platform`, `must be one of ${SOCIAL_PLATFORMS.join(", ")}`);
+    }
+    const platform = entry.platform as SocialPlatform;
+    if (typeof entry.handle !== "string" || entry.handle.length < 1 || entry.handle.length > 128 || !HANDLE_PATTERNS[platform].test(entry.handle)) {
+      throw new CustomizationError(`${path}.handle`, `must be a ${platform} handle of 1 to 128 characters without a leading @${platform === "mastodon" ? " (user@instance)" : ""}`);
+    }
+    const display = entry.display ?? {};
+    if (!isObject(display)) throw new CustomizationError(`${path}.display`, "must be {footer, header}");
+    for (const key of Object.keys(display)) {
+      if (key !== "footer" && key !== "header") throw new CustomizationError(`${path}.display.${key}`, "is not a display option");
+      if (typeof display[key] !== "boolean") throw new CustomizationError(`${path}.display.${key}`, "must be a boolean");
+    }
+    return { platform, handle: entry.handle, display: { footer: (display.footer as boolean | undefined) ?? true, header: (display.header as boolean | undefined) ?? false } };
+  });
 }
 
 /** `over` merged into `base`: objects member by member, anything else (arrays included) replaced. */

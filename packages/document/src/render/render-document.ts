@@ -70,6 +70,11 @@ export interface RenderOptions extends LinkResolvers {
    * undefined: the card then shows only what the block itself says.
    */
   apiOperation?: (operation: { spec: string; method: string; path: string }) => ApiOperation | undefined;
+  /**
+   * The slug of the hosted spec registered with this URL, for an API block that names its spec by URL (GitBook's
+   * `{% openapi src="…" %}` and `{% swagger src="…" %}`): the block then shows and tests it as a `spec=` block would.
+   */
+  apiSpecOfSource?: (src: string) => string | undefined;
 }
 
 const e = (text: string): string =>
@@ -569,10 +574,12 @@ class DocumentRenderer {
     if (!params.length && !responses.length && !parts.length && body.trim()) parts.push(this.markdown(body, depth));
     const methodHtml = method ? `<span class="api-method api-method-${e(method)}">${e(method.toUpperCase())}</span>` : "";
     const spec = src ? `<a class="api-spec" href="${e(src)}" rel="noopener noreferrer nofollow">OpenAPI specification</a>` : attrs.spec ? `<span class="api-spec">${e(attrs.spec)}</span>` : "";
-    const consoleHref = attrs.spec && method && path.startsWith("/") ? safeHref(this.options.apiConsoleHref?.({ spec: attrs.spec, method, path })) : undefined;
+    // The hosted spec the block names: by slug, or by the URL the organization registered it with.
+    const specSlug = attrs.spec || (src ? this.options.apiSpecOfSource?.(src) : undefined);
+    const consoleHref = specSlug && method && path.startsWith("/") ? safeHref(this.options.apiConsoleHref?.({ spec: specSlug, method, path })) : undefined;
     const tryIt = consoleHref ? `<a class="button secondary api-try" href="${e(consoleHref)}">Test it</a>` : "";
     // The hosted spec's own description of the operation, when the block names one and the caller has it.
-    const op = attrs.spec && method && path.startsWith("/") ? this.options.apiOperation?.({ spec: attrs.spec, method, path }) : undefined;
+    const op = specSlug && method && path.startsWith("/") ? this.options.apiOperation?.({ spec: specSlug, method, path }) : undefined;
     if (op) {
       if (op.description && !parts.length) parts.push(this.markdown(op.description, depth));
       for (const p of op.parameters) {

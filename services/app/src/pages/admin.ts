@@ -135,7 +135,7 @@ export interface SiteSettingsView {
   orgId: string;
   site: sites.SiteResource & { hostname?: string };
   canAdmin: boolean;
-  customization: { logo: string; favicon: string; primaryColor: string; theme: "light" | "dark"; toggle: boolean };
+  customization: { logo: string; favicon: string; primaryColor: string; theme: "light" | "dark"; toggle: boolean; social: string };
   siteSpaces: sites.SiteSpaceResource[];
   /** The organization's spaces not yet in the site (to add). */
   spaces: Named[];
@@ -244,6 +244,7 @@ ${
 <label for="site-color">Primary colour (#rgb or #rrggbb)</label><input type="text" id="site-color" name="primaryColor" maxlength="7" value="${look.primaryColor}">
 <label for="site-theme">Theme</label><select id="site-theme" name="theme"><option value="light"${selected(look.theme === "light")}>Light</option><option value="dark"${selected(look.theme === "dark")}>Dark</option></select>
 <p><input type="checkbox" id="site-toggle" name="toggle" value="on"${checked(look.toggle)}> <label for="site-toggle" class="inline">Readers can switch between light and dark</label></p>
+<label for="site-social">Social accounts (at most 10, one a line: platform, handle without @, then <code>header</code> and/or <code>footer</code>; e.g. <code>github acme header footer</code>, <code>mastodon acme@fosstodon.org</code>). Platforms: twitter, instagram, facebook, linkedin, github, discord, slack, youtube, tiktok, reddit, bluesky, mastodon, threads, medium.</label><textarea id="site-social" name="social" rows="4" maxlength="2000">${look.social}</textarea>
 <p><button type="submit">Save the look</button></p>`,
       )}</section>
 <section><h2>Share links</h2>

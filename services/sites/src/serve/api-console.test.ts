@@ -1,7 +1,7 @@
 // The "Test it" console page's rules, without a broker: the query it takes, the servers its CSP allows, the
 // link a page's API block carries, and the spec as inert data.
 import { renderMarkdown } from "@docshelf/document";
-import { consoleCsp, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins } from "./api-console";
+import { consoleCsp, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins, withSpecLocation } from "./api-console";
 
 const spec = {
   openapi: "3.0.3",
@@ -62,5 +62,32 @@ describe("the API console", () => {
     expect(JSON.parse(data).document.info.description).toBe("</script><script>alert(1)</script><!--");
     expect(html).toContain("Docs &#60;b&#62;");
     expect(html.match(/<script/g)).toHaveLength(2);
+  });
+  test("a spec fetched from a URL: relative servers (and the default `/`) resolve against it; absolute ones and a text spec are left as they are", () => {
+    const located = withSpecLocation(spec, "https://docs.example.com/specs/pets.json");
+    expect(located.servers).toEqual([{ url: "https://api.example.com/v1" }, { url: "http://127.0.0.1:4010" }, { url: "https://docs.example.com/relative" }, spec.servers[3]]);
+    expect(serverOrigins(located, "get", "/pets")).toContain("https://docs.example.com");
+    expect(withSpecLocation({ openapi: "3.1.0", paths: {} }, "https://docs.example.com/a/b.json").servers).toEqual([{ url: "https://docs.example.com" }]);
+    const relativeOp = withSpecLocation({ openapi: "3.0.3", servers: [{ url: "v2" }], paths: { "/x": { servers: [{ url: "../p" }], get: { servers: [{ url: "./o" }] } } } }, "https://h.example.com/a/b/spec.yaml");
+    expect(relativeOp.servers).toEqual([{ url: "https://h.example.com/a/b/v2" }]);
+    expect((relativeOp.paths as any)["/x"].servers).toEqual([{ url: "https://h.example.com/a/p" }]);
+    expect((relativeOp.paths as any)["/x"].get.servers).toEqual([{ url: "https://h.example.com/a/b/o" }]);
+    expect(withSpecLocation(spec, undefined)).toBe(spec);
+    expect(withSpecLocation(spec, "file:///etc/passwd")).toBe(spec);
+    // Swagger 2.0: a document without `host` is served by the host it came from; the CSP allows schemes × host.
+    const swagger = withSpecLocation({ swagger: "2.0", basePath: "/v1", paths: {} }, "http://127.0.0.1:8080/swagger.json");
+    expect(swagger).toMatchObject({ host: "127.0.0.1:8080", schemes: ["http"] });
+    expect(serverOrigins(swagger, "get", "/x")).toEqual(["http://127.0.0.1:8080"]);
+    expect(serverOrigins({ swagger: "2.0", host: "api.example.com", schemes: ["https", "ws"] }, "get", "/x")).toEqual(["https://api.example.com"]);
+  });
+
+  test("a page's API block naming its spec by a registered URL links to that spec's console; an unknown URL has no console", () => {
+    const markdown = '{% openapi src="https://docs.example.com/pets.json" path="/pets" method="get" %}\n{% endopenapi %}\n';
+    const options = {
+      apiConsoleHref: (op: { spec: string; method: string; path: string }) => consoleHref("/docs/api", op),
+      apiSpecOfSource: (src: string) => (src === "https://docs.example.com/pets.json" ? "pets" : undefined),
+    };
+    expect(renderMarkdown(markdown, options).html).toContain(`href="${consoleHref("/docs/api", { spec: "pets", method: "get", path: "/pets" }).replace(/&/g, "&amp;")}"`);
+    expect(renderMarkdown(markdown.replace("pets.json", "other.json"), options).html).not.toContain("api-try");
   });
 });

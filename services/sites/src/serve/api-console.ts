@@ -83,6 +83,59 @@ export function hasOperation(document: Record<string, unknown>, method: string, 
 }
 
 /**
+ * The document as the console should read it when the spec was fetched from `sourceURL` (a spec registered by
+ * URL): OpenAPI says relative server URLs, and the default server `/` when there is none, are relative to where the
+ * document is; a Swagger 2.0 document without `host` is served by the host it came from. Resolved here, so that
+ * the console sends requests there and not to the site. A spec sent as text (no location) is left as it is.
+ */
+export function withSpecLocation(document: Record<string, unknown>, sourceURL: string | undefined): Record<string, unknown> {
+  let location: URL;
+  try {
+    location = new URL(sourceURL ?? "");
+  } catch {
+    return document;
+  }
+  if (location.protocol !== "https:" && location.protocol !== "http:") return document;
+  if (document.swagger === "2.0") {
+    if (typeof document.host === "string" && document.host) return document;
+    const schemes = Array.isArray(document.schemes) && document.schemes.length ? document.schemes : [location.protocol.slice(0, -1)];
+    return { ...document, host: location.host, schemes };
+  }
+  const resolve = (list: unknown, fallback: boolean): unknown => {
+    if (!Array.isArray(list) || !list.length) return fallback ? [{ url: new URL("/", location).href.replace(/\/$/, "") }] : list;
+    return list.map((server: unknown) => {
+      const s = server as { url?: unknown } | null;
+      if (!s || typeof s.url !== "string" || /^[a-z][a-z0-9+.-]*:/i.test(s.url) || s.url.startsWith("{")) return server;
+      try {
+        return { ...s, url: new URL(s.url, location).href.replace(/\/$/, "") };
+      } catch {
+        return server;
+      }
+    });
+  };
+  const out: Record<string, unknown> = { ...document, servers: resolve(document.servers, true) };
+  const paths = document.paths as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (paths && typeof paths === "object") {
+    const resolvedPaths: Record<string, unknown> = {};
+    for (const [path, item] of Object.entries(paths)) {
+      if (!item || typeof item !== "object") {
+        resolvedPaths[path] = item;
+        continue;
+      }
+      const resolvedItem: Record<string, unknown> = { ...item };
+      if (item.servers !== undefined) resolvedItem.servers = resolve(item.servers, false);
+      for (const [key, operation] of Object.entries(item)) {
+        const op = operation as Record<string, unknown> | null;
+        if (key !== "servers" && op && typeof op === "object" && !Array.isArray(op) && op.servers !== undefined) resolvedItem[key] = { ...op, servers: resolve(op.servers, false) };
+      }
+      resolvedPaths[path] = resolvedItem;
+    }
+    out.paths = resolvedPaths;
+  }
+  return out;
+}
+
+/**
  * The http(s) origins of the document's servers (top level, the path's and the operation's), `{variables}` taken
  * at their defaults; relative and other URLs left out. What the console page's CSP lets the browser reach.
  */
@@ -91,6 +144,19 @@ export function serverOrigins(document: Record<string, unknown>, method: string,
   const item = (document.paths as Record<string, Record<string, unknown>> | undefined)?.[path];
   if (item && typeof item === "object") lists.push(item.servers, (item[method] as Record<string, unknown> | undefined)?.servers);
   const origins = new Set<string>();
+  // Swagger 2.0: `schemes` × `host` (Scalar's client upgrades the document to 3.x the same way).
+  if (document.swagger === "2.0" && typeof document.host === "string") {
+    const schemes = Array.isArray(document.schemes) && document.schemes.length ? document.schemes : ["https"];
+    for (const scheme of schemes) {
+      if (scheme !== "http" && scheme !== "https") continue;
+      try {
+        const parsed = new URL(`${scheme}://${document.host}`);
+        if (!/[\s;,'"]/.test(parsed.origin)) origins.add(parsed.origin);
+      } catch {
+        // A broken host: nothing to allow.
+      }
+    }
+  }
   for (const list of lists) {
     if (!Array.isArray(list)) continue;
     for (const server of list as Array<{ url?: unknown; variables?: Record<string, { default?: unknown }> }>) {

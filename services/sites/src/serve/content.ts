@@ -71,6 +71,8 @@ export class TreeIndex {
 
 /** An API block naming a hosted spec: `{% openapi-operation spec="slug" … %}` (and the older block names). */
 const API_BLOCK_SPEC = /\{%\s*(openapi-operation|openapi|swagger|openapi-webhook)\b[^%]*?\bspec="([a-z0-9][a-z0-9_-]{0,99})"/gi;
+/** An API block naming its spec by URL (`{% openapi src="https://…" … %}`): a spec the organization registered with that URL. */
+const API_BLOCK_SRC = /\{%\s*(openapi-operation|openapi|swagger|openapi-webhook)\b[^%]*?\bsrc="(https?:\/\/[^"\s]{1,2040})"/gi;
 /** At most this many specs are read for one page. */
 const MAX_PAGE_SPECS = 5;
 /** How long a page with API blocks is kept rendered before its specs are read again (a spec changes apart from pages). */
@@ -83,7 +85,7 @@ export class PublishedContent {
   /** Bodies with API blocks: when each is rendered again (its specs read anew). */
   private readonly specBodies = new Map<string, number>();
   /** Hosted specs' documents, by organization and slug, shared by the pages that name them. */
-  private readonly specDocuments = new Map<string, { expires: number; document: Promise<Record<string, unknown> | null> }>();
+  private readonly specDocuments = new Map<string, { expires: number; document: Promise<{ slug: string; document: Record<string, unknown> } | null> }>();
 
   constructor(private readonly caller: ActionCaller) {}
 
@@ -121,7 +123,7 @@ export class PublishedContent {
     if (!body) {
       body = call(this.caller, content.publishedPage, { spaceId, revisionId: tree.revisionId, pageId: page.id }).then(async (answer) => {
         const markdown = answer?.markdown ?? "";
-        const specs = organizationId ? await this.specsOf(organizationId, markdown) : new Map<string, Record<string, unknown>>();
+        const { specs, sources } = organizationId ? await this.specsOf(organizationId, markdown) : { specs: new Map<string, Record<string, unknown>>(), sources: new Map<string, string>() };
         if (specs.size) {
           this.specBodies.delete(key);
           this.specBodies.set(key, Date.now() + SPEC_BODY_MS);
@@ -140,6 +142,7 @@ export class PublishedContent {
           describeLink: (href) => describePageLink(href, page, tree, linkBase),
           apiConsoleHref: (operation) => consoleHref(pageUrl(linkBase, tree, page), operation),
           apiOperation: ({ spec, method, path }) => operationFromSpec(specs.get(spec), method, path),
+          apiSpecOfSource: (src) => sources.get(src),
           reusableContent: (ref) => answer?.includes?.[ref.reusableContent],
         });
       });
@@ -156,30 +159,43 @@ export class PublishedContent {
     return body;
   }
 
-  /** The hosted specs (by slug) the page's API blocks name, at most MAX_PAGE_SPECS of them; a spec that cannot be read is left out. */
-  private async specsOf(organizationId: string, markdown: string): Promise<Map<string, Record<string, unknown>>> {
-    const slugs = new Set<string>();
-    for (const m of markdown.matchAll(API_BLOCK_SPEC)) {
-      if (slugs.size >= MAX_PAGE_SPECS) break;
-      slugs.add(m[2]);
+  /**
+   * The hosted specs (by slug) the page's API blocks name, at most MAX_PAGE_SPECS of them: by slug (`spec=`), or by
+   * the URL the organization registered one with (`src=`, `sources` telling which slug that is). A spec that cannot
+   * be read is left out; a URL no spec of the organization was registered with is never fetched from here.
+   */
+  private async specsOf(organizationId: string, markdown: string): Promise<{ specs: Map<string, Record<string, unknown>>; sources: Map<string, string> }> {
+    const named: Array<{ slug: string } | { url: string }> = [];
+    const seen = new Set<string>();
+    for (const [pattern, kind] of [[API_BLOCK_SPEC, "slug"], [API_BLOCK_SRC, "url"]] as const) {
+      for (const m of markdown.matchAll(pattern)) {
+        if (named.length >= MAX_PAGE_SPECS) break;
+        if (seen.has(`${kind}:${m[2]}`)) continue;
+        seen.add(`${kind}:${m[2]}`);
+        named.push(kind === "slug" ? { slug: m[2] } : { url: m[2] });
+      }
     }
     const specs = new Map<string, Record<string, unknown>>();
+    const sources = new Map<string, string>();
     await Promise.all(
-      [...slugs].map(async (slug) => {
-        const found = await this.specContent(organizationId, slug);
-        if (found) specs.set(slug, found);
+      named.map(async (name) => {
+        const found = await this.specContent(organizationId, name);
+        if (!found) return;
+        specs.set(found.slug, found.document);
+        if ("url" in name) sources.set(name.url, found.slug);
       }),
     );
-    return specs;
+    return { specs, sources };
   }
 
-  /** A hosted spec's document, read once per SPEC_BODY_MS for every page that names it (or null). */
-  private specContent(organizationId: string, slug: string): Promise<Record<string, unknown> | null> {
-    const key = `${organizationId}:${slug}`;
+  /** A hosted spec's document (by slug, or by the URL it was registered with), read once per SPEC_BODY_MS for every page that names it (or null). */
+  private specContent(organizationId: string, name: { slug: string } | { url: string }): Promise<{ slug: string; document: Record<string, unknown> } | null> {
+    const key = "slug" in name ? `${organizationId}:${name.slug}` : `${organizationId}:url:${name.url}`;
     const known = this.specDocuments.get(key);
     if (known && known.expires > Date.now()) return known.document;
-    const document = call(this.caller, openapi.getSpecContent, { organizationId, slug }).then(
-      (found) => found?.document ?? null,
+    const read = "slug" in name ? call(this.caller, openapi.getSpecContent, { organizationId, slug: name.slug }) : call(this.caller, openapi.getSpecContentBySource, { organizationId, url: name.url });
+    const document = read.then(
+      (found) => (found ? { slug: found.slug, document: found.document } : null),
       () => null,
     );
     this.specDocuments.delete(key);

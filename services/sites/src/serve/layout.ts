@@ -4,6 +4,8 @@
 // hashed) adds the theme toggle, tab switching and copy buttons; a page reads fully without it. Every
 // text is escaped here, and the page body comes already sanitized (@docshelf/document's renderer).
 import { escapeHtml, type TocEntry } from "@docshelf/document";
+import type { SocialPlatform } from "../customization";
+import { SOCIAL_ICON_PATHS } from "./social-icons";
 
 export interface NavLink {
   title: string;
@@ -41,9 +43,18 @@ export interface Chrome {
   favicon?: { light: string; dark: string } | { svg: string };
   announcement?: { message: string; style: string; link?: { title: string; href: string } };
   footer: { groups: Array<{ title: string; links: Array<{ title: string; href: string }> }>; copyright?: string };
+  /** The site's social accounts, where the customization shows them; `newTab` when external links open in a new tab. */
+  social?: { header: SocialLink[]; footer: SocialLink[]; newTab: boolean };
   sections: NavLink[];
   variants: NavLink[];
   indexable: boolean;
+}
+
+/** A social account as a link: its platform (for the icon), its name for readers (`GitHub: acme`) and profile URL. */
+export interface SocialLink {
+  platform: SocialPlatform;
+  label: string;
+  href: string;
 }
 
 export interface PageView {
@@ -120,6 +131,7 @@ function header(chrome: Chrome, query = "", withMenu = false): string {
     withMenu ? '<a class="menu-button" href="#site-nav" aria-label="Open the page menu">☰</a>' : "",
     `<a class="site-title" href="${e(chrome.homeHref)}">${logo}<span>${e(chrome.siteTitle)}</span></a>`,
     headerLinksHtml(chrome),
+    socialHtml(chrome, "header"),
     `<form class="search" role="search" method="get" action="${e(`${chrome.base}/~search`)}">`,
     `<input type="search" name="q" value="${e(query)}" placeholder="Search" aria-label="Search" maxlength="512">`,
     '<button type="submit">Search</button>',
@@ -145,6 +157,21 @@ function headerLinksHtml(chrome: Chrome): string {
   return `<nav class="header-links" aria-label="Site links"><ul>${li.join("")}</ul></nav>`;
 }
 
+/** Social accounts as icon links, each named for screen readers (the icon is decoration), opening off-site safely. */
+function socialHtml(chrome: Chrome, place: "header" | "footer"): string {
+  const links = chrome.social?.[place] ?? [];
+  if (!links.length) return "";
+  const target = chrome.social?.newTab ? ' target="_blank"' : "";
+  const li = links.map(
+    (l) =>
+      `<li><a class="social-link social-${e(l.platform)}" href="${e(l.href)}" rel="me noopener noreferrer"${target} aria-label="${e(l.label)}" title="${e(l.label)}">` +
+      `<svg class="social-icon" viewBox="0 0 256 256" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">${SOCIAL_ICON_PATHS[l.platform]}</svg></a></li>`,
+  );
+  // One navigation landmark (the header's); the footer's list sits in the footer's own landmark, so no two landmarks share a name.
+  if (place === "header") return `<nav class="social-links social-header" aria-label="Social accounts"><ul>${li.join("")}</ul></nav>`;
+  return `<div class="social-links social-footer"><ul aria-label="Social accounts">${li.join("")}</ul></div>`;
+}
+
 function navList(className: string, label: string, links: NavLink[]): string {
   const items = links.map((l) => `<li><a href="${e(l.href)}"${l.current ? ' aria-current="page"' : ""}>${e(l.title)}</a></li>`);
   return `<nav class="${className}" aria-label="${e(label)}"><ul>${items.join("")}</ul></nav>`;
@@ -166,7 +193,7 @@ function footer(chrome: Chrome): string {
   );
   const copyright = chrome.footer.copyright ? `<p class="copyright">${e(chrome.footer.copyright)}</p>` : "";
   const logo = chrome.footerLogo ? `<div class="footer-logo">${themedImg("footer-logo-img", chrome.footerLogo, chrome.siteTitle)}</div>` : "";
-  return `<footer class="site-footer">${logo}${groups.join("")}${copyright}</footer>`;
+  return `<footer class="site-footer">${logo}${groups.join("")}${socialHtml(chrome, "footer")}${copyright}</footer>`;
 }
 
 function pageMeta(page: PageView): string {
@@ -506,6 +533,11 @@ ul.tasks { list-style: none; padding-left: .5rem; }
 .search-page-form button { padding: .45rem 1rem; border: 0; border-radius: 6px; background: var(--primary); color: #fff; font: inherit; }
 .site-footer { border-top: 1px solid var(--line); padding: 1.5rem; display: flex; flex-wrap: wrap; gap: 2rem; color: var(--muted); }
 .site-footer h2 { font-size: .9rem; }
+.social-links ul { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .5rem; list-style: none; margin: 0; padding: 0; }
+.social-link { display: inline-flex; padding: .25rem; border-radius: 6px; color: var(--muted); }
+.social-link:hover, .social-link:focus-visible { color: var(--primary-text); }
+.social-icon { display: block; }
+.site-footer .social-footer { flex-basis: 100%; }
 .site-footer ul { list-style: none; padding: 0; }
 body.message main { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
 @media (max-width: 60rem) {

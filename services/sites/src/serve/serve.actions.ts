@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { call } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import { configFor } from "@docshelf/config";
-import type { Customization } from "../customization";
+import { socialAccountUrl, SOCIAL_PLATFORMS, type Customization, type SocialAccount } from "../customization";
 import type { SiteDoc } from "../models";
 import { matchRedirect, redirectStatus } from "../redirects";
 import { redirectTarget } from "../redirects.actions";
@@ -30,7 +30,7 @@ import { chromeLinkResolver, chromeRefs } from "./chrome-links";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import * as openapi from "@docshelf/contracts/openapi";
-import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins } from "./api-console";
+import { API_CONSOLE, consoleAssetFile, consoleAssets, consoleHeaders, consoleHref, consoleHtml, consoleRequest, hasOperation, pageLinksConsole, serverOrigins, withSpecLocation } from "./api-console";
 
 /** Site ids: 20 base62 characters (packages/store/src/ids.ts). */
 const ID_SHAPE = /^[0-9A-Za-z]{20}$/;
@@ -121,7 +121,28 @@ function chromeOf(served: Served, customization: Customization, map: SiteMap | u
   }
   if (customization.footer.copyright) chrome.footer.copyright = customization.footer.copyright;
   chrome.headerLinks = headerLinksOf(customization, served.claims ?? {}, hrefOf);
+  const social = socialOf(customization);
+  if (social) chrome.social = social;
   return chrome;
+}
+
+const PLATFORM_NAMES: Record<SocialAccount["platform"], string> = {
+  twitter: "X (Twitter)", instagram: "Instagram", facebook: "Facebook", linkedin: "LinkedIn", github: "GitHub", discord: "Discord", slack: "Slack",
+  youtube: "YouTube", tiktok: "TikTok", reddit: "Reddit", bluesky: "Bluesky", mastodon: "Mastodon", threads: "Threads", medium: "Medium",
+};
+
+/** The customization's social accounts as links for the header and the footer (as each account's `display` asks). */
+function socialOf(customization: Customization): Chrome["social"] | undefined {
+  const accounts = Array.isArray(customization.socialAccounts) ? customization.socialAccounts : [];
+  const social: NonNullable<Chrome["social"]> = { header: [], footer: [], newTab: customization.externalLinks?.target === "blank" };
+  for (const account of accounts) {
+    // Stored accounts were checked on PUT; anything else is skipped, never drawn.
+    if (!account || !(SOCIAL_PLATFORMS as readonly string[]).includes(account.platform) || typeof account.handle !== "string") continue;
+    const link = { platform: account.platform, label: `${PLATFORM_NAMES[account.platform]}: ${account.handle}`, href: socialAccountUrl(account) };
+    if (account.display?.header) social.header.push(link);
+    if (account.display?.footer !== false) social.footer.push(link);
+  }
+  return social.header.length || social.footer.length ? social : undefined;
 }
 
 /**
@@ -371,9 +392,11 @@ export const serveActions: SitesActions = {
           return null;
         });
         if (!spec || !hasOperation(spec.document, checked.method, checked.path)) return missing();
-        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document: spec.document, assets: built });
+        // A spec registered by URL: its relative servers are where it came from.
+        const document = withSpecLocation(spec.document, spec.sourceURL);
+        const html = consoleHtml({ siteTitle: customization.title ?? site.title, base, backHref: holderHref, request: checked, document, assets: built });
         const consolePage = respond(200, HTML, html, true);
-        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(spec.document, checked.method, checked.path)) } };
+        return { ...consolePage, headers: { ...consolePage.headers, ...consoleHeaders(serverOrigins(document, checked.method, checked.path)) } };
       }
       if (!route) return (await redirected()) ?? missing();
       const tree = await this.publishedContent.tree(route.siteSpace.spaceId, route.siteSpace.revisionId);
