@@ -237,14 +237,17 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}),
     });
     // Reusable contents (`.gitbook/includes`) and variables (`vars.yaml`): written only where the space says something else.
-    const reusableWrites = await planReusable({
+    // An include file is deleted only when the record says the space imported or wrote it for a reusable content since deleted.
+    const reusablePlan = await planReusable({
       reusableContents: snapshot.reusableContents ?? [],
       variables: snapshot.variables ?? {},
       contentDir,
       head: new Map<string, unknown>([...baseFiles, ...plan.writes]),
       readText: async (path) => (base && baseFiles.has(path) ? (await readFileAt(remote.gitdir, base, path))?.toString("utf8") : undefined),
+      ...(state && !state.derived && state.reusable ? { recorded: state.reusable } : {}),
     });
-    for (const [path, data] of reusableWrites) plan.writes.set(path, data);
+    for (const [path, data] of reusablePlan.writes) plan.writes.set(path, data);
+    for (const path of reusablePlan.deletes) if (!plan.writes.has(path)) plan.deletes.add(path);
     const projectPrefix = projectDir ? `${projectDir}/` : "";
     const fresh = ![...baseFiles.keys()].some((p) => p.startsWith(projectPrefix));
     if (!existingYaml && (fresh || redirects.length)) {
@@ -259,14 +262,14 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes (GIT_SYNC_MAX_FILE_BYTES); nothing was pushed.`);
     }
     // The whole commit or nothing: it deletes only files the space's record says it wrote or imported.
-    const owned = new Set([...Object.values(state?.pages ?? {}).flatMap((p) => (p.path ? [p.path] : [])), ...Object.values(state?.files ?? {}).map((f) => f.path)]);
+    const owned = new Set([...Object.values(state?.pages ?? {}).flatMap((p) => (p.path ? [p.path] : [])), ...Object.values(state?.files ?? {}).map((f) => f.path), ...Object.values(state?.reusable ?? {}).map((r) => r.path)]);
     for (const path of plan.deletes) {
       if (state?.derived || !owned.has(path)) throw new StateError(`The export would delete "${path}", which the space has no record of writing; nothing was pushed.`);
     }
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
     const { oid, changed } = await writeChangesCommit(remote.gitdir, { parent: base, base: baseFiles, writes: plan.writes, deletes: plan.deletes, message });
-    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary, ...(plan.noSummary ? { noSummary: true } : {}) };
+    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary, ...(plan.noSummary ? { noSummary: true } : {}), ...(Object.keys(reusablePlan.record).length ? { reusable: reusablePlan.record } : {}) };
     // The state is saved first and undone if the push fails: the branch and the state move together.
     let undo: () => Promise<void>;
     try {
