@@ -1,8 +1,13 @@
 // Git sync of GitBook's reusable content (`.gitbook/includes/*.md`) and variables (`.gitbook/vars.yaml`, page
 // front matter `vars`), issue 42: an import makes them the space's reusable contents and variables, pages'
 // `{% include %}` become reusable-content blocks and expressions show the value, GitBook's reads of them answer
-// in its schema, an export with no edit gives an empty `git diff` and an edit changes only the files it touches.
+// in its schema, an export with no edit gives an empty `git diff` and an edit changes only the files it touches; a
+// reusable content deleted on either side is deleted on the other, and no file the space did not write goes.
 import { createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRepo, git, gitJobs, startGitServer, type GitServer } from "./git-sync-server";
 import { MODES, startPrivate } from "./modes";
 
@@ -18,6 +23,15 @@ const FILES: Record<string, string> = {
   "docs/.gitbook/includes/enterprise-hint.md": '---\ntitle: Enterprise hint\n---\n\n{% hint style="info" %}\nEnterprise only.\n{% endhint %}\n',
   "docs/.gitbook/vars.yaml": "# What the docs call the product\nPRODUCT_NAME: Xopera One\nrelease: 3\n",
 };
+
+/** The git CLI over HTTP: not execFileSync, since the Git server answers from this process's event loop. */
+function gitOverHttp(cwd: string, ...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, stdio: "ignore", env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" } });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git ${args[0]} exited with ${code}`))));
+  });
+}
 
 function blocks(nodes: any[], type: string, out: any[] = []): any[] {
   for (const node of nodes ?? []) {
@@ -130,6 +144,67 @@ describe.each(MODES)("Git sync of reusable content and variables over %s", (mode
     const again = await owner.api.get(`/v1/spaces/${space.id}/content`);
     expect(again.body.reusableContents.map((r: any) => r.id).sort()).toEqual([block.id, hint.id].sort());
     expect(again.body.variables.PRODUCT_NAME).toBe("Xopera Two");
+  });
+
+  test("a reusable content deleted in the space loses its include file on export, one deleted in Git loses its reusable content on import, and no other file goes", async () => {
+    const files = {
+      ...FILES,
+      "docs/.gitbook/includes/footer.md": "---\ntitle: Footer\n---\n\nThanks for reading.\n",
+      "docs/.gitbook/includes/notes.txt": "The user's own notes, no reusable content.\n",
+    };
+    const { name, bare, head } = repo(files);
+    const space = await createSpace(owner.api, orgId, { title: "Reusable deletes" });
+    expect((await runJob(space.id, "import", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const imported = (await owner.api.get(`/v1/spaces/${space.id}/content`)).body;
+    const byPath = Object.fromEntries(imported.reusableContents.map((r: any) => [r.git.path, r]));
+    const hint = byPath["docs/.gitbook/includes/enterprise-hint.md"];
+    const footer = byPath["docs/.gitbook/includes/footer.md"];
+    expect(Object.keys(byPath).sort()).toEqual(["docs/.gitbook/includes/enterprise-hint.md", "docs/.gitbook/includes/footer.md", "docs/.gitbook/includes/reusable-block.md"]);
+
+    // In the space: one imported reusable content deleted, one made. The export removes the one file and adds the other.
+    const edited = await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, {
+      changes: [
+        { type: "delete_reusable_content", id: hint.id },
+        { type: "upsert_reusable_content", title: "Made here", markdown: "Written in docshelf.\n" },
+      ],
+    });
+    expect(edited.status).toBe(201);
+    expect((await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const first = git(bare, "rev-parse", "main");
+    expect(diff(bare, head, first).split("\n").sort()).toEqual(["A\tdocs/.gitbook/includes/made-here.md", "D\tdocs/.gitbook/includes/enterprise-hint.md"]);
+    expect(git(bare, "show", "main:docs/.gitbook/includes/made-here.md")).toBe("---\ntitle: Made here\n---\n\nWritten in docshelf.");
+    // Exported again with no edit: no commit (the file the space wrote is its own, not a "-2" beside it).
+    expect(await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main" })).toMatchObject({ status: "succeeded", commit: first });
+
+    // The reusable content made in the space, deleted there: its file goes, and only it.
+    const made = (await owner.api.get(`/v1/spaces/${space.id}/content`)).body.reusableContents.find((r: any) => r.title === "Made here");
+    expect((await sys.admin.post(`/v1/_test/spaces/${space.id}/changes`, { changes: [{ type: "delete_reusable_content", id: made.id }] })).status).toBe(201);
+    expect((await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const second = git(bare, "rev-parse", "main");
+    expect(diff(bare, first, second)).toBe("D\tdocs/.gitbook/includes/made-here.md");
+    const tree = git(bare, "ls-tree", "-r", "--name-only", "main").split("\n");
+    expect(tree).toEqual(expect.arrayContaining(["LICENSE", "docs/.gitbook/includes/notes.txt", "docs/.gitbook/includes/footer.md", "docs/.gitbook/includes/reusable-block.md", "docs/.gitbook/vars.yaml"]));
+
+    // In Git: a user deletes an include file with the git CLI and pushes; the import deletes its reusable content.
+    const work = mkdtempSync(join(tmpdir(), "git-sync-reusable-"));
+    try {
+      const clone = join(work, "c");
+      await gitOverHttp(work, "clone", "-q", server.url(name), "c");
+      git(clone, "rm", "-q", "docs/.gitbook/includes/reusable-block.md");
+      git(clone, "commit", "-q", "-m", "Drop the block");
+      await gitOverHttp(clone, "push", "-q", "origin", "main");
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    const pushed = git(bare, "rev-parse", "main");
+    expect(pushed).not.toBe(second);
+    expect((await runJob(space.id, "import", { url: server.url(name), ref: "refs/heads/main" })).status).toBe("succeeded");
+    const after = (await owner.api.get(`/v1/spaces/${space.id}/content`)).body;
+    expect(after.reusableContents.map((r: any) => [r.id, r.title, r.git.path])).toEqual([[footer.id, "Footer", "docs/.gitbook/includes/footer.md"]]);
+    const gone = await owner.api.get(`/v1/spaces/${space.id}/content/reusable-contents/${byPath["docs/.gitbook/includes/reusable-block.md"].id}`);
+    expect(gone.status).toBe(404);
+    // Both sides agree: an export with no edit makes no commit.
+    expect(await runJob(space.id, "export", { url: server.url(name), ref: "refs/heads/main" })).toMatchObject({ status: "succeeded", commit: pushed });
   });
 
   test("reads of reusable contents: 401 without a token, 404 for another organization and unknown ids, 400 naming the field", async () => {

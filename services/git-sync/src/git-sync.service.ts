@@ -4,6 +4,7 @@
 import type * as events from "@docshelf/contracts/events";
 import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as content from "@docshelf/contracts/content";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Context, Service, ServiceSchema } from "moleculer";
@@ -199,6 +200,8 @@ export function gitSyncSchema(): ServiceSchema {
       await this.wakeChannel?.stop().catch(() => undefined);
       // Running jobs finish before the store closes; waiting ones are found by the next start's sweep.
       await this.queue?.stop();
+      // Without a data directory the kept object stores were this process's alone.
+      if (configFor(this.broker).dataDir === ":memory:" && this.workDir) rmSync(this.workDir, { recursive: true, force: true });
     },
   };
   // The JetStream consumer group: any git-sync worker may take a space's wake-up (see wake-channel.ts).

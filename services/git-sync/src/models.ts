@@ -153,6 +153,12 @@ export interface SyncState {
   summary: string;
   /** The repository had no SUMMARY.md (a tree from folders, an empty content root): none is added while the tree stays as it was. */
   noSummary?: boolean;
+  /**
+   * The include file (`.gitbook/includes/…`, a repository path) of each reusable content the space imported or wrote,
+   * by reusable content id: an export deletes such a file once its reusable content is gone from the space, and no other.
+   * Absent in states saved before it (nothing is deleted then).
+   */
+  reusable?: Record<string, { path: string }>;
   /** Rebuilt from the branch by an export that had no state (deriveState): never stored, never a reason to delete. */
   derived?: boolean;
 }

@@ -48,7 +48,7 @@ describe("reusable content and variables in a repository", () => {
     const head = new Map<string, unknown>([["docs/.gitbook/includes/reusable-block.md", {}], ["docs/.gitbook/vars.yaml", {}]]);
     const texts: Record<string, string> = { "docs/.gitbook/includes/reusable-block.md": INCLUDE, "docs/.gitbook/vars.yaml": "# the product\nPRODUCT_NAME: Xopera One\nrelease: 3\n" };
     const read = readIncludeFile(INCLUDE, "x.md");
-    const writes = await planReusable({
+    const { writes } = await planReusable({
       reusableContents: [{ id: "r1", title: read.title, markdown: read.markdown, git: { oid: "o", path: "docs/.gitbook/includes/reusable-block.md" } }],
       variables: { PRODUCT_NAME: "Xopera One", release: "3" },
       contentDir: "docs",
@@ -61,7 +61,7 @@ describe("reusable content and variables in a repository", () => {
   test("an export writes a changed body under the front matter as written, a new reusable content, and changed variables with comments kept", async () => {
     const head = new Map<string, unknown>([["docs/.gitbook/includes/reusable-block.md", {}], ["docs/.gitbook/vars.yaml", {}], ["docs/.gitbook/includes/new-hint.md", {}]]);
     const texts: Record<string, string> = { "docs/.gitbook/includes/reusable-block.md": INCLUDE, "docs/.gitbook/vars.yaml": "# the product\nPRODUCT_NAME: Xopera One\nrelease: 3\n" };
-    const writes = await planReusable({
+    const { writes } = await planReusable({
       reusableContents: [
         { id: "r1", title: "Reusable Block", markdown: "New body.\n", git: { oid: "o", path: "docs/.gitbook/includes/reusable-block.md" } },
         { id: "r2", title: "New hint", markdown: "{% hint %}\nHi\n{% endhint %}\n" },
@@ -79,9 +79,61 @@ describe("reusable content and variables in a repository", () => {
   });
 
   test("a space with no variables leaves the repository's vars.yaml alone; a retitled include sets only its title", async () => {
-    const writes = await planReusable({ reusableContents: [], variables: {}, contentDir: "", head: new Map([[".gitbook/vars.yaml", {}]]), readText: async () => "a: 1\n" });
+    const { writes } = await planReusable({ reusableContents: [], variables: {}, contentDir: "", head: new Map([[".gitbook/vars.yaml", {}]]), readText: async () => "a: 1\n" });
     expect(writes.size).toBe(0);
     expect(composeInclude("---\ntitle: Old # kept comment\nother: 1\n---\n\nBody\n", { title: "New", markdown: "Body\n" })).toBe("---\ntitle: New # kept comment\nother: 1\n---\n\nBody\n");
+  });
+
+  test("an export deletes the include file of a reusable content deleted in the space, only when the record says the space imported or wrote it", async () => {
+    const head = new Map<string, unknown>([
+      ["docs/.gitbook/includes/kept.md", {}],
+      ["docs/.gitbook/includes/gone.md", {}],
+      ["docs/.gitbook/includes/users-own.md", {}],
+      ["docs/.gitbook/includes/space-made.md", {}],
+    ]);
+    const texts: Record<string, string> = { "docs/.gitbook/includes/kept.md": "---\ntitle: Kept\n---\n\nBody\n", "docs/.gitbook/includes/space-made.md": "---\ntitle: Space made\n---\n\nMine\n" };
+    const recorded = {
+      r1: { path: "docs/.gitbook/includes/kept.md" },
+      r2: { path: "docs/.gitbook/includes/gone.md" },
+      r3: { path: "docs/.gitbook/includes/space-made.md" },
+      r4: { path: "docs/.gitbook/includes/already-deleted-in-git.md" },
+    };
+    const plan = await planReusable({
+      reusableContents: [
+        { id: "r1", title: "Kept", markdown: "Body\n", git: { oid: "o", path: "docs/.gitbook/includes/kept.md" } },
+        // Made in the space and written by an earlier export (no git path): the same file again, not a "-2".
+        { id: "r3", title: "Space made", markdown: "Mine\n" },
+      ],
+      variables: {},
+      contentDir: "docs",
+      head,
+      readText: async (path) => texts[path],
+      recorded,
+    });
+    expect([...plan.deletes]).toEqual(["docs/.gitbook/includes/gone.md"]);
+    expect(plan.writes.size).toBe(0);
+    expect(plan.record).toEqual({ r1: recorded.r1, r3: recorded.r3 });
+
+    // Without a record (none yet, or one rebuilt from the branch) nothing is deleted.
+    const stateless = await planReusable({ reusableContents: [], variables: {}, contentDir: "docs", head, readText: async (path) => texts[path] });
+    expect(stateless.deletes.size).toBe(0);
+
+    // A reusable content made in the space and retitled moves to its new name (the one pages' includes use); a new
+    // one may take the name of a deleted one.
+    const moved = await planReusable({
+      reusableContents: [
+        { id: "r3", title: "Renamed", markdown: "Mine\n" },
+        { id: "r5", title: "Gone", markdown: "New\n" },
+      ],
+      variables: {},
+      contentDir: "docs",
+      head,
+      readText: async (path) => texts[path],
+      recorded,
+    });
+    expect([...moved.deletes].sort()).toEqual(["docs/.gitbook/includes/kept.md", "docs/.gitbook/includes/space-made.md"]);
+    expect([...moved.writes.keys()].sort()).toEqual(["docs/.gitbook/includes/gone.md", "docs/.gitbook/includes/renamed.md"]);
+    expect(moved.record).toEqual({ r3: { path: "docs/.gitbook/includes/renamed.md" }, r5: { path: "docs/.gitbook/includes/gone.md" } });
   });
 
   test("a page's changed front matter vars are set in its front matter, the rest kept", () => {

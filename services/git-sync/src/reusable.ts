@@ -109,20 +109,54 @@ export interface ReusablePlanInput {
   /** The base commit's files (repository paths). */
   head: Map<string, unknown>;
   readText: (path: string) => Promise<string | undefined>;
+  /**
+   * The include files the space imported or wrote at its last sync with this repository, by reusable content id
+   * (SyncState.reusable). Absent (no record, or one rebuilt from the branch): nothing is deleted.
+   */
+  recorded?: Record<string, { path: string }>;
+}
+
+export interface ReusablePlan {
+  /** Files to write, by repository path. */
+  writes: Map<string, Buffer>;
+  /** Include files to remove: only ones the record names, of reusable contents the space no longer has (or moved). */
+  deletes: Set<string>;
+  /** The include file of each of the space's reusable contents after the export (SyncState.reusable). */
+  record: Record<string, { path: string }>;
 }
 
 /**
- * What an export writes for the space's reusable contents and variables: only files whose text says something
- * else than the space (a new reusable content gets `<root>/.gitbook/includes/<slug>.md`). No file is deleted:
- * an include file the space no longer has stays in the repository (not recorded yet), and a space with no
- * variables leaves `vars.yaml` as it is (it may never have read it).
+ * What an export writes and deletes for the space's reusable contents and variables: only files whose text says
+ * something else than the space (a new reusable content gets `<root>/.gitbook/includes/<slug>.md`). An include file
+ * is deleted only when the record of the last sync says the space imported or wrote it for a reusable content the
+ * space no longer has (deleting it in the space is the ask); any other file stays. A space with no variables leaves
+ * `vars.yaml` as it is (it may never have read it).
  */
-export async function planReusable(input: ReusablePlanInput): Promise<Map<string, Buffer>> {
+export async function planReusable(input: ReusablePlanInput): Promise<ReusablePlan> {
   const writes = new Map<string, Buffer>();
-  const taken = new Set([...input.head.keys()].map((p) => p.toLowerCase()));
+  const deletes = new Set<string>();
+  const record: Record<string, { path: string }> = {};
+  const includesDir = posix.join(input.contentDir, INCLUDES_DIR);
+  // A reusable content imported from a file keeps it; one made in the space keeps the file an export wrote for it
+  // while its name is still the one pages' includes use (content's includeName), else it moves.
+  const keptPath = (r: TreeReusableContent): string | undefined => {
+    if (r.git?.path && input.head.has(r.git.path)) return r.git.path;
+    const before = r.id ? input.recorded?.[r.id]?.path : undefined;
+    if (!r.git?.path && before && input.head.has(before) && posix.basename(before) === includeFileName(r) && posix.dirname(before) === includesDir) return before;
+    return undefined;
+  };
+  const kept = new Map(input.reusableContents.map((r) => [r, keptPath(r)] as const));
+  const keptPaths = new Set([...kept.values()].filter((p): p is string => !!p));
+  for (const { path } of Object.values(input.recorded ?? {})) {
+    if (keptPaths.has(path) || !input.head.has(path)) continue;
+    // Its reusable content is gone from the space (deleted there), or moved to another name: the old file goes.
+    deletes.add(path);
+  }
+  const taken = new Set([...input.head.keys()].filter((p) => !deletes.has(p)).map((p) => p.toLowerCase()));
   for (const reusable of input.reusableContents) {
-    const recorded = reusable.git?.path && input.head.has(reusable.git.path) ? reusable.git.path : undefined;
+    const recorded = kept.get(reusable);
     if (recorded) {
+      if (reusable.id) record[reusable.id] = { path: recorded };
       const original = await input.readText(recorded);
       if (original === undefined) continue;
       const before = readIncludeFile(original, recorded);
@@ -132,17 +166,20 @@ export async function planReusable(input: ReusablePlanInput): Promise<Map<string
     }
     const name = includeFileName(reusable);
     const ext = posix.extname(name);
-    let path = posix.join(input.contentDir, INCLUDES_DIR, name);
-    for (let n = 2; taken.has(path.toLowerCase()); n++) path = posix.join(input.contentDir, INCLUDES_DIR, `${name.slice(0, name.length - ext.length)}-${n}${ext}`);
+    let path = posix.join(includesDir, name);
+    for (let n = 2; taken.has(path.toLowerCase()); n++) path = posix.join(includesDir, `${name.slice(0, name.length - ext.length)}-${n}${ext}`);
     taken.add(path.toLowerCase());
+    deletes.delete(path);
+    if (reusable.id) record[reusable.id] = { path };
     writes.set(path, Buffer.from(composeInclude(undefined, reusable), "utf8"));
   }
   const varsPath = posix.join(input.contentDir, VARS_FILE);
   const original = input.head.has(varsPath) ? await input.readText(varsPath) : undefined;
-  if (!Object.keys(input.variables).length) return writes;
+  const plan = { writes, deletes, record };
+  if (!Object.keys(input.variables).length) return plan;
   if (original === undefined) {
-    if (Object.keys(input.variables).length) writes.set(varsPath, Buffer.from(stringifyYaml(input.variables, { lineWidth: 0 }), "utf8"));
-    return writes;
+    writes.set(varsPath, Buffer.from(stringifyYaml(input.variables, { lineWidth: 0 }), "utf8"));
+    return plan;
   }
   let current: Record<string, string> | null;
   try {
@@ -150,11 +187,11 @@ export async function planReusable(input: ReusablePlanInput): Promise<Map<string
   } catch {
     current = null;
   }
-  if (current && sameVariables(current, input.variables)) return writes;
+  if (current && sameVariables(current, input.variables)) return plan;
   const parsed = parseDocument(original);
   const doc: Document = isMap(parsed.contents) && !parsed.errors.length ? parsed : new Document({});
   for (const [name, value] of Object.entries(input.variables)) if (current?.[name] !== value) doc.set(name, value);
   for (const name of Object.keys(current ?? {})) if (!Object.prototype.hasOwnProperty.call(input.variables, name)) doc.delete(name);
   writes.set(varsPath, Buffer.from(doc.toString({ lineWidth: 0 }), "utf8"));
-  return writes;
+  return plan;
 }

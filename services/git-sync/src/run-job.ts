@@ -1,5 +1,4 @@
 // What one job does: import (repository -> new revision) and export (revision -> commit pushed).
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import type { JobOutcome, LinkSaver } from "./job-queue";
 import { cleanDirectory, joinRepoPath } from "./paths";
 import { dropCache, fetchBranch, hasObject, listFiles, openGitdir, SERVICE_EMAIL, pushCommit, readFileAt, readProjectFiles, remoteDefaultBranch, remoteHead, RepoError, writeChangesCommit, type Remote } from "./repo";
 import { planReusable, type TreeReusableContent } from "./reusable";
+import { claimStore, pruneStores, releaseStore, storeKey } from "./stores";
 import { deriveState, planExport, stateAfterImport } from "./sync-state";
 
 export interface Snapshot {
@@ -50,14 +50,19 @@ export interface JobDeps {
 
 const BRANCH = /^refs\/heads\/[^\s~^:?*[\\]+$/;
 
-/** The bare repository a job works in: the space's cache entry for `repoCacheID`, else a scratch directory removed afterwards. */
+/**
+ * The bare repository a job works in: the space's kept store for the repository (and `repoCacheID`, when given;
+ * stores.ts), so a re-sync fetches only what changed; a scratch directory removed afterwards without a data directory.
+ */
 function gitdirFor(job: JobDoc, workDir: string): { gitdir: string; temporary: boolean } {
-  if (job.params.repoCacheID) {
-    // Keyed by space too: a cache id can never hand one space's clone to another.
-    const key = createHash("sha256").update(`${job.spaceId}\0${job.params.repoCacheID}\0${job.params.url}`).digest("hex").slice(0, 40);
-    return { gitdir: join(workDir, "cache", key), temporary: false };
-  }
-  return { gitdir: fs.mkdtempSync(join(workDir === ":memory:" ? tmpdir() : join(workDir, "tmp"), "job-")), temporary: true };
+  if (workDir !== ":memory:") return { gitdir: join(workDir, "cache", storeKey(job.spaceId, job.params.url, job.params.repoCacheID)), temporary: false };
+  return { gitdir: fs.mkdtempSync(join(tmpdir(), "job-")), temporary: true };
+}
+
+/** A failure that says nothing about the store (the repository's content, the space, the credentials): the store stays. */
+function storeStays(err: unknown): boolean {
+  if (err instanceof LayoutError || err instanceof StateError) return true;
+  return err instanceof RepoError && ["unsafe-entry", "too-large", "too-many-pages", "auth", "not-found", "conflict", "rejected"].includes(err.code);
 }
 
 function projectDirOf(job: JobDoc): string {
@@ -81,15 +86,27 @@ function importStream(body: { git: unknown; pages: TreePage[]; files: TreeFile[]
 
 async function withRemote<T>(job: JobDoc, credentials: Credentials | undefined, deps: JobDeps, work: (remote: Remote) => Promise<T>): Promise<T> {
   if (!BRANCH.test(job.params.ref)) throw new RepoError("repo", `ref "${job.params.ref}" is not of the form refs/heads/<branch>.`);
-  fs.mkdirSync(join(deps.workDir, "tmp"), { recursive: true });
   const { gitdir, temporary } = gitdirFor(job, deps.workDir);
+  if (!temporary) {
+    claimStore(gitdir);
+    try {
+      pruneStores(join(deps.workDir, "cache"));
+    } catch {
+      // A store that cannot be removed now is tried again by the next job.
+    }
+  }
   try {
     await openGitdir(gitdir);
     const http = safeGitHttp({ requestTimeoutMs: deps.settings.requestTimeoutMs, maxResponseBytes: deps.settings.maxFetchBytes, allowedPrivateTargets: deps.settings.allowedPrivateTargets, signal: deps.signal });
     return await work({ url: job.params.url, credentials, http, gitdir });
+  } catch (err) {
+    // An unexpected failure (a fetch cut short, the worker stopping) may leave the store half written: the next job starts afresh.
+    if (!temporary && !storeStays(err)) fs.rmSync(gitdir, { recursive: true, force: true });
+    throw err;
   } finally {
     dropCache(gitdir);
     if (temporary) fs.rmSync(gitdir, { recursive: true, force: true });
+    else releaseStore(gitdir);
   }
 }
 
@@ -237,14 +254,17 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       ...(job.params.repoTreeURL ? { treeURL: job.params.repoTreeURL } : {}),
     });
     // Reusable contents (`.gitbook/includes`) and variables (`vars.yaml`): written only where the space says something else.
-    const reusableWrites = await planReusable({
+    // An include file is deleted only when the record says the space imported or wrote it for a reusable content since deleted.
+    const reusablePlan = await planReusable({
       reusableContents: snapshot.reusableContents ?? [],
       variables: snapshot.variables ?? {},
       contentDir,
       head: new Map<string, unknown>([...baseFiles, ...plan.writes]),
       readText: async (path) => (base && baseFiles.has(path) ? (await readFileAt(remote.gitdir, base, path))?.toString("utf8") : undefined),
+      ...(state && !state.derived && state.reusable ? { recorded: state.reusable } : {}),
     });
-    for (const [path, data] of reusableWrites) plan.writes.set(path, data);
+    for (const [path, data] of reusablePlan.writes) plan.writes.set(path, data);
+    for (const path of reusablePlan.deletes) if (!plan.writes.has(path)) plan.deletes.add(path);
     const projectPrefix = projectDir ? `${projectDir}/` : "";
     const fresh = ![...baseFiles.keys()].some((p) => p.startsWith(projectPrefix));
     if (!existingYaml && (fresh || redirects.length)) {
@@ -259,14 +279,14 @@ export async function runExport(job: JobDoc, credentials: Credentials | undefine
       if (data.length > deps.settings.maxFileBytes) throw new RepoError("too-large", `The file "${path}" is larger than the limit of ${deps.settings.maxFileBytes} bytes (GIT_SYNC_MAX_FILE_BYTES); nothing was pushed.`);
     }
     // The whole commit or nothing: it deletes only files the space's record says it wrote or imported.
-    const owned = new Set([...Object.values(state?.pages ?? {}).flatMap((p) => (p.path ? [p.path] : [])), ...Object.values(state?.files ?? {}).map((f) => f.path)]);
+    const owned = new Set([...Object.values(state?.pages ?? {}).flatMap((p) => (p.path ? [p.path] : [])), ...Object.values(state?.files ?? {}).map((f) => f.path), ...Object.values(state?.reusable ?? {}).map((r) => r.path)]);
     for (const path of plan.deletes) {
       if (state?.derived || !owned.has(path)) throw new StateError(`The export would delete "${path}", which the space has no record of writing; nothing was pushed.`);
     }
     await deps.setStage(job, "finalize");
     const message = job.params.commitMessage || "Update from Docshelf";
     const { oid, changed } = await writeChangesCommit(remote.gitdir, { parent: base, base: baseFiles, writes: plan.writes, deletes: plan.deletes, message });
-    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary, ...(plan.noSummary ? { noSummary: true } : {}) };
+    const sync: SyncState = { url: job.params.url, ref: job.params.ref, projectDir, commit: oid, pages: plan.pages, files: plan.files, summary: plan.summary, ...(plan.noSummary ? { noSummary: true } : {}), ...(Object.keys(reusablePlan.record).length ? { reusable: reusablePlan.record } : {}) };
     // The state is saved first and undone if the push fails: the branch and the state move together.
     let undo: () => Promise<void>;
     try {

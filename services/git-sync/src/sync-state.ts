@@ -99,7 +99,7 @@ export interface StateSource {
 
 /** The sync state right after an import: content's view of each page (snapshot) beside what the import read. */
 export function stateAfterImport(input: {
-  snapshot: { pages: TreePage[]; files: TreeFile[] };
+  snapshot: { pages: TreePage[]; files: TreeFile[]; reusableContents?: Array<{ id?: string; git?: { path: string } }> };
   imported: ImportedPage[];
   config: GitbookConfig;
   /** Whether the repository had a SUMMARY.md (ReadResult.hasSummary); absent counts as yes. */
@@ -128,6 +128,8 @@ export function stateAfterImport(input: {
   const files: SyncState["files"] = {};
   for (const file of input.snapshot.files) if (file.git?.path) files[file.id] = { path: file.git.path, name: file.name, ...(file.sha256 ? { sha256: file.sha256 } : {}) };
   const placed = new Map(Object.entries(pages));
+  const reusable: NonNullable<SyncState["reusable"]> = {};
+  for (const r of input.snapshot.reusableContents ?? []) if (r.id && r.git?.path) reusable[r.id] = { path: r.git.path };
   return {
     url: input.url,
     ref: input.ref,
@@ -137,6 +139,7 @@ export function stateAfterImport(input: {
     files,
     summary: hash(summaryText(input.snapshot.pages, placed, input.config, input.contentDir)),
     ...(input.hasSummary === false ? { noSummary: true } : {}),
+    ...(Object.keys(reusable).length ? { reusable } : {}),
   };
 }
 
