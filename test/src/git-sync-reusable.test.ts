@@ -3,13 +3,13 @@
 // `{% include %}` become reusable-content blocks and expressions show the value, GitBook's reads of them answer
 // in its schema, an export with no edit gives an empty `git diff` and an edit changes only the files it touches; a
 // reusable content deleted on either side is deleted on the other, and no file the space did not write goes.
-import { createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, overrideEnv, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, expectComponent, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRepo, git, gitJobs, startGitServer, type GitServer } from "./git-sync-server";
-import { MODES, startPrivate } from "./modes";
+import { MODES, start } from "./modes";
 
 const INCLUDE = '---\ntitle: Reusable Block\n---\n\nTop of the block\n\nThis is for product <code class="expression">space.vars.PRODUCT_NAME</code>.\n';
 
@@ -48,13 +48,11 @@ describe.each(MODES)("Git sync of reusable content and variables over %s", (mode
   let stranger: TestUser;
   let orgId: string;
   let runJob: ReturnType<typeof gitJobs>["runJob"];
-  let restoreEnv: () => void = () => undefined;
   let count = 0;
 
   beforeAll(async () => {
-    server = await startGitServer();
-    restoreEnv = overrideEnv({ GIT_SYNC_ALLOW_PRIVATE: `127.0.0.1:${server.port}`, GIT_SYNC_SWEEP_INTERVAL_MS: "500" });
-    sys = await startPrivate(mode);
+    server = await startGitServer({ shared: true });
+    sys = await start(mode);
     [owner, stranger] = await Promise.all([1, 2].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api)).id;
     await createOrg(stranger.api);
@@ -63,7 +61,6 @@ describe.each(MODES)("Git sync of reusable content and variables over %s", (mode
 
   afterAll(async () => {
     await sys?.stop();
-    restoreEnv();
     await server?.close();
   });
 
