@@ -324,7 +324,7 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(approved.status).toBe(303);
       expect((await author.get(crPath)).text).toContain("Carol: approved");
 
-      const merged = await author.submit(crPath, crPath, { intent: "merge" });
+      const merged = await author.submit(crPath, crPath, { intent: "merge", confirm: "yes" });
       expect(merged.status).toBe(303);
       const mergedPage = await author.get(`/s/${w.spaceId}/welcome`);
       expect(mergedPage.text).toContain("Merged from the app.");
