@@ -237,6 +237,8 @@ export function changeRequestPage(
   /** Where the page's own diff is shown when it is too large here. */
   diffLink?: string,
   now = Date.now(),
+  /** What the viewer may do (the space's permissions): mark it ready (edit), merge it. */
+  can: { edit: boolean; merge: boolean } = { edit: true, merge: true },
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
@@ -248,7 +250,9 @@ export function changeRequestPage(
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
 <p class="meta">Status: ${statusBadge(cr.status)} · opened${cr.createdBy?.displayName ? ` by ${cr.createdBy.displayName}` : ""} ${timeOf(cr.createdAt, now)}${cr.updatedAt && cr.updatedAt !== cr.createdAt ? html`, updated ${timeOf(cr.updatedAt, now)}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
 ${
-  cr.status === "draft"
+  !can.edit
+    ? ""
+    : cr.status === "draft"
     ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p>This change request is a draft. <button type="submit" name="intent" value="ready">Ready for review</button></p></form>`
     : cr.status === "open"
       ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p class="meta">Open for review. <button type="submit" name="intent" value="to-draft" class="small">Back to draft</button></p></form>`
@@ -277,7 +281,7 @@ ${
 }
 </section>
 ${
-  inProgress
+  inProgress && can.merge
     ? html`<section id="merge" class="merge"><h2>Merge</h2><p>Merging writes this change request’s pages into the space’s main content, for every reader; it cannot be undone here.</p>
 <form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="merge">
 <p><input type="checkbox" id="merge-confirm" name="confirm" value="yes" required> <label for="merge-confirm" class="inline">Yes, merge #${cr.number} into main</label></p>
