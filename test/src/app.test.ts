@@ -332,7 +332,7 @@ describe.each(MODES)("the app over %s", (mode) => {
       // Merged: no more merge button, and merging again is refused with the action's reason.
       const after = await author.get(crPath);
       expect(after.text).not.toContain('value="merge"');
-      const again = await author.post(crPath, { _csrf: csrfOf(after.text), intent: "merge" });
+      const again = await author.post(crPath, { _csrf: csrfOf(after.text), intent: "merge", confirm: "yes" });
       expect(again.status).toBe(400);
       expect(again.text).toContain("cannot be merged");
     });
