@@ -162,6 +162,11 @@ describe.each(MODES)("the app's polish over %s", (mode) => {
       const merge = await readerBrowser.post(cr.path, { _csrf: csrf, intent: "merge", confirm: "yes" });
       expect(merge.status).toBe(403);
       expect(await statusOf(cr.id)).toBe("draft");
+      // Nor the form creating a change request, which is refused too.
+      const spacePage = await readerBrowser.get(space());
+      expect(spacePage.status).toBe(200);
+      expect(spacePage.text).toContain(`#${cr.number} Not yours</a>`);
+      expect(spacePage.text).not.toContain(`action="${space()}/~/changes"`);
       const create = await readerBrowser.post(`${space()}/~/changes`, { _csrf: csrf, subject: "Reader's", status: "open" });
       expect(create.status).toBe(403);
       // Without the confirmation too: refused for who they are.

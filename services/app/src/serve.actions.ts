@@ -446,7 +446,7 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const revision = { pages };
     const content = shown?.content;
     const comments = shown?.comments;
-    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), inProgressList, comments, Date.now()));
+    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), inProgressList, comments, Date.now(), may(space, "edit")));
   }
   const [, kind, ref, ...pagePathParts] = rest;
   if (kind === "changes" && ref === undefined && post) {

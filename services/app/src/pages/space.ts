@@ -109,16 +109,22 @@ export function spacePage(
   /** The current page's comments (undefined: none shown, e.g. no page). */
   comments?: ShownComment[],
   now = Date.now(),
+  /** Whether the viewer may edit the space (create change requests). */
+  canEdit = true,
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
   const crs = html`<section id="change-requests"><h2>Change requests</h2>
 ${changeRequests.length ? html`<ul class="change-requests">${changeRequests.map((cr) => html`<li>${statusBadge(cr.status)} <a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.createdBy?.displayName ? `by ${cr.createdBy.displayName}, ` : ""}updated ${timeOf(cr.updatedAt ?? cr.createdAt, now)}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
-<form method="post" action="${base}/~/changes">${csrfField(viewer)}
+${
+  canEdit
+    ? html`<form method="post" action="${base}/~/changes">${csrfField(viewer)}
 <label for="subject">New change request</label>
 <input type="text" id="subject" name="subject" maxlength="200" placeholder="What it changes">
 <p><button type="submit" name="status" value="draft">Create change request</button> <button type="submit" name="status" value="open" class="secondary">Create, ready for review</button></p>
 <p class="meta">A new change request is a draft (work in progress) until it is marked ready for review.</p>
-</form></section>`;
+</form>`
+    : ""
+}</section>`;
   return layout(
     current ? `${current.title} · ${space.title ?? "Space"}` : (space.title ?? "Space"),
     viewer,
