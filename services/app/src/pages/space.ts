@@ -256,11 +256,9 @@ export function changeRequestPage(
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
 <p class="meta">Status: ${statusBadge(cr.status)} · opened${cr.createdBy?.displayName ? ` by ${cr.createdBy.displayName}` : ""} ${timeOf(cr.createdAt, now)}${cr.updatedAt && cr.updatedAt !== cr.createdAt ? html`, updated ${timeOf(cr.updatedAt, now)}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
 ${
-  !can.edit
-    ? ""
-    : cr.status === "draft"
+  can.edit && cr.status === "draft"
     ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p>This change request is a draft. <button type="submit" name="intent" value="ready">Ready for review</button></p></form>`
-    : cr.status === "open"
+    : can.edit && cr.status === "open"
       ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p class="meta">Open for review. <button type="submit" name="intent" value="to-draft" class="small">Back to draft</button></p></form>`
       : ""
 }
