@@ -135,7 +135,7 @@ describe.each(MODES)("team and organization settings in the app over %s", (mode)
       const api = `/v1/spaces/${w.spaceId}/change-requests/${cr.body.id}`;
       expect((await w.alice.api.post(`${api}/content`, { changes: [{ operation: "insert_page", title: "Ruled", document: { markdown: "Ruled." } }] })).status).toBe(200);
       const app = `/s/${w.spaceId}/~/changes/${cr.body.number}`;
-      const refused = await alice.submit(app, app, { intent: "merge" });
+      const refused = await alice.submit(app, app, { intent: "merge", confirm: "yes" });
       expect(refused.status).toBe(400);
       expect(refused.text.toLowerCase()).toContain("approv");
       expect((await w.alice.api.get(api)).body.status).not.toBe("merged");
@@ -153,7 +153,7 @@ describe.each(MODES)("team and organization settings in the app over %s", (mode)
       // Nothing ticked: no rule; the merge goes through.
       expect((await alice.submit(settings(), settings(), { intent: "merge-rules" })).status).toBe(303);
       expect(await rulesNow()).toEqual({ type: "none" });
-      expect((await alice.submit(app, app, { intent: "merge" })).status).toBe(303);
+      expect((await alice.submit(app, app, { intent: "merge", confirm: "yes" })).status).toBe(303);
       expect((await w.alice.api.get(api)).body.status).toBe("merged");
     });
 

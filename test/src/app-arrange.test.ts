@@ -184,7 +184,7 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       expect(section).toContain("<ins>+ Their version.</ins>");
       expect(section).not.toContain("Unrelated");
 
-      const merge = await alice.submit(mine.app, mine.app, { intent: "merge" });
+      const merge = await alice.submit(mine.app, mine.app, { intent: "merge", confirm: "yes" });
       expect(merge.status).toBe(409);
       expect(merge.text).toContain("Merge refused");
       expect(/<section class="refused"[\s\S]*?<\/section>/.exec(merge.text)?.[0]).toContain("Welcome");

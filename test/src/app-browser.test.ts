@@ -113,6 +113,7 @@ suites("the app in Chromium over %s", (mode) => {
     // The organization asks for an approving review, which the author cannot give: the merge is refused…
     expect((await w.alice.api.patch(`/v1/orgs/${w.orgId}`, { mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_approved_review" }] } })).status).toBe(200);
     try {
+      await page.check("#merge-confirm");
       await page.click('button:text-is("Merge")');
       await page.waitForURL(/\/~\/changes\/\d+$/);
       expect(await page.textContent("main")).toContain("needs at least one approving review");
@@ -138,6 +139,7 @@ suites("the app in Chromium over %s", (mode) => {
       }
       await page.reload();
       expect(await page.textContent("section#reviews")).toContain("Rita Reviewer: approved");
+      await page.check("#merge-confirm");
       await page.click('button:text-is("Merge")');
       await page.waitForURL(/\/~\/changes\/\d+$/);
       expect(await page.textContent("p.meta:has-text('Status')")).toContain("merged");

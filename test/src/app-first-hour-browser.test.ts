@@ -131,6 +131,7 @@ suites("the first hour in the browser over %s", (mode) => {
     await admin.waitForURL((url) => url.pathname === spacePath);
     await admin.click('#change-requests a:has-text("First pages")');
     await admin.waitForURL((url) => url.pathname === `${spacePath}/~/changes/1`);
+    await admin.check("#merge-confirm");
     await admin.click('button:text-is("Merge")');
     await admin.waitForURL((url) => url.pathname === `${spacePath}/~/changes/1`);
     expect(await admin.textContent("p.meta:has-text('Status')")).toContain("merged");

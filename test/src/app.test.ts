@@ -324,7 +324,7 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect(approved.status).toBe(303);
       expect((await author.get(crPath)).text).toContain("Carol: approved");
 
-      const merged = await author.submit(crPath, crPath, { intent: "merge" });
+      const merged = await author.submit(crPath, crPath, { intent: "merge", confirm: "yes" });
       expect(merged.status).toBe(303);
       const mergedPage = await author.get(`/s/${w.spaceId}/welcome`);
       expect(mergedPage.text).toContain("Merged from the app.");
@@ -332,7 +332,7 @@ describe.each(MODES)("the app over %s", (mode) => {
       // Merged: no more merge button, and merging again is refused with the action's reason.
       const after = await author.get(crPath);
       expect(after.text).not.toContain('value="merge"');
-      const again = await author.post(crPath, { _csrf: csrfOf(after.text), intent: "merge" });
+      const again = await author.post(crPath, { _csrf: csrfOf(after.text), intent: "merge", confirm: "yes" });
       expect(again.status).toBe(400);
       expect(again.text).toContain("cannot be merged");
     });

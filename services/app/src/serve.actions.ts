@@ -43,6 +43,15 @@ import type { AppActions, AppService, Ctx } from "./service-types";
 import { PageError, notFound, refusalMessage } from "./page-error";
 import { adminRoute, type As } from "./admin";
 import { historyRoute } from "./history";
+import { action } from "@docshelf/contracts/action";
+
+/** Whether the space's permissions (GitBook's, as the API gives them to this user) grant `what`. */
+function may(space: contentApi.SpaceResource, what: "edit" | "merge"): boolean {
+  return (space.permissions as Record<string, unknown> | undefined)?.[what] === true;
+}
+
+/** GitBook's updateChangeRequest (PATCH): the app moves a change request's status (draft ⇄ open). */
+const updateChangeRequest = action<changeRequests.ChangeRequestRef & { status: "draft" | "open" }, changeRequests.ChangeRequestResource>("change-requests.update");
 
 
 type PageContent = contentApi.PageResource;
@@ -437,12 +446,17 @@ async function spaceRoute(as: As, req: AppRequest, viewer: Viewer, spaceId: stri
     const revision = { pages };
     const content = shown?.content;
     const comments = shown?.comments;
-    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), inProgressList, comments));
+    return page(200, spacePage(viewer, space, revision.pages, content && rendered(content), inProgressList, comments, Date.now(), may(space, "edit")));
   }
   const [, kind, ref, ...pagePathParts] = rest;
   if (kind === "changes" && ref === undefined && post) {
     const subject = (req.form?.subject ?? "").trim().slice(0, 200);
+    // The API creates drafts; "ready for review" opens it right after (the API's status move draft → open).
+    const status = req.form?.status ?? "draft";
+    if (status !== "draft" && status !== "open") throw new PageError(400, "That did not work", "status: a new change request is a draft or open.");
+    if (!may(space, "edit")) throw new PageError(403, "Forbidden", "Only people who may edit this space can create change requests.");
     const cr = await as(changeRequests.create, subject ? { spaceId, subject } : { spaceId });
+    if (status === "open") await as(updateChangeRequest, { spaceId, changeRequestId: cr.id, status: "open" });
     return redirect(`/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}`);
   }
   if (kind === "changes" && ref && /^[1-9][0-9]{0,8}$/.test(ref)) return changeRequestRoute(as, req, viewer, space, ref, pagePathParts.join("/"), uploadLimit);
@@ -485,7 +499,15 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       await as(changeRequests.submitReview, { ...ref, status: intent === "approve" ? "approved" : "changes-requested" });
       return redirect(back);
     }
+    if (intent === "ready" || intent === "to-draft") {
+      if (!may(space, "edit")) throw new PageError(403, "Forbidden", "Only people who may edit this space can mark a change request ready for review or back to draft.");
+      await as(updateChangeRequest, { ...ref, status: intent === "ready" ? "open" : "draft" });
+      return redirect(back);
+    }
     if (intent === "merge") {
+      if (!may(space, "merge")) throw new PageError(403, "Forbidden", "Only people who may review this space can merge its change requests.");
+      // A merge is confirmed by its form's box: a stray post (or click) without it never merges.
+      if (req.form?.confirm !== "yes") throw new PageError(400, "Not merged", "confirm: tick “Yes, merge” to merge this change request.");
       // Unmet merge rules are the action's 409, shown with its message; conflicts with the changes page, the conflicting pages page by page.
       try {
         await as(changeRequests.merge, ref);
@@ -545,7 +567,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       : (await compareOffThread(sharedWorkerPool(), [{ before: main.markdown ?? "", after: content.markdown ?? "" }], requestBudget(), PAGE_LIMITS))[0].diff
     : undefined;
   const diffLink = content ? `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/~diff?page=${encodeURIComponent(content.id)}` : undefined;
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink));
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink, Date.now(), { edit: may(space, "edit"), merge: may(space, "merge") }));
 }
 
 /**

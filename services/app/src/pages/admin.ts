@@ -5,6 +5,7 @@ import type * as sites from "@docshelf/contracts/sites";
 import { html, trusted, type Html } from "../html";
 import { csrfField, layout, type Viewer } from "./layout";
 import type { Named } from "./org";
+import { exactTime, timeOf } from "./time";
 
 const selected = (yes: boolean): Html => trusted(yes ? " selected" : "");
 const checked = (yes: boolean): Html => trusted(yes ? " checked" : "");
@@ -31,7 +32,7 @@ export interface AccountView {
 }
 
 /** `/app/account`: the password, API tokens (created, shown once, revoked) and sign-in sessions (revoked). */
-export function accountPage(viewer: Viewer, view: AccountView): string {
+export function accountPage(viewer: Viewer, view: AccountView, now = Date.now()): string {
   const action = "/app/account";
   return layout(
     "Your account",
@@ -60,7 +61,7 @@ ${form(
 ${
   view.tokens.length
     ? html`<table><thead><tr><th>Label</th><th>Created</th><th></th></tr></thead><tbody>${view.tokens.map(
-        (t) => html`<tr><td>${t.label ?? "(no label)"}</td><td>${t.createdAt}</td><td>${form(
+        (t) => html`<tr><td>${t.label ?? "(no label)"}</td><td>${timeOf(t.createdAt, now)}</td><td>${form(
           viewer,
           action,
           "revoke-token",
@@ -76,11 +77,11 @@ ${form(viewer, action, "create-token", html`<label for="token-label">New token's
 ${
   view.sessions.length
     ? html`<table><thead><tr><th>How</th><th>Started</th><th>From</th><th></th></tr></thead><tbody>${view.sessions.map(
-        (s) => html`<tr><td>${s.method}</td><td>${s.createdAt}</td><td>${s.address ?? ""}</td><td>${form(
+        (s) => html`<tr><td>${s.method}</td><td>${timeOf(s.createdAt, now)}</td><td>${s.address ?? ""}</td><td>${form(
           viewer,
           action,
           "revoke-session",
-          html`<input type="hidden" name="session" value="${s.id}"><button type="submit" class="small">Revoke<span class="visually-hidden"> the session started ${s.createdAt}</span></button>`,
+          html`<input type="hidden" name="session" value="${s.id}"><button type="submit" class="small">Revoke<span class="visually-hidden"> the session started ${exactTime(s.createdAt)}</span></button>`,
           trusted(' class="inline"'),
         )}</td></tr>`,
       )}</tbody></table>`

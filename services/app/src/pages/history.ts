@@ -6,6 +6,7 @@ import { isTooLarge, type PageDiff } from "../diff";
 import type { PageChanges } from "../conflicts";
 import { attributeList } from "./changes";
 import { csrfField, layout, type Viewer } from "./layout";
+import { timeOf } from "./time";
 import { diffLines, pageTree, type SpaceView, type TreeNode } from "./space";
 
 /** One revision as the history lists it. */
@@ -22,37 +23,6 @@ export interface HistoryEntry {
 
 /** Revisions a history page lists. */
 export const HISTORY_PAGE_SIZE = 20;
-
-const UNITS: Array<[number, string]> = [
-  [365 * 24 * 3600, "year"],
-  [30 * 24 * 3600, "month"],
-  [7 * 24 * 3600, "week"],
-  [24 * 3600, "day"],
-  [3600, "hour"],
-  [60, "minute"],
-];
-
-/** "just now", "5 minutes ago", "2 days ago" (a time after `now`, a clock's skew, is "just now"). */
-export function relativeTime(iso: string, now: number): string {
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return iso;
-  const seconds = Math.floor((now - at) / 1000);
-  if (seconds < 60) return "just now";
-  for (const [size, unit] of UNITS) {
-    if (seconds >= size) {
-      const n = Math.floor(seconds / size);
-      return `${n} ${unit}${n === 1 ? "" : "s"} ago`;
-    }
-  }
-  return "just now";
-}
-
-/** A time as people read it, the exact UTC time in its title (and datetime). */
-export function timeOf(iso: string | undefined, now: number): Html {
-  if (!iso) return html`<span class="meta">unknown time</span>`;
-  const exact = Number.isNaN(Date.parse(iso)) ? iso : new Date(iso).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
-  return html`<time datetime="${iso}" title="${exact}">${relativeTime(iso, now)}</time>`;
-}
 
 /** The first characters of a revision id, enough to tell revisions apart on a page. */
 export function shortId(id: string): string {

@@ -66,6 +66,12 @@ input[type=text][readonly]{background:#f4f5f7}
 td,th{overflow-wrap:anywhere}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f5fbf;border-radius:4px;background:#1f5fbf;color:#fff;cursor:pointer}
 .sign-out button,button.small{background:none;color:#1f5fbf}
+button.secondary{background:#fff;color:#1f5fbf}
+button.merge{background:#1a7f37;border-color:#1a7f37;font-weight:600;padding:.5rem 1.2rem}
+section.merge{border:1px solid #1a7f37;border-radius:6px;padding:0 1rem;margin:1.5rem 0}
+.status{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid #5b6475;color:#3c4454}
+.status-draft{border-color:#5b6475;background:#f4f5f7}.status-open{border-color:#1a7f37;color:#135c28;background:#e6f4ea}
+.status-merged{border-color:#6639ba;color:#4c2889;background:#f3effa}.status-archived{border-color:#8a6d00;color:#6b5500;background:#fff7e6}
 button.small{padding:.1rem .5rem;font-size:.85rem}
 select{font:inherit;padding:.3rem;max-width:100%}
 .arrange li{margin:.3rem 0}

@@ -3,6 +3,7 @@
 import { html, trusted, type Html } from "../html";
 import { isTooLarge, withContext, type PageDiff } from "../diff";
 import { csrfField, layout, type Viewer } from "./layout";
+import { timeOf } from "./time";
 
 export interface TreeNode {
   id: string;
@@ -23,8 +24,19 @@ export interface ChangeRequestView {
   subject?: string;
   status?: string;
   createdBy?: { displayName?: string };
+  /** ISO times (the API's, carried as they come). */
+  createdAt?: unknown;
+  updatedAt?: unknown;
   /** Main moved since the change request last took it in. */
   outdated?: boolean;
+}
+
+const STATUS_LABEL: Record<string, string> = { draft: "draft", open: "open", merged: "merged", archived: "archived" };
+
+/** A change request's status as a badge (draft, open, merged, archived). */
+export function statusBadge(status: string | undefined): Html {
+  const known = status && STATUS_LABEL[status] ? status : "unknown";
+  return html`<span class="status status-${known}">${STATUS_LABEL[known] ?? "unknown"}</span>`;
 }
 export interface ReviewView {
   id: string;
@@ -96,15 +108,23 @@ export function spacePage(
   changeRequests: ChangeRequestView[],
   /** The current page's comments (undefined: none shown, e.g. no page). */
   comments?: ShownComment[],
+  now = Date.now(),
+  /** Whether the viewer may edit the space (create change requests). */
+  canEdit = true,
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}`;
   const crs = html`<section id="change-requests"><h2>Change requests</h2>
-${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.status ?? ""}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
-<form method="post" action="${base}/~/changes">${csrfField(viewer)}
+${changeRequests.length ? html`<ul class="change-requests">${changeRequests.map((cr) => html`<li>${statusBadge(cr.status)} <a href="${base}/~/changes/${cr.number}">#${cr.number} ${cr.subject || "Untitled"}</a> <span class="meta">${cr.createdBy?.displayName ? `by ${cr.createdBy.displayName}, ` : ""}updated ${timeOf(cr.updatedAt ?? cr.createdAt, now)}</span></li>`)}</ul>` : html`<p class="meta">None in progress.</p>`}
+${
+  canEdit
+    ? html`<form method="post" action="${base}/~/changes">${csrfField(viewer)}
 <label for="subject">New change request</label>
 <input type="text" id="subject" name="subject" maxlength="200" placeholder="What it changes">
-<p><button type="submit">Create change request</button></p>
-</form></section>`;
+<p><button type="submit" name="status" value="draft">Create change request</button> <button type="submit" name="status" value="open" class="secondary">Create, ready for review</button></p>
+<p class="meta">A new change request is a draft (work in progress) until it is marked ready for review.</p>
+</form>`
+    : ""
+}</section>`;
   return layout(
     current ? `${current.title} · ${space.title ?? "Space"}` : (space.title ?? "Space"),
     viewer,
@@ -112,7 +132,7 @@ ${changeRequests.length ? html`<ul>${changeRequests.map((cr) => html`<li><a href
 ${searchForm(space.id)}
 <p class="meta"><a href="${base}/~/files">Files</a> · <a href="${base}/~/history">History</a> · <a href="${base}/~/settings">Space settings</a></p>
 ${current ? html`<article><h1>${current.title}</h1>${trusted(current.html)}</article>${current.id ? html`<p class="meta"><a href="${base}/~/history?page=${encodeURIComponent(current.id)}">History of this page</a></p>` : ""}` : html`<h1>${space.title ?? space.id}</h1><p class="meta">This space has no page yet.</p>`}
-${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments) : ""}
+${current && comments ? commentsSection(viewer, `${base}/${current.path}`, comments, now) : ""}
 ${crs}`,
     pageTree(tree, base, current?.path),
   );
@@ -222,15 +242,26 @@ export function changeRequestPage(
   diff?: PageDiff | "new",
   /** Where the page's own diff is shown when it is too large here. */
   diffLink?: string,
+  now = Date.now(),
+  /** What the viewer may do (the space's permissions): mark it ready (edit), merge it. */
+  can: { edit: boolean; merge: boolean } = { edit: true, merge: true },
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
+  const inProgress = cr.status === "open" || cr.status === "draft";
   return layout(
     `#${cr.number} ${cr.subject || "Untitled"}`,
     viewer,
     html`<p class="meta"><a href="${spaceBase}">${space.title ?? space.id}</a> › change request</p>
 <h1>#${cr.number} ${cr.subject || "Untitled"}</h1>
-<p class="meta">Status: ${cr.status ?? "unknown"}${cr.createdBy?.displayName ? html` · opened by ${cr.createdBy.displayName}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
+<p class="meta">Status: ${statusBadge(cr.status)} · opened${cr.createdBy?.displayName ? ` by ${cr.createdBy.displayName}` : ""} ${timeOf(cr.createdAt, now)}${cr.updatedAt && cr.updatedAt !== cr.createdAt ? html`, updated ${timeOf(cr.updatedAt, now)}` : ""} · <a href="${base}/~diff">Changes</a> · <a href="${base}/~pages">Arrange pages</a> · <a href="${base}/~files">Files</a></p>
+${
+  can.edit && cr.status === "draft"
+    ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p>This change request is a draft. <button type="submit" name="intent" value="ready">Ready for review</button></p></form>`
+    : can.edit && cr.status === "open"
+      ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p class="meta">Open for review. <button type="submit" name="intent" value="to-draft" class="small">Back to draft</button></p></form>`
+      : ""
+}
 ${cr.outdated ? html`<p class="notice">Main changed since this change request was made: <a href="${base}/~diff#conflicts">see its changes and any conflicts</a>.</p>` : ""}
 ${
   current
@@ -248,13 +279,20 @@ ${
 <section id="reviews"><h2>Reviews</h2>
 ${reviews.length ? html`<ul>${reviews.map((r) => html`<li>${r.reviewer?.displayName ?? "Someone"}: ${r.status === "approved" ? "approved" : "requested changes"}${r.outdated ? " (before the latest changes)" : ""}</li>`)}</ul>` : html`<p class="meta">No review yet.</p>`}
 ${
-  cr.status === "open" || cr.status === "draft"
-    ? html`<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="approve">Approve</button> <button type="submit" name="intent" value="request-changes">Request changes</button></form>
-<form method="post" action="${base}" class="inline">${csrfField(viewer)}<button type="submit" name="intent" value="merge">Merge</button></form>`
+  inProgress
+    ? html`<form method="post" action="${base}">${csrfField(viewer)}<p><button type="submit" name="intent" value="approve" class="secondary">Approve</button> <button type="submit" name="intent" value="request-changes" class="secondary">Request changes</button></p></form>`
     : ""
 }
 </section>
-${commentsSection(viewer, base, comments)}`,
+${
+  inProgress && can.merge
+    ? html`<section id="merge" class="merge"><h2>Merge</h2><p>Merging writes this change request’s pages into the space’s main content, for every reader; it cannot be undone here.</p>
+<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="merge">
+<p><input type="checkbox" id="merge-confirm" name="confirm" value="yes" required> <label for="merge-confirm" class="inline">Yes, merge #${cr.number} into main</label></p>
+<p><button type="submit" class="merge">Merge</button></p></form></section>`
+    : ""
+}
+${commentsSection(viewer, base, comments, now)}`,
     pageTree(tree, base, current?.path),
   );
 }
@@ -262,10 +300,10 @@ ${commentsSection(viewer, base, comments)}`,
 export type ShownComment = CommentView & { html: string; replyList?: Array<CommentView & { html: string }> };
 
 /** A thread's comments with their replies, a reply form under each and a comment form; every form posts to `action`. */
-export function commentsSection(viewer: Viewer, action: string, comments: ShownComment[]): Html {
+export function commentsSection(viewer: Viewer, action: string, comments: ShownComment[], now = Date.now()): Html {
   return html`<section id="comments"><h2>Comments</h2>
-${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${c.postedAt ?? ""}</p>${trusted(c.html)}
-${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${r.postedAt ?? ""}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
+${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${timeOf(c.postedAt, now)}</p>${trusted(c.html)}
+${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${timeOf(r.postedAt, now)}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
 <form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
 <label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
 <form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
