@@ -57,10 +57,12 @@ suites("the app's polish in Chromium over %s", (mode) => {
     expect(await statusOf(number)).toBe("open");
 
     // The merge button looks unlike Approve (another colour) and does nothing until the box is ticked.
-    const colour = (selector: string) => page.$eval(selector, (el) => getComputedStyle(el).backgroundColor);
+    // (The test project has no DOM types: the browser's getComputedStyle typed as far as this needs.)
+    type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } };
+    const colour = (selector: string) => page.locator(selector).first().evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor);
     expect(await colour("#merge button")).not.toBe(await colour('button:text-is("Approve")'));
     await page.click('#merge button:text-is("Merge")');
-    expect(await page.$eval("#merge-confirm", (el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
+    expect(await page.evaluate<boolean>("document.querySelector('#merge-confirm').validity.valueMissing")).toBe(true);
     expect(await statusOf(number)).toBe("open");
     await page.check("#merge-confirm");
     await page.click('#merge button:text-is("Merge")');
@@ -105,7 +107,7 @@ suites("the app's polish in Chromium over %s", (mode) => {
     for (const path of paths) {
       const res = await page.goto(sys.url + path);
       expect(res?.status()).toBe(200);
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })");
       if (scroll !== client) overflowing.push(`${path}: ${scroll} > ${client}`);
     }
     await shot(page, "narrow-change-request");

@@ -77,7 +77,7 @@ describe.each(MODES)("the app's polish over %s", (mode) => {
     test("a merge post without the confirmation is a 400 naming it and merges nothing; with it, it merges", async () => {
       const cr = await createInApp("Confirm me", "open");
       await edit(cr.id, "Confirmed page");
-      for (const fields of [{ intent: "merge" }, { intent: "merge", confirm: "" }, { intent: "merge", confirm: "no" }]) {
+      for (const fields of [{ intent: "merge" }, { intent: "merge", confirm: "" }, { intent: "merge", confirm: "no" }] as Array<Record<string, string>>) {
         const refused = await alice.submit(cr.path, cr.path, fields);
         expect(refused.status).toBe(400);
         expect(refused.text).toContain("confirm");
