@@ -39,20 +39,33 @@ interface RevisionSummary {
 const SUMMARIES_KEPT = 5000;
 const summaries = new Map<string, RevisionSummary>();
 
+/** Revisions one `content.revisionLog` call asks for: a history page's worth and the one after it. */
+const LOG_READ = HISTORY_PAGE_SIZE + 1;
+
 /**
  * The summary of revision `revisionId`, kept; on a miss, `content.revisionLog` (as the user: getRevision's
  * access check) answers it and the revisions behind it along first parents, a history page's worth, which are
  * kept too, so a page's walk usually makes one call. The history's cost: one revisionLog a page the first
  * time (it reads small revision heads, never pages), and one more after each jump to a change request's base.
+ * A log shorter than asked ended where the space's own history does: at a revision without parents, or at a
+ * duplicated space's first revision, whose parent is the source space's (not readable through this space):
+ * that revision is kept without parents, so the walk ends there instead of failing on the parent.
  */
 async function summaryOf(as: As, spaceId: string, revisionId: string): Promise<RevisionSummary> {
   const key = `${spaceId}\u0000${revisionId}`;
   const hit = summaries.get(key);
   if (hit) return hit;
-  const log = await as(contentApi.revisionLog, { spaceId, revisionId, limit: HISTORY_PAGE_SIZE });
+  const log = await as(contentApi.revisionLog, { spaceId, revisionId, limit: LOG_READ });
   // The log starts at `revisionId` (else it is a 404).
   if (log[0]?.id !== revisionId) throw notFound();
-  const read = log.map((entry): RevisionSummary => ({ id: entry.id, createdAt: entry.createdAt, parents: entry.parents }));
+  const ended = log.length < LOG_READ;
+  // Whether the last one's first parent is walkable is known only when the log ended: else it is read again later.
+  const known = ended ? log : log.slice(0, -1);
+  const read = known.map((entry, i): RevisionSummary => ({
+    id: entry.id,
+    createdAt: entry.createdAt,
+    parents: ended && i === known.length - 1 ? [] : entry.parents,
+  }));
   for (const summary of read) {
     summaries.set(`${spaceId}\u0000${summary.id}`, summary);
     if (summaries.size > SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value as string);
