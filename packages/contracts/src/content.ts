@@ -306,6 +306,23 @@ export const listFiles = action<{ spaceId: string } & ListParams, Listed<FileRes
 export const searchSpaceContent = action<{ spaceId: string; query: string } & ListParams, Listed<SearchPageResult>>("content.searchSpaceContent");
 export const listSpacesInCollection = action<{ collectionId: string } & ListParams, Listed<SpaceResource>>("content.listSpacesInCollection");
 
+/** One revision of a space's log: what `revisionLog` answers of it (no pages). */
+export interface RevisionLogEntry {
+  id: string;
+  createdAt: string;
+  /** Its parents as stored: the first is the revision it was made from (main's, for a merge). */
+  parents: string[];
+  type?: string;
+}
+/**
+ * Internal, as the caller (the same access check as getRevision: 404 for a space they may not see): up to
+ * `limit` (1–100, default 20) revisions of the space from `revisionId` (default: the current one) back along
+ * first parents, newest first, read without their pages. The walk ends early at a revision without parents
+ * or whose first parent is not of this space (a duplicated space's first revision); a `revisionId` not of
+ * this space is a 404.
+ */
+export const revisionLog = action<{ spaceId: string; revisionId?: string; limit?: number }, RevisionLogEntry[]>("content.revisionLog");
+
 /** A page of a semantic change (GitBook's RevisionSemanticChange pages). */
 export interface ChangedPage {
   id: string;

@@ -1,6 +1,6 @@
 // A space's history in the app (`/s/{space}/~/history`, `~/revisions/{id}[/{page path}]`, `~/compare`):
 // its revisions newest first, read by walking first parents from the current revision (the API lists no
-// revisions: each is read once with getRevision as the user, then kept, since revisions never change),
+// revisions: content.revisionLog answers a page's worth as the user, then they are kept, since revisions never change),
 // each merged change request's revision named with it (`revisionMerged`); one revision's pages; the
 // semantic changes between two revisions page by page with line diffs of the changed pages (diff.ts);
 // and a page restored from an old revision as a new change request, for those who may edit the space.
@@ -39,19 +39,38 @@ interface RevisionSummary {
 const SUMMARIES_KEPT = 5000;
 const summaries = new Map<string, RevisionSummary>();
 
+/** Revisions one `content.revisionLog` call asks for: a history page's worth and the one after it. */
+const LOG_READ = HISTORY_PAGE_SIZE + 1;
+
 /**
- * Without metadata (less to read on a space of thousands of pages; Git sync's commit of a revision
- * is then not shown). The history's cost: one read of a whole revision per revision listed, the first time.
+ * The summary of revision `revisionId`, kept; on a miss, `content.revisionLog` (as the user: getRevision's
+ * access check) answers it and the revisions behind it along first parents, a history page's worth, which are
+ * kept too, so a page's walk usually makes one call. The history's cost: one revisionLog a page the first
+ * time (it reads small revision heads, never pages), and one more after each jump to a change request's base.
+ * A log shorter than asked ended where the space's own history does: at a revision without parents, or at a
+ * duplicated space's first revision, whose parent is the source space's (not readable through this space):
+ * that revision is kept without parents, so the walk ends there instead of failing on the parent.
  */
 async function summaryOf(as: As, spaceId: string, revisionId: string): Promise<RevisionSummary> {
   const key = `${spaceId}\u0000${revisionId}`;
   const hit = summaries.get(key);
   if (hit) return hit;
-  const revision = await as(contentApi.getRevision, { spaceId, revisionId, metadata: false });
-  const summary = summarize(revision);
-  summaries.set(key, summary);
-  if (summaries.size > SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value as string);
-  return summary;
+  const log = await as(contentApi.revisionLog, { spaceId, revisionId, limit: LOG_READ });
+  // The log starts at `revisionId` (else it is a 404).
+  if (log[0]?.id !== revisionId) throw notFound();
+  const ended = log.length < LOG_READ;
+  // Whether the last one's first parent is walkable is known only when the log ended: else it is read again later.
+  const known = ended ? log : log.slice(0, -1);
+  const read = known.map((entry, i): RevisionSummary => ({
+    id: entry.id,
+    createdAt: entry.createdAt,
+    parents: ended && i === known.length - 1 ? [] : entry.parents,
+  }));
+  for (const summary of read) {
+    summaries.set(`${spaceId}\u0000${summary.id}`, summary);
+    if (summaries.size > SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value as string);
+  }
+  return read[0];
 }
 
 function summarize(revision: contentApi.RevisionResource): RevisionSummary {

@@ -23,6 +23,7 @@ import { pagesInternalActions } from "./pages-internal.actions";
 import { permissionActions } from "./permissions.actions";
 import { publishedActions } from "./published.actions";
 import { revisionActions } from "./revisions.actions";
+import { revisionLogActions } from "./revision-log.actions";
 import { reusableContentActions } from "./reusable-contents.actions";
 import { revisionsInternalActions } from "./revisions-internal.actions";
 import { SearchIndex } from "./search";
@@ -35,6 +36,7 @@ import { signFileToken } from "./files";
 import { rememberLru, WeightedLru } from "./lru";
 import { collections, type RevisionDoc, type SpaceDoc } from "./models";
 import { announcedSpaces } from "./spaces-announced";
+import { loggedRevisions } from "./revisions-logged";
 import { presentSpace } from "./present";
 import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
@@ -92,6 +94,7 @@ export function contentSchema(): ContentSchema {
       ...spaceActions,
       ...spaceContentActions,
       ...revisionActions,
+      ...revisionLogActions,
       ...reusableContentActions,
       ...changeActions,
       ...linkActions,
@@ -390,6 +393,8 @@ export function contentSchema(): ContentSchema {
     async started() {
       // Opened by the store mixin (whose started runs first); every access-changing write is announced (spaces-announced.ts).
       this.spaces = announcedSpaces(this.spaces, this.broker);
+      // Every stored revision's head is kept beside it for content.revisionLog (revisions-logged.ts).
+      this.revisions = loggedRevisions(this.revisions, this.revisionHeads);
       this.files = this.store.blobs("files");
       // The key that signs download URLs is made once and kept, so URLs survive restarts and work on every replica.
       const key = await this.settings.findOne({ id: "file-signing-key" });

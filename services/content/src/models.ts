@@ -56,6 +56,19 @@ export interface RevisionDoc {
   git?: { oid: string; message: string; createdByService: boolean; createdByGitBook?: boolean; url?: string; ref?: string };
 }
 
+/**
+ * A revision's place in its space's history without its content (what `content.revisionLog` reads): written
+ * beside every stored revision (revisions-logged.ts), and for a revision stored before these existed, on its
+ * first walk. The store reads whole documents only, so this small copy is what spares reading the pages.
+ */
+export interface RevisionHeadDoc {
+  id: string;
+  spaceId: string;
+  parents: string[];
+  type: RevisionDoc["type"];
+  createdAt: string;
+}
+
 /** A page body, keyed by the SHA-256 of its markdown: identical bodies are stored once. */
 export interface DocumentDoc {
   id: string;
@@ -118,9 +131,10 @@ export interface ImportRunDoc {
   pages?: ImportRunPage[];
 }
 
-export const collections: Record<"spaces" | "revisions" | "documents" | "settings" | "purgedSpaces" | "importRuns", CollectionSpec> = {
+export const collections: Record<"spaces" | "revisions" | "revisionHeads" | "documents" | "settings" | "purgedSpaces" | "importRuns", CollectionSpec> = {
   spaces: { name: "spaces", indexes: [{ fields: ["organizationId"] }, { fields: ["parent"] }, { fields: ["deletedAt"] }] },
   revisions: { name: "revisions", indexes: [{ fields: ["spaceId"] }] },
+  revisionHeads: { name: "revision_heads", indexes: [{ fields: ["spaceId"] }] },
   documents: { name: "documents" },
   settings: { name: "settings" },
   purgedSpaces: { name: "purged_spaces", indexes: [{ fields: ["purgedAt"] }] },

@@ -7,7 +7,7 @@ import type { Membership, MembershipCache, RoleOrGuest, Role } from "@docshelf/a
 import type { CollectionLevels } from "@docshelf/contracts/orgs";
 import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 import type { BlobStore, Collection, Store } from "@docshelf/store";
-import type { DocumentDoc, ImportRunDoc, RevisionDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
+import type { DocumentDoc, ImportRunDoc, RevisionDoc, RevisionHeadDoc, PurgedSpaceDoc, SettingDoc, SpaceDoc } from "./models";
 import type { PresentOptions, SpaceResource } from "./present";
 import type { WeightedLru } from "./lru";
 import type { ImportSettings } from "./import-fetch";
@@ -23,6 +23,8 @@ export interface ContentVars {
   store: Store;
   spaces: Collection<SpaceDoc>;
   revisions: Collection<RevisionDoc>;
+  /** Each revision's id, space, parents and time without its content (revisions-logged.ts). */
+  revisionHeads: Collection<RevisionHeadDoc>;
   documents: Collection<DocumentDoc>;
   settings: Collection<SettingDoc>;
   purgedSpaces: Collection<PurgedSpaceDoc>;
