@@ -107,6 +107,15 @@ describe.each(MODES)("a space's history in the app over %s", (mode) => {
     expect(res.text).toMatch(new RegExp(`name="to" value="${after}" id="to-0" checked`));
   });
 
+  test("a duplicated space's history starts at its own first revision (whose parent is the source space's)", async () => {
+    const copy = await w.alice.api.post(`/v1/spaces/${w.spaceId}/duplicate`);
+    expect(copy.status).toBe(201);
+    const res = await alice.get(`/s/${copy.body.id}/~/history`);
+    expect(res.status).toBe(200);
+    const rows = [...res.text.matchAll(/<a href="\/s\/[^/]+\/~\/revisions\/([A-Za-z0-9_-]+)">/g)].map((m) => m[1]);
+    expect(rows).toEqual([await currentRevision(copy.body.id)]);
+  });
+
   test("a page's history lists only the revisions that changed it, with what they changed; linked from the page", async () => {
     const space = await alice.get(`/s/${w.spaceId}/welcome`);
     expect(space.text).toContain(`href="/s/${w.spaceId}/~/history?page=${welcomeId}">History of this page</a>`);
