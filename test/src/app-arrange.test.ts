@@ -4,7 +4,7 @@
 // them); a team's members and removing a member of the organization. Each: a reader sees no form and is
 // refused posting, another organization's user finds nothing, a form without its CSRF token is 403.
 import { addMember, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { Browser, appWorld, csrfOf, signIn, type AppWorld } from "./app-fixtures";
+import { Browser, appWorld, csrfOf, signedIn, type AppWorld } from "./app-fixtures";
 import { MODES, start } from "./modes";
 
 interface TreePage {
@@ -24,14 +24,7 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
   beforeAll(async () => {
     sys = await start(mode);
     w = await appWorld(sys);
-    reader = await createUser(sys.admin, { displayName: "Reader" });
-    await addMember(w.alice.api, w.orgId, reader.email, "read");
-    alice = new Browser(sys.url);
-    await signIn(alice, w.alice.token);
-    readerBrowser = new Browser(sys.url);
-    await signIn(readerBrowser, reader.token);
-    bob = new Browser(sys.url);
-    await signIn(bob, w.bob.token);
+    ({ reader, alice, readerBrowser, bob } = await signedIn(sys, w));
   }, 120_000);
 
   afterAll(async () => {

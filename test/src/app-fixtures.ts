@@ -1,7 +1,7 @@
 // Fixtures of the app suites: a browser-like client keeping the app's cookies, sign-in with an API
 // token, forms posted with the page's CSRF token, and a world of two organizations.
 import type { RunningSystem, TestUser } from "@docshelf/testkit";
-import { createOrg, createSpace, createUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser } from "@docshelf/testkit";
 import { addPages } from "./sites-serve-fixtures";
 
 export interface Page {
@@ -137,6 +137,22 @@ export async function appWorld(sys: RunningSystem): Promise<AppWorld> {
       openapi: spec.body.urls.app,
     },
   };
+}
+
+/** The app world's people signed in as browsers: Alice (its admin), a reader of her organization, and Bob (another organization's). */
+export interface SignedIn {
+  reader: TestUser;
+  alice: Browser;
+  readerBrowser: Browser;
+  bob: Browser;
+}
+
+export async function signedIn(sys: RunningSystem, w: AppWorld): Promise<SignedIn> {
+  const reader = await createUser(sys.admin, { displayName: "Reader" });
+  await addMember(w.alice.api, w.orgId, reader.email, "read");
+  const [alice, readerBrowser, bob] = [new Browser(sys.url), new Browser(sys.url), new Browser(sys.url)];
+  await Promise.all([signIn(alice, w.alice.token), signIn(readerBrowser, reader.token), signIn(bob, w.bob.token)]);
+  return { reader, alice, readerBrowser, bob };
 }
 
 /** The path of an absolute `urls.app` (the app's links are this origin's). */

@@ -4,8 +4,8 @@
 // a changed page's line diff; a page restored from an old revision as a new change request that the user
 // lands on. A reader reads the history but is refused the restore (403); another organization's user
 // finds nothing; signed out is sent to sign in; a bad revision id is not found, a bad compare form a 400.
-import { addMember, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { Browser, appWorld, csrfOf, signIn, type AppWorld } from "./app-fixtures";
+import { createSpace, type RunningSystem } from "@docshelf/testkit";
+import { Browser, appWorld, csrfOf, signedIn, type AppWorld } from "./app-fixtures";
 import { addPages } from "./sites-serve-fixtures";
 import { MODES, start } from "./modes";
 
@@ -19,7 +19,6 @@ interface TreePage {
 describe.each(MODES)("a space's history in the app over %s", (mode) => {
   let sys: RunningSystem;
   let w: AppWorld;
-  let reader: TestUser;
   let alice: Browser;
   let readerBrowser: Browser;
   let bob: Browser;
@@ -52,14 +51,7 @@ describe.each(MODES)("a space's history in the app over %s", (mode) => {
   beforeAll(async () => {
     sys = await start(mode);
     w = await appWorld(sys);
-    reader = await createUser(sys.admin, { displayName: "Reader" });
-    await addMember(w.alice.api, w.orgId, reader.email, "read");
-    alice = new Browser(sys.url);
-    await signIn(alice, w.alice.token);
-    readerBrowser = new Browser(sys.url);
-    await signIn(readerBrowser, reader.token);
-    bob = new Browser(sys.url);
-    await signIn(bob, w.bob.token);
+    ({ alice, readerBrowser, bob } = await signedIn(sys, w));
 
     // One merged change request: Welcome reworded, a page added, the tricky page moved under Welcome.
     before = await currentRevision(w.spaceId);

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, signInWithToken } from "./browser";
 import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
@@ -36,11 +36,7 @@ suites("the app's polish in Chromium over %s", (mode) => {
     const page = await context.newPage();
     const trace = watch(page);
     const spaceUrl = `${sys.url}${pathOf(w.urls.space)}`;
-    await page.goto(spaceUrl);
-    await page.waitForURL(/\/app\/sign-in\?return=/);
-    await page.fill("#token", w.alice.token);
-    await page.click('button:text-is("Sign in")');
-    await page.waitForURL(spaceUrl);
+    await signInWithToken(page, spaceUrl, w.alice.token);
 
     await page.fill("#subject", "Polished");
     await page.click('button:text-is("Create change request")');

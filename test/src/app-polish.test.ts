@@ -3,8 +3,8 @@
 // reviews; a new change request is a draft (or opened at once), a draft is marked ready for review (and back),
 // and the lists show each one's status. A reader can do neither (403), another organization's user finds
 // nothing (404), signed out is sent to sign in. Times are <time> elements with the exact UTC time in a title.
-import { addMember, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { Browser, appWorld, csrfOf, signIn, type AppWorld } from "./app-fixtures";
+import type { RunningSystem } from "@docshelf/testkit";
+import { Browser, appWorld, csrfOf, signedIn, type AppWorld } from "./app-fixtures";
 import { MODES, start } from "./modes";
 
 /** A relative time of the last minutes, in a <time> with its ISO datetime and the exact UTC time as its title. */
@@ -13,7 +13,6 @@ const RECENT_TIME = /<time datetime="\d{4}-\d\d-\d\dT[^"]+" title="\d{4}-\d\d-\d
 describe.each(MODES)("the app's polish over %s", (mode) => {
   let sys: RunningSystem;
   let w: AppWorld;
-  let reader: TestUser;
   let alice: Browser;
   let readerBrowser: Browser;
   let bob: Browser;
@@ -42,14 +41,7 @@ describe.each(MODES)("the app's polish over %s", (mode) => {
   beforeAll(async () => {
     sys = await start(mode);
     w = await appWorld(sys);
-    reader = await createUser(sys.admin, { displayName: "Reader" });
-    await addMember(w.alice.api, w.orgId, reader.email, "read");
-    alice = new Browser(sys.url);
-    await signIn(alice, w.alice.token);
-    readerBrowser = new Browser(sys.url);
-    await signIn(readerBrowser, reader.token);
-    bob = new Browser(sys.url);
-    await signIn(bob, w.bob.token);
+    ({ alice, readerBrowser, bob } = await signedIn(sys, w));
   }, 120_000);
 
   afterAll(async () => {

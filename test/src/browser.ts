@@ -96,3 +96,12 @@ export function watch(page: Page): ScriptTrace {
   });
   return trace;
 }
+
+/** Opens the app's `url` signed out, which leads to the sign-in page; signs in there with an API token and waits to be back at `url`. */
+export async function signInWithToken(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForURL(/\/app\/sign-in\?return=/);
+  await page.fill("#token", token);
+  await page.click('button:text-is("Sign in")');
+  await page.waitForURL(url);
+}

@@ -9,7 +9,8 @@ import * as contentApi from "@docshelf/contracts/content";
 import { renderMarkdown } from "@docshelf/document";
 import { sharedWorkerPool } from "@docshelf/worker-pool";
 import type { As } from "./admin";
-import { pageChanges, type PageChanges } from "./conflicts";
+import { pageChanges } from "./conflicts";
+import { contentChanged, markdownIn } from "./revision-pages";
 import { compareOffThread, DiffCache, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type PageDiff } from "./diff";
 import { page, redirect, type AppAnswer, type AppRequest } from "./http";
 import { badForm, notFound, PageError } from "./page-error";
@@ -248,19 +249,7 @@ function findById(pages: TreeNode[], id: string): TreeNode | undefined {
 /** Diffs between two revisions, kept by revisions and page (see DiffCache). */
 const diffCache = new DiffCache();
 
-/** A page's Markdown in a revision; "" when it is not there. */
-async function markdownIn(as: As, spaceId: string, revisionId: string, pageId: string): Promise<string> {
-  try {
-    return (await as(contentApi.getPageInRevision, { spaceId, revisionId, pageId, format: "markdown" })).markdown ?? "";
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 404) return "";
-    throw err;
-  }
-}
 
-function contentChanged(p: PageChanges): boolean {
-  return p.type === "document" && (p.kinds.includes("added") || p.kinds.includes("removed") || "document" in p.attributes);
-}
 
 /**
  * `GET …/~/compare?from=&to=[&page=]`: what changed from one revision to the other (the API's semantic

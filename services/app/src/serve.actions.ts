@@ -43,6 +43,7 @@ import type { AppActions, AppService, Ctx } from "./service-types";
 import { PageError, notFound, refusalMessage } from "./page-error";
 import { adminRoute, type As } from "./admin";
 import { historyRoute } from "./history";
+import { contentChanged, markdownIn } from "./revision-pages";
 import { action } from "@docshelf/contracts/action";
 
 /** Whether the space's permissions (GitBook's, as the API gives them to this user) grant `what`. */
@@ -748,20 +749,7 @@ async function diffsOf(wanted: Array<PageDiff | PendingDiff | undefined>, budget
   return wanted.map((d) => (isPending(d) ? results[pending.indexOf(d)].diff : d));
 }
 
-/** A page's Markdown in a revision; "" when it is not there (added or removed on that side). */
-async function markdownIn(as: As, spaceId: string, revisionId: string, pageId: string): Promise<string> {
-  try {
-    return (await as(contentApi.getPageInRevision, { spaceId, revisionId, pageId, format: "markdown" })).markdown ?? "";
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 404) return "";
-    throw err;
-  }
-}
 
-/** Whether a page's content changed (a document added, removed or with a new body). */
-function contentChanged(p: PageChanges): boolean {
-  return p.type === "document" && (p.kinds.includes("added") || p.kinds.includes("removed") || "document" in p.attributes);
-}
 
 /**
  * `…/changes/{n}/~diff`: the change request's changed pages against its base (getChangeRequestChanges),
