@@ -3,7 +3,7 @@
 // (`key`, `data`, `isVoid`, and an atom's `fragments`), so a document goes in and comes out unchanged
 // (convert.ts). Blocks with fragments the editor edits in place (expandable: title and body) hold them
 // as `fragment` children; the others (an image's caption, a table's cells) keep them as an attribute.
-import { Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
+import { Fragment, Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
 
 /** Attributes every block and inline node carries back to its GitBook form. */
 const KEPT = { key: { default: null }, data: { default: null }, isVoid: { default: null } };
@@ -98,7 +98,25 @@ const nodes: Record<string, NodeSpec> = {
       const d = dataOf(node);
       return ["pre", { class: "code", "data-syntax": String(d.syntax ?? ""), "data-title": String(d.title ?? "") }, ["code", 0]];
     },
-    parseDOM: [{ tag: "pre", preserveWhitespace: "full" }],
+    // Pasted code: one code line a line of the <pre>'s text (or of the editor's own copied lines); the
+    // syntax only from a `language-…` class or the editor's own data-syntax, and only a plain name.
+    parseDOM: [
+      {
+        tag: "pre",
+        preserveWhitespace: "full",
+        getAttrs: (dom) => {
+          const el = dom as HTMLElement;
+          const named = el.dataset.syntax || /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(`${el.className} ${el.querySelector("code")?.className ?? ""}`)?.[1] || "";
+          return { data: /^[\w+#-]{1,30}$/.test(named) ? { syntax: named.toLowerCase() } : {} };
+        },
+        getContent: (dom, schema) => {
+          const el = dom as HTMLElement;
+          const own = el.querySelectorAll(".code-line");
+          const lines = own.length ? [...own].map((l) => l.textContent ?? "") : (el.textContent ?? "").replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
+          return Fragment.from(lines.map((line) => schema.nodes.code_line.create({ data: {} }, line ? schema.text(line) : null)));
+        },
+      },
+    ],
   },
   code_line: { content: "text*", marks: "", code: true, attrs: KEPT, toDOM: () => ["div", { class: "code-line" }, 0] },
   tabs: container("div", "tabs", "tabs_item+"),
@@ -120,6 +138,20 @@ const nodes: Record<string, NodeSpec> = {
   images: container("div", "images", "image+"),
   image: {
     ...atom("image", (node) => String(dataOf(node).alt ?? "")),
+    // A pasted picture with an http(s) address is an image block referencing it (the parser wraps it in
+    // `images`); any other address (data:, relative, script) is no image (paste.ts keeps its alt text).
+    parseDOM: [
+      {
+        tag: "img[src]",
+        getAttrs: (dom) => {
+          const el = dom as HTMLImageElement;
+          const url = el.getAttribute("src")?.trim() ?? "";
+          if (!/^https?:\/\//i.test(url) || url.length > 2048) return false;
+          const alt = (el.getAttribute("alt") ?? "").slice(0, 500);
+          return { data: alt ? { ref: { kind: "url", url }, alt } : { ref: { kind: "url", url } }, isVoid: true, fragments: [] };
+        },
+      },
+    ],
     toDOM: (node): DOMOutputSpec => {
       const d = dataOf(node);
       const ref = (d.ref ?? {}) as Record<string, unknown>;
@@ -184,10 +216,32 @@ const marks: Record<string, MarkSpec> = {
       },
     ],
   },
-  bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b" }] },
-  italic: { toDOM: () => ["em", 0], parseDOM: [{ tag: "em" }, { tag: "i" }] },
-  strikethrough: { toDOM: () => ["s", 0], parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }] },
-  code: { toDOM: () => ["code", 0], parseDOM: [{ tag: "code" }] },
+  // Pasted marks: the tags, and the styles Google Docs and Word write on spans instead. Google Docs wraps
+  // the whole clipboard in `<b style="font-weight:normal">`, which is no bold; a span of weight 400 inside
+  // bold text clears it.
+  bold: {
+    toDOM: () => ["strong", 0],
+    parseDOM: [
+      { tag: "strong" },
+      { tag: "b", getAttrs: (dom) => !/^(normal|[1-4]00)$/.test((dom as HTMLElement).style.fontWeight) && null },
+      { style: "font-weight=400", clearMark: (m) => m.type.name === "bold" },
+      { style: "font-weight=normal", clearMark: (m) => m.type.name === "bold" },
+      { style: "font-weight", getAttrs: (value) => /^(bold(er)?|[5-9]00)$/.test(value) && null },
+    ],
+  },
+  italic: {
+    toDOM: () => ["em", 0],
+    parseDOM: [{ tag: "em" }, { tag: "i" }, { style: "font-style=normal", clearMark: (m) => m.type.name === "italic" }, { style: "font-style=italic" }],
+  },
+  strikethrough: {
+    toDOM: () => ["s", 0],
+    parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }, { style: "text-decoration", getAttrs: (value) => /line-through/.test(value) && null }, { style: "text-decoration-line", getAttrs: (value) => /line-through/.test(value) && null }],
+  },
+  code: {
+    toDOM: () => ["code", 0],
+    // (Google Docs and Word mark code by a monospaced font.)
+    parseDOM: [{ tag: "code" }, { tag: "kbd" }, { tag: "tt" }, { style: "font-family", getAttrs: (value) => /\b(courier|consolas|monaco|menlo|monospace|source code|roboto mono)\b/i.test(value) && null }],
+  },
 };
 
 export const schema = new Schema({ nodes, marks });
