@@ -1,7 +1,7 @@
 import { checkDocument, documentToMarkdown } from "@docshelf/document";
 import { Fragment, Slice, type Node as PMNode } from "prosemirror-model";
 import { fromEditor } from "./convert";
-import { looksLikeMarkdown, markdownSlice, MARKDOWN_LIMIT, safeSlice } from "./paste";
+import { declared, looksLikeMarkdown, markdownSlice, MARKDOWN_LIMIT, safeSlice, styleTags } from "./paste";
 import { schema } from "./schema";
 
 /** A slice as the document it would make on its own, checked against GitBook's model. */
@@ -121,5 +121,26 @@ describe("safeSlice (every paste)", () => {
     const p = schema.node("paragraph", { key: "abc", data: {} }, [schema.text("x")]);
     const clean = safeSlice(new Slice(Fragment.from(p), 0, 0));
     expect(clean.content.firstChild?.attrs.key).toBeNull();
+  });
+});
+
+describe("styles of pasted spans (Google Docs, Word) as marks", () => {
+  const GOOGLE = "font-size:11pt;font-family:Arial,sans-serif;color:#000000;background-color:transparent;font-weight:700;font-style:italic;font-variant:normal;text-decoration:line-through;vertical-align:baseline;white-space:pre-wrap;";
+
+  test("a declaration is read from the attribute's text", () => {
+    expect(declared(GOOGLE, "font-weight")).toBe("700");
+    expect(declared("FONT-STYLE: Italic", "font-style")).toBe("italic");
+    expect(declared("color:red", "font-weight")).toBe("");
+  });
+
+  test("Google Docs' bold, italic and struck span is all three; its plain span none", () => {
+    expect(styleTags(GOOGLE, "SPAN")).toEqual(["strong", "em", "s"]);
+    expect(styleTags("font-size:11pt;font-weight:400;font-style:normal;text-decoration:none;", "SPAN")).toEqual([]);
+  });
+
+  test("Word's monospaced text is code; a tag already meaning the mark is not doubled", () => {
+    expect(styleTags("font-family:'Courier New';mso-fareast-font-family:'Times New Roman'", "SPAN")).toEqual(["code"]);
+    expect(styleTags("font-weight:bold", "B")).toEqual([]);
+    expect(styleTags("font-weight:500", "SPAN")).toEqual([]);
   });
 });

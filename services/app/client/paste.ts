@@ -99,8 +99,32 @@ export function markdownSlice(text: string): Slice {
 
 const DROP = "script, style, meta, link, title, template, iframe, object, embed, noscript, xml, svg, math, o\\:p, head";
 
+/** Word's text not to show (a list item's bullet or number). */
+const IGNORED = "[style*='mso-list:ignore' i], [style*='mso-list: ignore' i]";
+
 function styleOf(el: Element): string {
   return (el.getAttribute("style") ?? "").toLowerCase();
+}
+
+/** A declaration of an element's style attribute, lower case ("" when absent). Read from the attribute:
+ * under the editor page's CSP (no inline styles) the browser applies none of it, so `el.style` is empty. */
+export function declared(style: string, property: string): string {
+  for (const part of style.split(";")) {
+    const colon = part.indexOf(":");
+    if (colon > 0 && part.slice(0, colon).trim().toLowerCase() === property) return part.slice(colon + 1).trim().toLowerCase();
+  }
+  return "";
+}
+
+/** The marks a style attribute means (Google Docs' and Word's spans): their tags, outermost first. */
+export function styleTags(style: string, tag: string): string[] {
+  const tags: string[] = [];
+  const weight = declared(style, "font-weight");
+  if (/^(bold(er)?|[6-9]00)$/.test(weight) && tag !== "B" && tag !== "STRONG") tags.push("strong");
+  if (declared(style, "font-style") === "italic" && tag !== "I" && tag !== "EM") tags.push("em");
+  if (/line-through/.test(declared(style, "text-decoration") + declared(style, "text-decoration-line")) && tag !== "S" && tag !== "DEL") tags.push("s");
+  if (/\b(courier|consolas|monaco|menlo|monospace|source code pro|roboto mono)\b/.test(declared(style, "font-family")) && tag !== "CODE" && tag !== "PRE") tags.push("code");
+  return tags;
 }
 
 /** Word's list paragraphs (`mso-list: l0 level2 …`) as real (nested) lists. */
@@ -114,9 +138,14 @@ function wordLists(doc: Document): void {
     first.before(root);
     // The open lists, one a level.
     const stack: Array<{ level: number; list: HTMLElement }> = [];
+    let listId = "";
     for (const p of run) {
-      const level = Number(/level(\d+)/.exec(styleOf(p))?.[1] ?? "1");
-      const marker = p.querySelector("[style*='mso-list:ignore'], [style*='mso-list: ignore']");
+      const [, id, levelText] = /mso-list:\s*(l\d+)\s+level(\d+)/.exec(styleOf(p)) ?? [];
+      const level = Number(levelText ?? "1");
+      // Another of Word's lists right after: a list of its own.
+      if (id !== listId) stack.length = 0;
+      listId = id;
+      const marker = p.querySelector(IGNORED);
       const ordered = /^\s*(\d+|[a-z]{1,3})[.)]/i.test(marker?.textContent ?? "");
       // Word's bullet or number is text in a span it marks to be ignored; it is in the list's kind instead.
       marker?.remove();
@@ -139,7 +168,8 @@ function wordLists(doc: Document): void {
 
 /**
  * Pasted HTML tidied for the schema's parse rules: comments (Word's conditional ones too), scripts,
- * styles, metadata and Word's `<o:p>` go; Google Docs' nested lists (a list right inside a list) move
+ * styles, metadata and Word's `<o:p>` go; bold, italic, strikethrough and monospace styles become
+ * tags (Google Docs' bold wrapper goes); Google Docs' nested lists (a list right inside a list) move
  * into their item; Word's list paragraphs become lists; a picture that cannot be an image block leaves
  * its alt text; a table is a paragraph a row. Parsed into an inert document: nothing in it loads or runs.
  */
@@ -152,7 +182,24 @@ export function tidyPastedHTML(html: string): string {
   for (const el of [...doc.querySelectorAll(DROP)]) el.remove();
   // Word's bullets and numbers outside lists, and its empty-paragraph markers.
   wordLists(doc);
-  for (const el of [...doc.querySelectorAll("[style*='mso-list:ignore'], [style*='mso-list: ignore']")]) el.remove();
+  for (const el of [...doc.querySelectorAll(IGNORED)]) el.remove();
+  // Styles as tags; Google Docs' `<b style="font-weight:normal" id="docs-internal-guid-…">` is no bold.
+  for (const el of [...doc.body.querySelectorAll("[style]")]) {
+    const style = el.getAttribute("style") ?? "";
+    if ((el.tagName === "B" || el.tagName === "STRONG") && /^(normal|[1-5]00)$/.test(declared(style, "font-weight"))) {
+      el.replaceWith(...el.childNodes);
+      continue;
+    }
+    const tags = styleTags(style, el.tagName);
+    if (tags.length === 0 || el.closest("pre")) continue;
+    let inner: Element = el;
+    for (const tag of tags) {
+      const wrap = doc.createElement(tag);
+      wrap.append(...inner.childNodes);
+      inner.append(wrap);
+      inner = wrap;
+    }
+  }
   for (const list of [...doc.querySelectorAll("ul > ul, ul > ol, ol > ul, ol > ol")]) {
     const item = list.previousElementSibling;
     if (item?.tagName === "LI") item.append(list);

@@ -216,32 +216,13 @@ const marks: Record<string, MarkSpec> = {
       },
     ],
   },
-  // Pasted marks: the tags, and the styles Google Docs and Word write on spans instead. Google Docs wraps
-  // the whole clipboard in `<b style="font-weight:normal">`, which is no bold; a span of weight 400 inside
-  // bold text clears it.
-  bold: {
-    toDOM: () => ["strong", 0],
-    parseDOM: [
-      { tag: "strong" },
-      { tag: "b", getAttrs: (dom) => !/^(normal|[1-4]00)$/.test((dom as HTMLElement).style.fontWeight) && null },
-      { style: "font-weight=400", clearMark: (m) => m.type.name === "bold" },
-      { style: "font-weight=normal", clearMark: (m) => m.type.name === "bold" },
-      { style: "font-weight", getAttrs: (value) => /^(bold(er)?|[5-9]00)$/.test(value) && null },
-    ],
-  },
-  italic: {
-    toDOM: () => ["em", 0],
-    parseDOM: [{ tag: "em" }, { tag: "i" }, { style: "font-style=normal", clearMark: (m) => m.type.name === "italic" }, { style: "font-style=italic" }],
-  },
-  strikethrough: {
-    toDOM: () => ["s", 0],
-    parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }, { style: "text-decoration", getAttrs: (value) => /line-through/.test(value) && null }, { style: "text-decoration-line", getAttrs: (value) => /line-through/.test(value) && null }],
-  },
-  code: {
-    toDOM: () => ["code", 0],
-    // (Google Docs and Word mark code by a monospaced font.)
-    parseDOM: [{ tag: "code" }, { tag: "kbd" }, { tag: "tt" }, { style: "font-family", getAttrs: (value) => /\b(courier|consolas|monaco|menlo|monospace|source code|roboto mono)\b/i.test(value) && null }],
-  },
+  // Pasted marks: the tags (paste.ts turns the styles Google Docs and Word write on spans into tags first:
+  // the editor page's CSP keeps style attributes from being read as styles). Google Docs wraps the whole
+  // clipboard in `<b style="font-weight:normal">`, which is no bold.
+  bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b", getAttrs: (dom) => !/(?:^|;)\s*font-weight:\s*(normal|[1-5]00)\b/i.test((dom as HTMLElement).getAttribute("style") ?? "") && null }] },
+  italic: { toDOM: () => ["em", 0], parseDOM: [{ tag: "em" }, { tag: "i" }] },
+  strikethrough: { toDOM: () => ["s", 0], parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }] },
+  code: { toDOM: () => ["code", 0], parseDOM: [{ tag: "code" }, { tag: "kbd" }, { tag: "tt" }] },
 };
 
 export const schema = new Schema({ nodes, marks });
