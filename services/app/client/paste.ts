@@ -97,7 +97,7 @@ export function markdownSlice(text: string): Slice {
   return safeSlice(Slice.maxOpen(doc.content));
 }
 
-const DROP = "script, style, meta, link, title, template, iframe, object, embed, noscript, xml, svg, math, o\\:p, head";
+const DROP = "script, style, meta, link, title, template, iframe, object, embed, noscript, xml, o\\:p, head";
 
 /** Word's text not to show (a list item's bullet or number). */
 const IGNORED = "[style*='mso-list:ignore' i], [style*='mso-list: ignore' i]";
