@@ -82,6 +82,15 @@ describe("pasted Markdown", () => {
     asDocument(slice);
   });
 
+  test("a table's cells keep only safe links and pictures", () => {
+    const slice = markdownSlice("| Name | Link |\n| --- | --- |\n| [web](https://example.com/t) | [rel](other.md) ![p](data:image/png;base64,AAAA) |\n");
+    const json = JSON.stringify(slice.toJSON());
+    expect(json).toContain("https://example.com/t");
+    expect(json).not.toMatch(/other\.md|data:image/);
+    expect(json).toContain("rel");
+    asDocument(slice);
+  });
+
   test("raw HTML in Markdown is kept as text, without the parser's raw key", () => {
     const slice = markdownSlice('# T\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n');
     const keys: unknown[] = [];

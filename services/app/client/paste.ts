@@ -52,6 +52,36 @@ function safeRefs(node: PMNode): boolean {
   return ref.kind === "url" && typeof ref.url === "string" && WEB_URL.test(ref.url.trim());
 }
 
+const REF_TYPES = new Set(["image", "inline-image", "file", "content-ref", "reusable-content", "embed"]);
+
+function safeUrl(value: unknown, pattern: RegExp): boolean {
+  return typeof value === "string" && pattern.test(value.trim());
+}
+
+/** The GitBook JSON nodes an atom keeps in its `fragments` (a table's cells, an image's caption), made safe like the rest. */
+function cleanJson(nodes: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const node of nodes) {
+    if (!node || typeof node !== "object") continue;
+    const n = { ...(node as Record<string, unknown>) };
+    const data = (n.data ?? {}) as Record<string, unknown>;
+    const ref = data.ref as Record<string, unknown> | undefined;
+    if (n.type === "link" && !(ref?.kind === "url" && safeUrl(ref.url, LINK_URL))) {
+      out.push(...cleanJson((n.nodes as unknown[]) ?? []));
+      continue;
+    }
+    if (typeof n.type === "string" && REF_TYPES.has(n.type)) {
+      const ok = n.type === "embed" ? safeUrl(data.url, WEB_URL) : ref?.kind === "url" && safeUrl(ref.url, WEB_URL);
+      if (!ok) continue;
+    }
+    if (typeof n.key === "string" && n.object === "block") delete n.key;
+    if (Array.isArray(n.nodes)) n.nodes = cleanJson(n.nodes);
+    if (Array.isArray(n.fragments)) n.fragments = cleanJson(n.fragments);
+    out.push(n);
+  }
+  return out;
+}
+
 function cleanNode(node: PMNode): PMNode | null {
   if (node.isText) {
     const marks = node.marks.filter(safeLink);
@@ -62,7 +92,8 @@ function cleanNode(node: PMNode): PMNode | null {
     const alt = (node.attrs.data as Data)?.alt;
     return node.isInline && typeof alt === "string" && alt ? schema.text(alt) : null;
   }
-  const attrs = "key" in node.attrs && node.attrs.key !== null ? { ...node.attrs, key: null } : node.attrs;
+  let attrs = "key" in node.attrs && node.attrs.key !== null ? { ...node.attrs, key: null } : node.attrs;
+  if (Array.isArray(node.attrs.fragments)) attrs = { ...attrs, fragments: cleanJson(node.attrs.fragments as unknown[]) };
   const content = cleanFragment(node.content);
   const marks = node.marks.filter(safeLink);
   // A container whose every child went (and which needs some): none at all.
