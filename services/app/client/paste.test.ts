@@ -2,6 +2,7 @@ import { checkDocument, documentToMarkdown } from "@docshelf/document";
 import { Fragment, Slice, type Node as PMNode } from "prosemirror-model";
 import { fromEditor } from "./convert";
 import { declared, looksLikeMarkdown, markdownSlice, MARKDOWN_LIMIT, safeSlice, styleTags } from "./paste";
+import { tableAttrs, tableMarkdown, TABLE_LIMITS } from "./paste-table";
 import { schema } from "./schema";
 
 /** A slice as the document it would make on its own, checked against GitBook's model. */
@@ -151,5 +152,28 @@ describe("styles of pasted spans (Google Docs, Word) as marks", () => {
     expect(styleTags("font-family:'Courier New';mso-fareast-font-family:'Times New Roman'", "SPAN")).toEqual(["code"]);
     expect(styleTags("font-weight:bold", "B")).toEqual([]);
     expect(styleTags("font-weight:500", "SPAN")).toEqual([]);
+  });
+});
+
+describe("pasted tables", () => {
+  test("rows of cell texts become a table block whose cells hold the text, Markdown syntax as text", () => {
+    const attrs = tableAttrs([["Name", "Note"], ["Ann", "likes *stars* | pipes"], ["Bob"]]);
+    expect(attrs).not.toBe(false);
+    const node = schema.nodes.table.create(attrs as Record<string, unknown>);
+    const doc = checkDocument(fromEditor(schema.node("doc", null, [node])));
+    expect(doc.nodes[0].type).toBe("table");
+    const markdown = documentToMarkdown(doc);
+    expect(markdown).toContain("Name");
+    expect(markdown).toContain("likes \\*stars\\* \\| pipes");
+    expect(markdown).toContain("Bob");
+  });
+
+  test("an empty table is none; a huge one is cut at the limits", () => {
+    expect(tableAttrs([])).toBe(false);
+    expect(tableAttrs([[]])).toBe(false);
+    const wide = Array.from({ length: TABLE_LIMITS.rows + 10 }, (_, r) => Array.from({ length: TABLE_LIMITS.columns + 5 }, (_, c) => `${r}.${c}`));
+    const md = tableMarkdown(wide)!;
+    expect(md.split("\n")).toHaveLength(TABLE_LIMITS.rows + 1);
+    expect(md.split("\n")[0].split(" | ")).toHaveLength(TABLE_LIMITS.columns);
   });
 });

@@ -202,7 +202,8 @@ function wordLists(doc: Document): void {
  * styles, metadata and Word's `<o:p>` go; bold, italic, strikethrough and monospace styles become
  * tags (Google Docs' bold wrapper goes); Google Docs' nested lists (a list right inside a list) move
  * into their item; Word's list paragraphs become lists; a picture that cannot be an image block leaves
- * its alt text; a table is a paragraph a row. Parsed into an inert document: nothing in it loads or runs.
+ * its alt text; a table inside a table is its text (the outer one is a table block: paste-table.ts).
+ * Parsed into an inert document: nothing in it loads or runs.
  */
 export function tidyPastedHTML(html: string): string {
   const doc = new DOMParser().parseFromString(html, "text/html");
@@ -238,16 +239,8 @@ export function tidyPastedHTML(html: string): string {
   for (const img of [...doc.querySelectorAll("img")]) {
     if (!WEB_URL.test(img.getAttribute("src")?.trim() ?? "")) img.replaceWith(doc.createTextNode(img.getAttribute("alt") ?? ""));
   }
-  for (const row of [...doc.querySelectorAll("tr")]) {
-    const p = doc.createElement("p");
-    const cells = [...row.children].filter((c) => c.tagName === "TD" || c.tagName === "TH");
-    cells.forEach((cell, i) => {
-      if (i > 0) p.append(" | ");
-      p.append(...cell.childNodes);
-    });
-    row.closest("table")?.before(p);
-  }
-  for (const table of [...doc.querySelectorAll("table")]) table.remove();
+  // A table inside a table (a layout): the inner one's text only.
+  for (const inner of [...doc.querySelectorAll("table table")]) inner.replaceWith(doc.createTextNode(inner.textContent ?? ""));
   return doc.body.innerHTML;
 }
 

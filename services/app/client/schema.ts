@@ -3,6 +3,7 @@
 // (`key`, `data`, `isVoid`, and an atom's `fragments`), so a document goes in and comes out unchanged
 // (convert.ts). Blocks with fragments the editor edits in place (expandable: title and body) hold them
 // as `fragment` children; the others (an image's caption, a table's cells) keep them as an attribute.
+import { rowsOf, tableAttrs } from "./paste-table";
 import { Fragment, Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
 
 /** Attributes every block and inline node carries back to its GitBook form. */
@@ -167,6 +168,8 @@ const nodes: Record<string, NodeSpec> = {
   reusable_content: atom("reusable-content", (node) => `Reusable content ${refLabel(dataOf(node).ref)}`),
   table: {
     ...atom("table", () => ""),
+    // A pasted table: its cells' text as GitBook's table (paste-table.ts).
+    parseDOM: [{ tag: "table", getAttrs: (dom) => tableAttrs(rowsOf(dom as HTMLTableElement)) }],
     toDOM: (node): DOMOutputSpec => {
       const d = dataOf(node) as { view?: { columns?: string[] }; definition?: Record<string, { title?: string }>; records?: Record<string, { orderIndex?: string }> };
       const columns = d.view?.columns ?? [];
