@@ -257,7 +257,8 @@ export function pasting(): Plugin {
         if (plain || inCode($context) || !looksLikeMarkdown(text)) return null as unknown as Slice;
         return markdownSlice(text);
       },
-      transformPasted: (slice) => safeSlice(slice),
+      // A block moved by dragging it within the page is the page's own: it keeps its key.
+      transformPasted: (slice, view) => (view.dragging?.move ? slice : safeSlice(slice)),
     },
   });
 }
