@@ -1,6 +1,7 @@
 // The block editor of a change request's page (`…/changes/{n}/{page}?edit=blocks`): ProseMirror over
 // GitBook's document model (schema.ts, convert.ts), with a slash menu, a floating toolbar, Markdown
-// shortcuts, undo/redo, moving blocks with Alt+arrows, and saving into the change request (save.ts).
+// shortcuts, undo/redo, moving blocks with Alt+arrows, pasting HTML and Markdown (paste.ts), and saving
+// into the change request (save.ts).
 import "./editor.css";
 import { baseKeymap, chainCommands, toggleMark } from "prosemirror-commands";
 import { dropCursor } from "prosemirror-dropcursor";
@@ -20,6 +21,7 @@ import { Saver, type SaveState } from "./save";
 import { schema } from "./schema";
 import { slashMenu } from "./slash";
 import { LinkPicker, type PickerPage } from "./link-picker";
+import { pasting } from "./paste";
 import { floatingToolbar, toggleLink } from "./toolbar";
 import { imageUploads } from "./upload";
 
@@ -152,6 +154,7 @@ function start(): void {
       floatingToolbar(picker),
       blockBar(),
       imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
+      pasting(),
       new Plugin({
         props: {
           // A task's box (the item's own padding, left of its text) ticks it.

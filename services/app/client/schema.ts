@@ -3,7 +3,8 @@
 // (`key`, `data`, `isVoid`, and an atom's `fragments`), so a document goes in and comes out unchanged
 // (convert.ts). Blocks with fragments the editor edits in place (expandable: title and body) hold them
 // as `fragment` children; the others (an image's caption, a table's cells) keep them as an attribute.
-import { Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
+import { rowsOf, tableAttrs } from "./paste-table";
+import { Fragment, Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
 
 /** Attributes every block and inline node carries back to its GitBook form. */
 const KEPT = { key: { default: null }, data: { default: null }, isVoid: { default: null } };
@@ -98,7 +99,25 @@ const nodes: Record<string, NodeSpec> = {
       const d = dataOf(node);
       return ["pre", { class: "code", "data-syntax": String(d.syntax ?? ""), "data-title": String(d.title ?? "") }, ["code", 0]];
     },
-    parseDOM: [{ tag: "pre", preserveWhitespace: "full" }],
+    // Pasted code: one code line a line of the <pre>'s text (or of the editor's own copied lines); the
+    // syntax only from a `language-…` class or the editor's own data-syntax, and only a plain name.
+    parseDOM: [
+      {
+        tag: "pre",
+        preserveWhitespace: "full",
+        getAttrs: (dom) => {
+          const el = dom as HTMLElement;
+          const named = el.dataset.syntax || /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(`${el.className} ${el.querySelector("code")?.className ?? ""}`)?.[1] || "";
+          return { data: /^[\w+#-]{1,30}$/.test(named) ? { syntax: named.toLowerCase() } : {} };
+        },
+        getContent: (dom, schema) => {
+          const el = dom as HTMLElement;
+          const own = el.querySelectorAll(".code-line");
+          const lines = own.length ? [...own].map((l) => l.textContent ?? "") : (el.textContent ?? "").replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");
+          return Fragment.from(lines.map((line) => schema.nodes.code_line.create({ data: {} }, line ? schema.text(line) : null)));
+        },
+      },
+    ],
   },
   code_line: { content: "text*", marks: "", code: true, attrs: KEPT, toDOM: () => ["div", { class: "code-line" }, 0] },
   tabs: container("div", "tabs", "tabs_item+"),
@@ -120,6 +139,20 @@ const nodes: Record<string, NodeSpec> = {
   images: container("div", "images", "image+"),
   image: {
     ...atom("image", (node) => String(dataOf(node).alt ?? "")),
+    // A pasted picture with an http(s) address is an image block referencing it (the parser wraps it in
+    // `images`); any other address (data:, relative, script) is no image (paste.ts keeps its alt text).
+    parseDOM: [
+      {
+        tag: "img[src]",
+        getAttrs: (dom) => {
+          const el = dom as HTMLImageElement;
+          const url = el.getAttribute("src")?.trim() ?? "";
+          if (!/^https?:\/\//i.test(url) || url.length > 2048) return false;
+          const alt = (el.getAttribute("alt") ?? "").slice(0, 500);
+          return { data: alt ? { ref: { kind: "url", url }, alt } : { ref: { kind: "url", url } }, isVoid: true, fragments: [] };
+        },
+      },
+    ],
     toDOM: (node): DOMOutputSpec => {
       const d = dataOf(node);
       const ref = (d.ref ?? {}) as Record<string, unknown>;
@@ -135,6 +168,8 @@ const nodes: Record<string, NodeSpec> = {
   reusable_content: atom("reusable-content", (node) => `Reusable content ${refLabel(dataOf(node).ref)}`),
   table: {
     ...atom("table", () => ""),
+    // A pasted table: its cells' text as GitBook's table (paste-table.ts).
+    parseDOM: [{ tag: "table", getAttrs: (dom) => tableAttrs(rowsOf(dom as HTMLTableElement)) }],
     toDOM: (node): DOMOutputSpec => {
       const d = dataOf(node) as { view?: { columns?: string[] }; definition?: Record<string, { title?: string }>; records?: Record<string, { orderIndex?: string }> };
       const columns = d.view?.columns ?? [];
@@ -184,10 +219,13 @@ const marks: Record<string, MarkSpec> = {
       },
     ],
   },
-  bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b" }] },
+  // Pasted marks: the tags (paste.ts turns the styles Google Docs and Word write on spans into tags first:
+  // the editor page's CSP keeps style attributes from being read as styles). Google Docs wraps the whole
+  // clipboard in `<b style="font-weight:normal">`, which is no bold.
+  bold: { toDOM: () => ["strong", 0], parseDOM: [{ tag: "strong" }, { tag: "b", getAttrs: (dom) => !/(?:^|;)\s*font-weight:\s*(normal|[1-5]00)\b/i.test((dom as HTMLElement).getAttribute("style") ?? "") && null }] },
   italic: { toDOM: () => ["em", 0], parseDOM: [{ tag: "em" }, { tag: "i" }] },
   strikethrough: { toDOM: () => ["s", 0], parseDOM: [{ tag: "s" }, { tag: "del" }, { tag: "strike" }] },
-  code: { toDOM: () => ["code", 0], parseDOM: [{ tag: "code" }] },
+  code: { toDOM: () => ["code", 0], parseDOM: [{ tag: "code" }, { tag: "kbd" }, { tag: "tt" }] },
 };
 
 export const schema = new Schema({ nodes, marks });
