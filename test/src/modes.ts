@@ -2,7 +2,6 @@
 // setup found it, one process per service, with every collection in a fresh database on the MongoDB-wire
 // server E2E_MONGO_URL names when it is set (testkit's startNats), on the embedded store otherwise. These are
 // the two shapes the project ships: one container, and services scaled out over NATS on MongoDB.
-import type { ServiceName } from "@docshelf/config";
 import { startEmbedded, startNats, sharedSystem, type RunningSystem } from "@docshelf/testkit";
 
 export type Mode = "embedded" | "nats";
@@ -31,11 +30,5 @@ export async function start(mode: Mode): Promise<RunningSystem> {
  * reads the processes' logs or the store's files as a whole, or stops and starts processes.
  */
 export function startPrivate(mode: Mode, env: Record<string, string> = {}): Promise<RunningSystem> {
-  if (mode === "embedded") return startEmbedded(env);
-  // Beside the shared pass's other suites, a system of three processes: content (every other service's data,
-  // the largest messages) alone, so what reaches it or comes from it still crosses NATS, as in the shared system
-  // of ten processes. The suites run alone keep one process per service: they time other tenants' requests.
-  return process.env.E2E_GROUP === "alone" ? startNats({ env }) : startNats({ env, processes: PRIVATE_PROCESSES });
+  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
 }
-
-const PRIVATE_PROCESSES: ServiceName[][] = [["gateway", "app", "identity", "orgs", "comments"], ["content"], ["openapi", "sites", "change-requests", "git-sync"]];
