@@ -9,6 +9,7 @@ import { collections, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { createMailer } from "./mailer";
 import { prepareDummyHash } from "./passwords";
+import { notificationActions } from "./notifications.actions";
 import { oidcActions } from "./oidc.actions";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
@@ -44,6 +45,7 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...accountActions,
       ...inviteActions,
       ...oidcActions,
+      ...notificationActions,
     },
 
     methods: {
