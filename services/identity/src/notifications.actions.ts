@@ -7,6 +7,7 @@ import { NOTIFICATION_KINDS, type NewNotification, type NotificationKind, type N
 import { NotFoundError } from "@docshelf/errors";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
+import { hit, NOTIFICATION_MAILS, notificationMailKey } from "./attempts";
 import type { NotificationDoc, UserDoc } from "./models";
 import { presentUser } from "./present";
 import type { Ctx, IdentityActions, IdentityService } from "./service-types";
@@ -90,8 +91,8 @@ export const notificationActions: IdentityActions = {
         await this.notifications.insert(doc);
         stored++;
         await prune(this, n.userId);
-        // Mailed after the answer: the mailer logs a failure and never throws.
-        if (to.notifyByEmail !== false) void mail(this, doc, to, users.get(n.actorId));
+        // Mailed after the answer (the mailer logs a failure and never throws), at most NOTIFICATION_MAILS a window.
+        if (to.notifyByEmail !== false && (await hit(this.attempts, notificationMailKey(to.id))) <= NOTIFICATION_MAILS) void mail(this, doc, to, users.get(n.actorId));
       }
       return { stored };
     },

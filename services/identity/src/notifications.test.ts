@@ -7,6 +7,8 @@ import { bindConfig, loadConfig } from "@docshelf/config";
 import { hashToken, type Caller } from "@docshelf/access";
 import type { NewNotification, NotificationResource } from "@docshelf/contracts/identity";
 import { identitySchema } from "./identity.service";
+import { NOTIFICATION_MAILS } from "./attempts";
+import type { Mail } from "./mailer";
 import { MAX_NOTIFICATIONS } from "./notifications.actions";
 
 const ADMIN = "dsk_bootstrap-token-for-notification-tests-0123";
@@ -45,6 +47,23 @@ describe("notifications", () => {
     expect(items.at(-1)!.excerpt).toBe("n5");
     expect(items[0].actor?.displayName).toBe("Administrator");
     expect(await broker.call("identity.notify", { notifications: [note(alice.id, "self", alice.id), note("nobody", "ghost")] })).toEqual({ stored: 0 });
+  });
+
+  test("mails at most NOTIFICATION_MAILS a window to a user; none once they turned emails off", async () => {
+    const bob = await broker.call<{ id: string }, object>("identity.createUser", { email: "bob@example.com", displayName: "Bob" }, { meta: { user: admin } });
+    const carol = await broker.call<{ id: string }, object>("identity.createUser", { email: "carol@example.com", displayName: "Carol" }, { meta: { user: admin } });
+    const sent: Mail[] = [];
+    const svc = broker.getLocalService("identity") as unknown as { mailer: { send(mail: Mail): Promise<void> } };
+    svc.mailer.send = async (mail) => void sent.push(mail);
+    await broker.call("identity.notify", { notifications: Array.from({ length: NOTIFICATION_MAILS + 5 }, (_, i) => note(bob.id, `b${i}`)) });
+    expect(sent.filter((m) => m.to === "bob@example.com")).toHaveLength(NOTIFICATION_MAILS);
+    expect(sent[0]).toMatchObject({ subject: "Administrator mentioned you in Space", lines: expect.arrayContaining(["b0"]) });
+    expect(sent[0].link.url).toMatch(/\/s\/space1#comments$/);
+    await broker.call("identity.setNotificationSettings", { email: false }, { meta: { user: { id: carol.id } } });
+    expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({ email: false });
+    await broker.call("identity.notify", { notifications: [note(carol.id, "c")] });
+    expect(sent.filter((m) => m.to === "carol@example.com")).toEqual([]);
+    expect((await list(carol)).unread).toBe(1);
   });
 
   test("marking read: one's own only (another's is 404), or all", async () => {
