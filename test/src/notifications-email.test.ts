@@ -39,7 +39,7 @@ describe.each(MODES)("notification emails over %s", (mode: Mode) => {
     const mailed = mailbox.count(quiet.email);
     expect(mail.subject).toContain("mentioned you in Guides");
     expect(mail.text).toContain("Please read this @Quiet");
-    expect(mail.text).toContain(`${sys.url}/s/${spaceId}#comments`);
+    expect(mail.text).toContain(`${sys.url}/s/${spaceId}`);
 
     const browser = new Browser(sys.url);
     expect((await signIn(browser, quiet.token)).status).toBe(303);

@@ -95,12 +95,20 @@ describe.each(MODES)("notifications over %s", (mode) => {
   test("a mention notifies the member: listed with who, where, a link, the excerpt and a relative time; the bell counts it; read once marked", async () => {
     await clear(reader);
     const spaceId = (await createSpace(owner.api, orgId, { title: "Handbook" })).id;
-    await comment(commenter.api, spaceId, `Could ${mention(reader, "Reader")} check this? Also me: ${mention(commenter)}`);
+    const applied = await sys.admin.post(`/v1/_test/spaces/${spaceId}/changes`, { changes: [{ type: "insert_page", id: "pgnotified", title: "Onboarding", markdown: "Welcome" }] });
+    expect(applied.status).toBe(201);
+    const res = await commenter.api.post(`/v1/spaces/${spaceId}/comments`, { page: "pgnotified", body: { markdown: `Could ${mention(reader, "Reader")} check this? Also me: ${mention(commenter)}` } });
+    expect(res.status).toBe(200);
     const unread = await unreadOf(reader);
     expect(unread).toHaveLength(1);
     expect(unread[0].kind).toBe("mention");
-    expect(unread[0].html).toContain(`href="/s/${spaceId}#comments"`);
-    expect(unread[0].html).toContain("Handbook");
+    expect(unread[0].html).toContain("Onboarding in Handbook");
+    // The link opens the page with the comment under it.
+    const link = /<a href="([^"]+)">/.exec(unread[0].html)![1];
+    expect(link).toBe(`/s/${spaceId}/${res.body.target.page.path}#comments`);
+    const shown = await (await browserOf(reader)).get(link.replace(/#.*$/, ""));
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain("Could @Reader check this?");
     expect(unread[0].html).toContain("Could @Reader check this?");
     expect(unread[0].html).toContain("just now");
     // Mentioning oneself notifies nobody.
@@ -156,7 +164,8 @@ describe.each(MODES)("notifications over %s", (mode) => {
     const created = await editor.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: "New intro" });
     expect(created.status).toBe(201);
     const base = `/v1/spaces/${spaceId}/change-requests/${created.body.id}`;
-    const link = `href="/s/${spaceId}/changes/${created.body.number}"`;
+    // The change request's page (a mention in its thread: at its comments).
+    const link = `href="/s/${spaceId}/~/changes/${created.body.number}`;
     expect((await editor.api.post(`${base}/requested-reviewers`, { users: [reviewer.id] })).status).toBe(200);
     const asked = await unreadOf(reviewer);
     expect(asked.map((n) => n.kind)).toEqual(["review-request"]);
@@ -168,6 +177,9 @@ describe.each(MODES)("notifications over %s", (mode) => {
     const toAuthor = await unreadOf(editor);
     expect(toAuthor.map((n) => n.kind)).toEqual(["merge", "mention"]);
     for (const n of toAuthor) expect(n.html).toContain(link);
+    const shown = await (await browserOf(editor)).get(`/s/${spaceId}/~/changes/${created.body.number}`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain("Done? @Someone");
   });
 
   test("each user sees only their own notifications: another's id is 404 and stays unread", async () => {

@@ -33,7 +33,7 @@ export async function notifyOfChangeRequest(
       actorId,
       excerpt: cr.subject || `Change request #${cr.number}`,
       where: `change request #${cr.number} of ${title}`,
-      link: `/s/${encodeURIComponent(cr.spaceId)}/changes/${cr.number}`,
+      link: `/s/${encodeURIComponent(cr.spaceId)}/~/changes/${cr.number}`,
       spaceId: cr.spaceId,
       changeRequestId: cr.id,
     }));

@@ -172,8 +172,8 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
           const { spaceId, changeRequestId } = access.thread;
           const title = [...readers.values()][0] || "a space";
           const number = access.changeRequestNumber;
-          const where = changeRequestId ? `change request #${number ?? "?"} of ${title}` : title;
-          const link = changeRequestId && number ? `/s/${encodeURIComponent(spaceId)}/changes/${number}` : `/s/${encodeURIComponent(spaceId)}#comments`;
+          const where = changeRequestId ? `change request #${number ?? "?"} of ${title}` : posted.page ? `${posted.page.title} in ${title}` : title;
+          const link = appLink(spaceId, changeRequestId ? number : undefined, posted.page?.path);
           const base = { actorId: posted.postedBy, excerpt: mentionsAsText(posted.markdown.slice(0, 2000)), where, link, spaceId, commentId: posted.commentId, ...(changeRequestId ? { changeRequestId } : {}) };
           const notifications: identity.NewNotification[] = [
             ...mentioned.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "mention" as const })),
@@ -239,6 +239,14 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
   };
 }
 
+
+/** Where the app shows a thread's comments: a change request's page, a space page's, or the space. */
+export function appLink(spaceId: string, changeRequestNumber: number | undefined, pagePath: string | undefined): string {
+  const space = `/s/${encodeURIComponent(spaceId)}`;
+  if (changeRequestNumber) return `${space}/~/changes/${changeRequestNumber}#comments`;
+  if (pagePath) return `${space}/${pagePath.split("/").map(encodeURIComponent).join("/")}#comments`;
+  return space;
+}
 
 function presentContext(publicUrl: string, access: ThreadAccess, users: Record<string, User>, pages: Record<string, PageSnapshot>, format: BodyFormat | undefined) {
   return { publicUrl, format, users, pages, permissions: (postedBy: string) => commentPermissions(access.role, access.caller.id, postedBy) };

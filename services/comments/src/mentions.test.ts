@@ -1,3 +1,4 @@
+import { appLink } from "./comments.service";
 import { MAX_MENTIONS, mentionedUserIds, mentionsAsText } from "./mentions";
 
 describe("mentionedUserIds", () => {
@@ -19,4 +20,10 @@ describe("mentionedUserIds", () => {
 
 test("mentionsAsText shows mentions by name", () => {
   expect(mentionsAsText("Hi @[Ada Lovelace](user:u1), see @x")).toBe("Hi @Ada Lovelace, see @x");
+});
+
+test("appLink: a change request's page, a space page's (segments encoded), or the space", () => {
+  expect(appLink("sp1", 7, "guide/intro")).toBe("/s/sp1/~/changes/7#comments");
+  expect(appLink("sp1", undefined, "guide/a b")).toBe("/s/sp1/guide/a%20b#comments");
+  expect(appLink("sp1", undefined, undefined)).toBe("/s/sp1");
 });

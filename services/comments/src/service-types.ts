@@ -32,6 +32,8 @@ export interface Posted {
   commentId: string;
   postedBy: string;
   markdown: string;
+  /** The page the comment (or the replied comment) is on: the app shows a page's comments under it. */
+  page?: { title: string; path: string };
 }
 
 export interface Methods {
