@@ -74,6 +74,16 @@ describe("notifications", () => {
     expect((await list(alice)).unread).toBe(0);
   });
 
+  test("a purged space's notifications are deleted", async () => {
+    const dave = await broker.call<{ id: string }, object>("identity.createUser", { email: "dave@example.com", displayName: "Dave" }, { meta: { user: admin } });
+    await broker.call("identity.notify", { notifications: [note(dave.id, "gone"), { ...note(dave.id, "kept"), spaceId: "space2" }] });
+    await broker.broadcast("content.space.purged", { spaceId: "space1", organizationId: "org1" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const svc = broker.getLocalService("identity") as unknown as { notifications: { count(f: object): Promise<number> } };
+    for (let i = 0; i < 100 && (await svc.notifications.count({ userId: dave.id, spaceId: "space1" })) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await list(dave)).items.map((n) => n.excerpt)).toEqual(["kept"]);
+  });
+
   test("a batch over 100, an unknown kind or a link that is not a local path is refused", async () => {
     const bad = [
       Array.from({ length: 101 }, () => note(alice.id, "x")),
