@@ -169,3 +169,54 @@ export const createSamlProvider = action<
   SsoProviderResource
 >("identity.createSamlProvider");
 export const deleteSamlProvider = action<{ organizationId: string; samlProviderId: string }, null>("identity.deleteSamlProvider");
+
+// Notifications (issue 39): stored per user by identity, which also mails them (mailer.ts) unless the user
+// turned notification emails off. Other services send them with `notify` after checking that each recipient
+// may see what the notification is about; the app lists them and marks them read as the signed-in user.
+export const NOTIFICATION_KINDS = ["mention", "reply", "review-request", "merge"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** One notification to store (and mail) for `userId`. */
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  /** Who did it (never notified of their own doing: `notify` drops those). */
+  actorId: string;
+  /** A short excerpt of what it is about (a comment's text, a change request's subject), at most 300 characters. */
+  excerpt: string;
+  /** Where it is about, for the notification's text: the space's title, or the change request's subject. */
+  where: string;
+  /** The app's local path it links to ("/s/…"). */
+  link: string;
+  spaceId: string;
+  changeRequestId?: string;
+  commentId?: string;
+}
+
+/** Internal, no access check (the sender checked each recipient may see it): stores and mails. */
+export const notify = action<{ notifications: NewNotification[] }, { stored: number }>("identity.notify");
+
+/** A notification as the signed-in user reads it. */
+export interface NotificationResource {
+  object: "notification";
+  id: string;
+  kind: NotificationKind;
+  actor: User | null;
+  excerpt: string;
+  where: string;
+  link: string;
+  createdAt: string;
+  read: boolean;
+}
+
+/** The caller's notifications, newest first, and how many of them are unread. */
+export const listNotifications = action<{ limit?: number }, { items: NotificationResource[]; unread: number }>("identity.listNotifications");
+export const unreadNotifications = action<Record<string, never>, { unread: number }>("identity.unreadNotifications");
+/** Marks one of the caller's notifications read (404 for any other), or all of them without `notificationId`. */
+export const markNotificationsRead = action<{ notificationId?: string }, { marked: number }>("identity.markNotificationsRead");
+export interface NotificationSettings {
+  /** Whether notifications are also sent by email (default true). */
+  email: boolean;
+}
+export const getNotificationSettings = action<Record<string, never>, NotificationSettings>("identity.getNotificationSettings");
+export const setNotificationSettings = action<NotificationSettings, NotificationSettings>("identity.setNotificationSettings");

@@ -164,8 +164,13 @@ async function orgForms(as: As, form: Record<string, string>, organizationId: st
 async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller): Promise<AppAnswer> {
   const form = req.form ?? {};
   const show = async (status: number, extra: Partial<AccountView> = {}) => {
-    const [tokens, sessions, users] = await Promise.all([as(identity.listTokens, {}), as(identity.listSessions, {}), as(identity.getMany, { ids: [caller.id] })]);
-    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, ...extra }));
+    const [tokens, sessions, users, settings] = await Promise.all([
+      as(identity.listTokens, {}),
+      as(identity.listSessions, {}),
+      as(identity.getMany, { ids: [caller.id] }),
+      as(identity.getNotificationSettings, {}),
+    ]);
+    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, ...extra }));
   };
   if (req.method !== "POST") return show(200);
   const back = "/app/account";
@@ -198,6 +203,12 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       if (!items.some((t) => t.id === tokenId)) throw notFound();
       await as(identity.revokeToken, { userId: caller.id, tokenId });
       return redirect(back);
+    }
+    case "notifications": {
+      const email = form.email;
+      if (email !== "on" && email !== "off") throw badForm("Choose whether notifications are emailed ('email': on or off).");
+      await as(identity.setNotificationSettings, { email: email === "on" });
+      return show(200, { notice: email === "on" ? "Notifications are emailed to you." : "Notifications are no longer emailed to you." });
     }
     case "revoke-session":
       await as(identity.revokeSession, { sessionId: idOf(form, "session") });

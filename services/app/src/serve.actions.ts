@@ -40,7 +40,8 @@ import {
   ssoBinding,
 } from "./sessions";
 import type { AppActions, AppService, Ctx } from "./service-types";
-import { PageError, notFound, refusalMessage } from "./page-error";
+import { PageError, badForm, notFound, refusalMessage } from "./page-error";
+import { notificationsPage } from "./pages/notifications";
 import { adminRoute, type As } from "./admin";
 import { historyRoute } from "./history";
 import { contentChanged, markdownIn } from "./revision-pages";
@@ -153,6 +154,8 @@ async function answerRequest(this: AppService, ctx: Ctx<AppRequest>): Promise<Ap
   }
   const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret) };
   if (post && !csrfMatches(who.secret, req.form?._csrf)) return forbidden(viewer);
+  // The header's bell: a page still answers when the count cannot be read (no bell count then).
+  if (!post) viewer.unread = await unreadOf(this, ctx, who.caller);
   try {
     return await route(this, ctx, req, who.caller, viewer);
   } catch (err) {
@@ -169,6 +172,31 @@ function streamedIfLong(ctx: Ctx<AppRequest>, answer: AppAnswer): AppAnswer | Re
   if (answer.body.length <= STREAM_OVER_BYTES / 4 || Buffer.byteLength(answer.body, "utf8") <= STREAM_OVER_BYTES) return answer;
   (ctx.meta as Record<string, unknown>)[STREAM_HEAD_META] = { status: answer.status, headers: answer.headers };
   return Readable.from(utf8Chunks(Buffer.from(answer.body, "utf8")), { objectMode: false });
+}
+
+async function unreadOf(service: AppService, ctx: Ctx<AppRequest>, caller: Caller): Promise<number | undefined> {
+  try {
+    return (await service.as(ctx, caller, identity.unreadNotifications, {})).unread;
+  } catch (err) {
+    service.logger.warn({ err: { message: (err as Error)?.message } }, "could not read the unread notifications' count");
+    return undefined;
+  }
+}
+
+/** `/app/notifications`: the list; POST `intent=read` with `notification`, or `intent=read-all`. */
+async function notificationsRoute(as: As, req: AppRequest, viewer: Viewer): Promise<AppAnswer> {
+  if (req.method === "POST") {
+    const form = req.form ?? {};
+    if (form.intent === "read-all") await as(identity.markNotificationsRead, {});
+    else if (form.intent === "read") {
+      const id = form.notification ?? "";
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw badForm("Name the notification to mark read ('notification').");
+      await as(identity.markNotificationsRead, { notificationId: id });
+    } else throw badForm("Say what to do ('intent': read or read-all).");
+    return redirect("/app/notifications");
+  }
+  const { items, unread } = await as(identity.listNotifications, { limit: 100 });
+  return page(200, notificationsPage({ ...viewer, unread }, items, unread, Date.now()));
 }
 
 function forbidden(viewer: Viewer): AppAnswer {
@@ -270,6 +298,7 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   const as: As = (target, params) => service.as(ctx, caller, target, params);
   const post = req.method === "POST";
   const [root, id, ...rest] = segments;
+  if (root === "app" && id === "notifications" && !rest.length) return notificationsRoute(as, req, viewer);
   // Setup and administration (admin.ts): organizations, spaces, collections, sites, invite links, sign-in settings, one's account.
   const administered = await adminRoute(as, req, viewer, caller, segments);
   if (administered) return administered;

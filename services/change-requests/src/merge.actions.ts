@@ -9,6 +9,7 @@ import { ancestorOf, isOutdated } from "./present";
 import { failingRule } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 import { isActive } from "./status-rules";
+import { notifyOfChangeRequest } from "./notify";
 
 const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
 /**
@@ -87,6 +88,7 @@ async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: stri
         { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now, announcePending: true } },
       );
       if (done) await service.announceMerged(done).catch((err: unknown) => service.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
+      await notifyOfChangeRequest(service, ctx, done ?? cr, "merge", caller.id, [cr.createdBy]);
       return { revision: merged, result: "merge" };
     }
   } catch (err) {

@@ -11,6 +11,7 @@ import { listParams, type ListEnvelope } from "@docshelf/list";
 import { newId } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
 import type { ChangeRequestDoc } from "./models";
+import { notifyOfChangeRequest } from "./notify";
 import { isReviewOutdated, REVIEW_STATUSES, type ReviewDoc, type ReviewRequestDoc, type ReviewStatus } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
 
@@ -218,6 +219,7 @@ export const reviewActions: ChangeRequestsActions = {
         await this.reviewRequests.insert(doc);
         docs.push(doc);
       }
+      await notifyOfChangeRequest(this, ctx, ctx.params.subject ? { ...cr, subject: ctx.params.subject } : cr, "review-request", caller.id, users);
       return { users: await presentRequests(this, ctx, docs) };
     },
   },

@@ -106,6 +106,7 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
           this.presentComments(ctx, access, [comment], undefined, author),
           this.recordCommenter(access.thread, comment.postedBy, comment.postedAt),
           this.countsChanged(access.thread),
+          this.notifyPosted(ctx, access, { commentId: comment.id, postedBy: comment.postedBy, markdown: comment.markdown, page: comment.target.page }),
         ]);
         return resource;
       },

@@ -14,15 +14,19 @@ import * as changeRequests from "@docshelf/contracts/change-requests";
 import * as content from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
 import * as keptAccess from "@docshelf/contracts/kept-access";
+import * as orgs from "@docshelf/contracts/orgs";
+import { mentionedUserIds, mentionsAsText } from "./mentions";
 import { collections, type CommentDoc, type ReplyDoc, type Thread } from "./models";
 import type { PagesMeta, PageSnapshot } from "./pages";
 import { commentPermissions } from "./permissions";
 import { presentComment, presentReply, userIdsOf, usersOf, type User } from "./present";
 import { applyReactions } from "./reactions";
 import { replyActions } from "./replies.actions";
-import type { Ctx, Methods, ThreadAccess, Vars } from "./service-types";
+import type { Ctx, Methods, Posted, ThreadAccess, Vars } from "./service-types";
 
 const REACTION_ATTEMPTS = 5;
+/** The most thread participants (the comment's author and earlier repliers) a reply notifies. */
+const MAX_REPLY_NOTIFIED = 20;
 
 function threadKey(thread: Thread): string {
   return JSON.stringify([thread.spaceId, thread.changeRequestId]);
@@ -80,7 +84,9 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
           userId: caller.id,
         });
         if (!cr.exists || !cr.id || !cr.role || !cr.revision) throw new NotFoundError(`Change request ${changeRequestId} was not found.`);
-        return { thread: { spaceId, changeRequestId: cr.id }, caller, role: cr.role as RoleOrGuest, revision: cr.revision };
+        const access: ThreadAccess = { thread: { spaceId, changeRequestId: cr.id }, caller, role: cr.role as RoleOrGuest, revision: cr.revision };
+        if (cr.number) access.changeRequestNumber = cr.number;
+        return access;
       },
 
       requireCommenter(access: ThreadAccess, doing: string) {
@@ -155,6 +161,50 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         }
       },
 
+      async notifyPosted(ctx: Ctx<unknown>, access: ThreadAccess, posted: Posted, parent?: CommentDoc) {
+        try {
+          const mentioned = mentionedUserIds(posted.markdown).filter((id) => id !== posted.postedBy);
+          const participants = parent ? await this.participantsOf(parent) : [];
+          const replied = participants.filter((id) => id !== posted.postedBy && !mentioned.includes(id));
+          if (!mentioned.length && !replied.length) return;
+          const readers = await this.readersAmong(ctx, access, [...mentioned, ...replied]);
+          if (!readers.size) return;
+          const { spaceId, changeRequestId } = access.thread;
+          const title = [...readers.values()][0] || "a space";
+          const number = access.changeRequestNumber;
+          const where = changeRequestId ? `change request #${number ?? "?"} of ${title}` : posted.page ? `${posted.page.title} in ${title}` : title;
+          const link = appLink(spaceId, changeRequestId ? number : undefined, posted.page?.path);
+          const base = { actorId: posted.postedBy, excerpt: mentionsAsText(posted.markdown.slice(0, 2000)), where, link, spaceId, commentId: posted.commentId, ...(changeRequestId ? { changeRequestId } : {}) };
+          const notifications: identity.NewNotification[] = [
+            ...mentioned.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "mention" as const })),
+            ...replied.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "reply" as const })),
+          ];
+          if (notifications.length) await call(ctx, identity.notify, { notifications });
+        } catch (err) {
+          this.logger.warn({ err: { message: (err as Error)?.message } }, "notifying of a comment failed; it was posted");
+        }
+      },
+
+      async participantsOf(parent: CommentDoc) {
+        // The comment's author and its earliest repliers, at most MAX_REPLY_NOTIFIED people.
+        const replies = await this.replies.find({ commentId: parent.id }, { sort: [["postedAt", 1]], limit: 200 });
+        return [...new Set([parent.postedBy, ...replies.map((r) => r.postedBy)])].slice(0, MAX_REPLY_NOTIFIED);
+      },
+
+      async readersAmong(ctx: Ctx<unknown>, access: ThreadAccess, userIds: string[]) {
+        const readers = new Map<string, string>();
+        const organizationId = await this.organizationOf(ctx, access);
+        // Members of the space's organization only: a public space is readable by anyone, who is not notified.
+        const members = await call(ctx, orgs.membersOf, { organizationId, userIds: [...new Set(userIds)] });
+        const answers = await Promise.all(
+          Object.keys(members).map(async (userId) => [userId, await call(ctx, content.spaceAccess, { spaceId: access.thread.spaceId, userId })] as const),
+        );
+        for (const [userId, space] of answers) {
+          if (space.exists && space.organizationId === organizationId && atLeast(space.role, "read")) readers.set(userId, space.title ?? "");
+        }
+        return readers;
+      },
+
       async organizationOf(ctx: Ctx<unknown>, access: ThreadAccess) {
         if (access.organizationId) return access.organizationId;
         const space = await call(ctx, content.spaceAccess, {
@@ -189,6 +239,14 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
   };
 }
 
+
+/** Where the app shows a thread's comments: a change request's page, a space page's, or the space. */
+export function appLink(spaceId: string, changeRequestNumber: number | undefined, pagePath: string | undefined): string {
+  const space = `/s/${encodeURIComponent(spaceId)}`;
+  if (changeRequestNumber) return `${space}/~/changes/${changeRequestNumber}#comments`;
+  if (pagePath) return `${space}/${pagePath.split("/").map(encodeURIComponent).join("/")}#comments`;
+  return space;
+}
 
 function presentContext(publicUrl: string, access: ThreadAccess, users: Record<string, User>, pages: Record<string, PageSnapshot>, format: BodyFormat | undefined) {
   return { publicUrl, format, users, pages, permissions: (postedBy: string) => commentPermissions(access.role, access.caller.id, postedBy) };

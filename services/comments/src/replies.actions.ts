@@ -57,6 +57,7 @@ function replyActionsIn(kind: ThreadKind): Record<"listReplies"|"postReply"|"get
         };
         await this.replies.insert(reply);
         await this.comments.updateOne({ id: comment.id }, { $inc: { replies: 1 } });
+        await this.notifyPosted(ctx, access, { commentId: comment.id, postedBy: reply.postedBy, markdown: reply.markdown, page: comment.target.page }, comment);
         await this.recordCommenter(access.thread, reply.postedBy, reply.postedAt);
         const [resource] = await this.presentReplies(ctx, access, [reply], ctx.params.format);
         return resource;

@@ -23,6 +23,17 @@ export interface ThreadAccess {
   revision: string;
   /** The space's organization, when the thread's access check told it. */
   organizationId?: string;
+  /** A change request's thread: the change request's number (its app link). */
+  changeRequestNumber?: number;
+}
+
+/** A comment or reply just posted, as notifications read it. */
+export interface Posted {
+  commentId: string;
+  postedBy: string;
+  markdown: string;
+  /** The page the comment (or the replied comment) is on: the app shows a page's comments under it. */
+  page?: { title: string; path: string };
 }
 
 export interface Methods {
@@ -50,6 +61,15 @@ export interface Methods {
   recordCommenter(thread: Thread, userId: string, at: string): Promise<void>;
   /** Drops those of `userIds` who have no comment or reply left in the thread from its commenters. */
   forgetSilent(thread: Thread, userIds: string[]): Promise<void>;
+  /**
+   * Notifies, best effort (a failure is logged), the users `posted` mentions and, for a reply (`parent`), the
+   * comment's author and earlier repliers: only members of the space's organization who may read the space.
+   */
+  notifyPosted(ctx: Ctx<unknown>, access: ThreadAccess, posted: Posted, parent?: CommentDoc): Promise<void>;
+  /** A comment's author and its earlier repliers (bounded). */
+  participantsOf(parent: CommentDoc): Promise<string[]>;
+  /** Those of `userIds` who are members of the space's organization and may read the space, with its title. */
+  readersAmong(ctx: Ctx<unknown>, access: ThreadAccess, userIds: string[]): Promise<Map<string, string>>;
   /** The organization of the thread's space. */
   organizationOf(ctx: Ctx<unknown>, access: ThreadAccess): Promise<string>;
 }

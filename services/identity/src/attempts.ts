@@ -53,3 +53,6 @@ export async function prune(attempts: Collection<AttemptDoc>): Promise<void> {
 export const accountKey = (email: string) => `account:${email.toLowerCase()}`;
 export const addressKey = (address: string) => `address:${address}`;
 export const mailKey = (email: string) => `mail:${email.toLowerCase()}`;
+/** Notification emails to one user in a window (past these, notifications show in the app only). */
+export const NOTIFICATION_MAILS = 20;
+export const notificationMailKey = (userId: string) => `notification-mail:${userId}`;

@@ -1,6 +1,8 @@
 // The identity service: users, API tokens, SAML sign-in and SSO domains. Actions live in the
 // *.actions.ts files; here are the store, the instance administrator bootstrap and the shared methods.
-import type { ServiceSchema } from "moleculer";
+import type { Context, ServiceSchema } from "moleculer";
+import type { PayloadOf } from "@docshelf/contracts/action";
+import type * as events from "@docshelf/contracts/events";
 import { configFor } from "@docshelf/config";
 import { hashToken, type Caller } from "@docshelf/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
@@ -9,6 +11,7 @@ import { collections, type UserDoc } from "./models";
 import { presentUser, type UserResource } from "./present";
 import { createMailer } from "./mailer";
 import { prepareDummyHash } from "./passwords";
+import { notificationActions } from "./notifications.actions";
 import { oidcActions } from "./oidc.actions";
 import { samlFlowActions } from "./saml-flow.actions";
 import { samlProviderActions } from "./saml-providers.actions";
@@ -44,6 +47,16 @@ export function identitySchema(): ServiceSchema<Record<string, unknown>, Methods
       ...accountActions,
       ...inviteActions,
       ...oidcActions,
+      ...notificationActions,
+    },
+
+    events: {
+      // A space deleted for good: the notifications about it go too (their links would lead nowhere).
+      "content.space.purged": {
+        async handler(ctx: Context<PayloadOf<typeof events.contentSpacePurged>>) {
+          await this.notifications.deleteMany({ spaceId: ctx.params.spaceId });
+        },
+      },
     },
 
     methods: {

@@ -1,6 +1,7 @@
 // Users and API tokens as stored.
 import type { RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
+import type { NotificationKind } from "@docshelf/contracts/identity";
 
 export interface UserDoc {
   id: string;
@@ -10,6 +11,8 @@ export interface UserDoc {
   instanceAdmin: boolean;
   /** scrypt hash of the password (passwords.ts); none: the account signs in otherwise (token, SSO, email link). */
   passwordHash?: string;
+  /** false: notifications are not mailed (the account page's setting); absent: they are. */
+  notifyByEmail?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -186,9 +189,26 @@ export interface SsoDomainDoc {
   createdAt: string;
 }
 
-type Names = "oidcProviders" | "oidcRequests" | "oidcLinks" | "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
+/** One notification of one user (the newest MAX_NOTIFICATIONS of each user are kept). */
+export interface NotificationDoc {
+  id: string;
+  userId: string;
+  kind: NotificationKind;
+  actorId: string;
+  excerpt: string;
+  where: string;
+  link: string;
+  spaceId: string;
+  changeRequestId?: string;
+  commentId?: string;
+  createdAt: string;
+  read: boolean;
+}
+
+type Names = "notifications" | "oidcProviders" | "oidcRequests" | "oidcLinks" | "emailTokens" | "attempts" | "users" | "tokens" | "samlProviders" | "samlRequests" | "samlConsumed" | "samlLinks" | "samlLinkTickets" | "ssoDomains" | "signInGrants";
 
 export const collections: Record<Names, CollectionSpec> = {
+  notifications: { name: "notifications", indexes: [{ fields: ["userId", "createdAt"] }, { fields: ["userId", "read"] }, { fields: ["spaceId"] }] },
   oidcProviders: { name: "oidc_providers", indexes: [{ fields: ["organizationId"] }] },
   oidcRequests: { name: "oidc_requests", indexes: [{ fields: ["expiresAt"] }] },
   oidcLinks: { name: "oidc_links", indexes: [{ fields: ["userId"] }, { fields: ["providerId"] }] },

@@ -2,7 +2,7 @@
 import type { Context, Service } from "moleculer";
 import type { Caller } from "@docshelf/access";
 import type { Collection } from "@docshelf/store";
-import type { AttemptDoc, EmailTokenDoc, OidcLinkDoc, OidcProviderDoc, OidcRequestDoc, SignInGrantDoc, SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
+import type { AttemptDoc, NotificationDoc, EmailTokenDoc, OidcLinkDoc, OidcProviderDoc, OidcRequestDoc, SignInGrantDoc, SamlConsumedDoc, SamlLinkDoc, SamlLinkTicketDoc, SamlProviderDoc, SamlRequestDoc, SsoDomainDoc, TokenDoc, UserDoc } from "./models";
 import type { Mailer } from "./mailer";
 import type { UserResource } from "./present";
 
@@ -21,6 +21,7 @@ export interface Vars {
   oidcRequests: Collection<OidcRequestDoc>;
   oidcLinks: Collection<OidcLinkDoc>;
   attempts: Collection<AttemptDoc>;
+  notifications: Collection<NotificationDoc>;
   /** SMTP, or the log when SMTP_URL is unset (mailer.ts). */
   mailer: Mailer;
 }

@@ -27,6 +27,8 @@ export interface AccountView {
   sessions: identity.SessionListing[];
   /** A token just created: shown on this answer only. */
   created?: { id: string; token: string; label?: string };
+  /** Whether notifications are also emailed (the account's setting; undefined: not shown). */
+  notifyByEmail?: boolean;
   notice?: string;
   error?: string;
 }
@@ -73,6 +75,17 @@ ${
 }
 ${form(viewer, action, "create-token", html`<label for="token-label">New token's label</label><input type="text" id="token-label" name="label" maxlength="100" placeholder="CI, my laptop…"><p><button type="submit">Create a token</button></p>`)}
 </section>
+${
+  view.notifyByEmail === undefined
+    ? ""
+    : html`<section id="notifications"><h2>Notifications</h2><p class="meta">Mentions, replies in your threads, review requests and merges of your change requests show under the bell${view.notifyByEmail ? " and are emailed to you" : "; they are not emailed to you"}.</p>
+${form(
+  viewer,
+  action,
+  "notifications",
+  html`<input type="hidden" name="email" value="${view.notifyByEmail ? "off" : "on"}"><p><button type="submit" id="notify-email">${view.notifyByEmail ? "Stop emailing me notifications" : "Email me notifications"}</button></p>`,
+)}</section>`
+}
 <section><h2>Sessions</h2><p class="meta">Where you signed in with your password, an emailed link or single sign-on. Revoking one signs that browser out.</p>
 ${
   view.sessions.length

@@ -6,6 +6,16 @@ export interface Viewer {
   userId?: string;
   /** The session's CSRF token, for every form of the page. */
   csrf: string;
+  /** The signed-in user's unread notifications (the header's bell); undefined when not known. */
+  unread?: number;
+}
+
+/** The header's bell: a link to the notifications page with the unread count. */
+function bell(viewer: Viewer): Html | string {
+  if (!viewer.userId) return "";
+  const unread = viewer.unread ?? 0;
+  const label = unread ? `Notifications, ${unread} unread` : "Notifications";
+  return html`<a href="/app/notifications" class="bell" id="bell" aria-label="${label}" title="${label}"><span aria-hidden="true">🔔</span>${unread ? html` <span class="count" id="unread">${unread > 99 ? "99+" : String(unread)}</span>` : ""}</a>`;
 }
 
 export function csrfField(viewer: Viewer): Html {
@@ -15,7 +25,7 @@ export function csrfField(viewer: Viewer): Html {
 /** A page; `head` adds to its head (the editor's stylesheet and script, on the editor's page only). */
 export function layout(title: string, viewer: Viewer, main: Interpolated, aside?: Interpolated, head?: Interpolated): string {
   const signOut = viewer.userId
-    ? html`<span class="account"><a href="/app/account">Account</a> <form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form></span>`
+    ? html`<span class="account">${bell(viewer)}<a href="/app/account">Account</a> <form method="post" action="/app/sign-out" class="sign-out">${csrfField(viewer)}<button type="submit">Sign out</button></form></span>`
     : "";
   return `<!doctype html>\n${html`<html lang="en">
 <head>
@@ -87,5 +97,8 @@ pre{background:#f4f5f7;padding:.8rem;overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #dde1e8;padding:.3rem .6rem}
 table{display:block;max-width:100%;overflow-x:auto}
 .account a{margin-right:.5rem}
+.bell{text-decoration:none}.bell .count{display:inline-block;min-width:1.3rem;padding:0 .35rem;border-radius:999px;background:#a3161a;color:#fff;font-size:.8rem;font-weight:700;text-align:center}
+.notifications{list-style:none;padding:0}.notification{border-bottom:1px solid #eef0f3;padding:.3rem 0}.notification.unread{border-left:4px solid #1f5fbf;padding-left:.6rem}
+.excerpt{margin:.2rem 0 .4rem;color:#3c4454;border-left:3px solid #dde1e8;padding-left:.6rem;overflow-wrap:anywhere}
 @media (max-width:700px){.frame{flex-direction:column}.sidebar{width:auto;border-right:0;border-bottom:1px solid #eef0f3}main{padding:1rem}}
 `;

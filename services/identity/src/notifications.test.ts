@@ -1,0 +1,96 @@
+// Notifications on identity's broker: kept per user (the newest MAX_NOTIFICATIONS), one's own only, never of one's own doing.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ServiceBroker, type ServiceSchema } from "moleculer";
+import { bindConfig, loadConfig } from "@docshelf/config";
+import { hashToken, type Caller } from "@docshelf/access";
+import type { NewNotification, NotificationResource } from "@docshelf/contracts/identity";
+import { identitySchema } from "./identity.service";
+import { NOTIFICATION_MAILS } from "./attempts";
+import type { Mail } from "./mailer";
+import { MAX_NOTIFICATIONS } from "./notifications.actions";
+
+const ADMIN = "dsk_bootstrap-token-for-notification-tests-0123";
+
+describe("notifications", () => {
+  let dir: string;
+  let broker: ServiceBroker;
+  let admin: Caller;
+  let alice: { id: string };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "identity-notifications-"));
+    broker = new ServiceBroker({ logger: false });
+    bindConfig(broker, loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN }));
+    broker.createService(identitySchema() as unknown as ServiceSchema);
+    await broker.start();
+    admin = (await broker.call<Caller | null, { tokenHash: string }>("identity.authenticate", { tokenHash: hashToken(ADMIN) }))!;
+    alice = await broker.call("identity.createUser", { email: "alice@example.com", displayName: "Alice" }, { meta: { user: admin } });
+  });
+  afterAll(async () => {
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const note = (userId: string, excerpt: string, actorId = admin.id): NewNotification => ({ userId, kind: "mention", actorId, excerpt, where: "Space", link: "/s/space1#comments", spaceId: "space1" });
+  const list = (user: { id: string }) =>
+    broker.call<{ items: NotificationResource[]; unread: number }, { limit: number }>("identity.listNotifications", { limit: MAX_NOTIFICATIONS }, { meta: { user: { id: user.id } } });
+
+  test("only the newest MAX_NOTIFICATIONS of a user are kept; a user's own doing and unknown users store nothing", async () => {
+    const many = Array.from({ length: MAX_NOTIFICATIONS + 5 }, (_, i) => note(alice.id, `n${i}`));
+    for (let i = 0; i < many.length; i += 100) await broker.call("identity.notify", { notifications: many.slice(i, i + 100) });
+    const { items, unread } = await list(alice);
+    expect(unread).toBe(MAX_NOTIFICATIONS);
+    expect(items).toHaveLength(MAX_NOTIFICATIONS);
+    expect(items[0].excerpt).toBe(`n${MAX_NOTIFICATIONS + 4}`);
+    expect(items.at(-1)!.excerpt).toBe("n5");
+    expect(items[0].actor?.displayName).toBe("Administrator");
+    expect(await broker.call("identity.notify", { notifications: [note(alice.id, "self", alice.id), note("nobody", "ghost")] })).toEqual({ stored: 0 });
+  });
+
+  test("mails at most NOTIFICATION_MAILS a window to a user; none once they turned emails off", async () => {
+    const bob = await broker.call<{ id: string }, object>("identity.createUser", { email: "bob@example.com", displayName: "Bob" }, { meta: { user: admin } });
+    const carol = await broker.call<{ id: string }, object>("identity.createUser", { email: "carol@example.com", displayName: "Carol" }, { meta: { user: admin } });
+    const sent: Mail[] = [];
+    const svc = broker.getLocalService("identity") as unknown as { mailer: { send(mail: Mail): Promise<void> } };
+    svc.mailer.send = async (mail) => void sent.push(mail);
+    await broker.call("identity.notify", { notifications: Array.from({ length: NOTIFICATION_MAILS + 5 }, (_, i) => note(bob.id, `b${i}`)) });
+    expect(sent.filter((m) => m.to === "bob@example.com")).toHaveLength(NOTIFICATION_MAILS);
+    expect(sent[0]).toMatchObject({ subject: "Administrator mentioned you in Space", lines: expect.arrayContaining(["b0"]) });
+    expect(sent[0].link.url).toMatch(/\/s\/space1#comments$/);
+    await broker.call("identity.setNotificationSettings", { email: false }, { meta: { user: { id: carol.id } } });
+    expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({ email: false });
+    await broker.call("identity.notify", { notifications: [note(carol.id, "c")] });
+    expect(sent.filter((m) => m.to === "carol@example.com")).toEqual([]);
+    expect((await list(carol)).unread).toBe(1);
+  });
+
+  test("marking read: one's own only (another's is 404), or all", async () => {
+    const { items } = await list(alice);
+    await expect(broker.call("identity.markNotificationsRead", { notificationId: items[0].id }, { meta: { user: { id: admin.id } } })).rejects.toMatchObject({ code: 404 });
+    expect(await broker.call("identity.markNotificationsRead", { notificationId: items[0].id }, { meta: { user: { id: alice.id } } })).toEqual({ marked: 1 });
+    expect(await broker.call("identity.markNotificationsRead", {}, { meta: { user: { id: alice.id } } })).toEqual({ marked: MAX_NOTIFICATIONS - 1 });
+    expect((await list(alice)).unread).toBe(0);
+  });
+
+  test("a purged space's notifications are deleted", async () => {
+    const dave = await broker.call<{ id: string }, object>("identity.createUser", { email: "dave@example.com", displayName: "Dave" }, { meta: { user: admin } });
+    await broker.call("identity.notify", { notifications: [note(dave.id, "gone"), { ...note(dave.id, "kept"), spaceId: "space2" }] });
+    await broker.broadcast("content.space.purged", { spaceId: "space1", organizationId: "org1" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const svc = broker.getLocalService("identity") as unknown as { notifications: { count(f: object): Promise<number> } };
+    for (let i = 0; i < 100 && (await svc.notifications.count({ userId: dave.id, spaceId: "space1" })) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await list(dave)).items.map((n) => n.excerpt)).toEqual(["kept"]);
+  });
+
+  test("a batch over 100, an unknown kind or a link that is not a local path is refused", async () => {
+    const bad = [
+      Array.from({ length: 101 }, () => note(alice.id, "x")),
+      [{ ...note(alice.id, "x"), kind: "poke" }],
+      [{ ...note(alice.id, "x"), link: "https://evil.example/" }],
+      [{ ...note(alice.id, "x"), link: "//evil.example/" }],
+    ];
+    for (const notifications of bad) await expect(broker.call("identity.notify", { notifications })).rejects.toMatchObject({ code: 422 });
+  });
+});
