@@ -57,12 +57,12 @@ const minutes = (s) => `${Math.floor(s / 60)} min ${s % 60} s`;
 console.log(`\nthe 15 slowest suites (of ${suites.length}):`);
 for (const s of suites.slice(0, 15)) console.log(`  ${s.seconds.toFixed(1).padStart(7)} s  ${s.pass.padEnd(14)} ${s.file}`);
 console.log(`units ${minutes(unitsDone - began)}, end-to-end ${minutes(Math.round(Date.now() / 1000) - unitsDone)}`);
-// Each end-to-end pass: its wall time against its suites' sum (how well its workers were used).
+// Each end-to-end pass: its wall time against the sum of its suites (how well its workers were used).
 for (const l of lines.filter((l) => l.pass.startsWith("e2e") && l.suites?.some((s) => s.start))) {
   const first = Math.min(...l.suites.map((s) => s.start));
   const last = Math.max(...l.suites.map((s) => s.end));
   const total = l.suites.reduce((n, s) => n + s.seconds, 0);
-  console.log(`  ${l.pass.padEnd(14)} ${l.suites.length} suites, ${Math.round((last - first) / 1000)} s from the first suite's start to the last one's end, ${Math.round(total)} s of suites`);
+  console.log(`  ${l.pass.padEnd(14)} ${l.suites.length} suites, ${Math.round((last - first) / 1000)} s from the first suite start to the last suite end, ${Math.round(total)} s of suites`);
 }
 console.log(`\ntest packages: ${lines.length}`);
 console.log(`${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped`);
