@@ -105,3 +105,13 @@ export async function signInWithToken(page: Page, url: string, token: string): P
   await page.click('button:text-is("Sign in")');
   await page.waitForURL(url);
 }
+
+/** Signs the context's browser in to the app with an API token (its sign-in page), so its next pages are signed in. */
+export async function signInContext(context: BrowserContext, origin: string, token: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/app/sign-in`);
+  await page.fill("#token", token);
+  await page.click('button:text-is("Sign in")');
+  await page.waitForURL(`${origin}/app`);
+  await page.close();
+}

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
 import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
@@ -39,12 +39,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     w = await appWorld(sys);
     browser = await launchBrowser(sys.url);
     context = browser.context;
-    const page = await context.newPage();
-    await page.goto(`${sys.url}/app/sign-in`);
-    await page.fill("#token", w.alice.token);
-    await page.click('button:text-is("Sign in")');
-    await page.waitForURL(`${sys.url}/app`);
-    await page.close();
+    await signInContext(context, sys.url, w.alice.token);
   }, 120_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import type { RunningSystem } from "@docshelf/testkit";
-import { browserSuites, launchBrowser, watch, type ScriptTrace } from "./browser";
+import { browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
@@ -65,12 +65,7 @@ suites("pasting into the block editor in Chromium over %s", (mode) => {
     w = await appWorld(sys);
     browser = await launchBrowser(sys.url);
     context = browser.context;
-    const page = await context.newPage();
-    await page.goto(`${sys.url}/app/sign-in`);
-    await page.fill("#token", w.alice.token);
-    await page.click('button:text-is("Sign in")');
-    await page.waitForURL(`${sys.url}/app`);
-    await page.close();
+    await signInContext(context, sys.url, w.alice.token);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 // Users and API tokens as stored.
 import type { RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
-import type { NotificationKind } from "@docshelf/contracts/identity";
+import type { NewNotification } from "@docshelf/contracts/identity";
 
 export interface UserDoc {
   id: string;
@@ -190,17 +190,8 @@ export interface SsoDomainDoc {
 }
 
 /** One notification of one user (the newest MAX_NOTIFICATIONS of each user are kept). */
-export interface NotificationDoc {
+export interface NotificationDoc extends NewNotification {
   id: string;
-  userId: string;
-  kind: NotificationKind;
-  actorId: string;
-  excerpt: string;
-  where: string;
-  link: string;
-  spaceId: string;
-  changeRequestId?: string;
-  commentId?: string;
   createdAt: string;
   read: boolean;
 }
