@@ -94,14 +94,17 @@ export function writeStream(req: IncomingMessage, res: ServerResponse, stream: N
   readable.on("error", () => res.destroy());
   res.on("close", () => readable.destroy?.());
   const path = (req.url ?? "/").split("?")[0];
-  if (res.statusCode !== 200 || !BUILT_FILE.test(path) || !isImmutable(200, headers) || !compressible(headers) || chooseEncoding(req.headers["accept-encoding"], () => true) === "identity") {
+  const built = res.statusCode === 200 && BUILT_FILE.test(path) && isImmutable(200, headers) && compressible(headers);
+  // A built file's answer depends on the client's Accept-Encoding, the plain one too (a cache in front keeps both).
+  if (built) res.setHeader("Vary", "Accept-Encoding");
+  if (!built || chooseEncoding(req.headers["accept-encoding"], () => true) === "identity") {
     readable.pipe(res);
     return;
   }
-  // A built file too large for one message (the API console's script): read whole (it is at most a few MB), then
-  // sent as the variant the client takes, compressed once per name and kept (static-compress.ts). It holds no
-  // secret, so compressing it leaks nothing. Only the sites' built files (BUILT_FILE: a hashed name), never a
-  // user's file, so what is kept stays a few files.
+  // A built file too large for one message (the API console's script, the block editor's): read whole (it is at most
+  // a few MB), then sent as the variant the client takes, compressed once per name and kept (static-compress.ts). It
+  // holds no secret, so compressing it leaks nothing. Only built files (BUILT_FILE: a hashed name), never a user's
+  // file, so what is kept stays a few files.
   const chunks: Buffer[] = [];
   let size = 0;
   readable.on("data", (chunk: Buffer | string) => {
@@ -125,8 +128,8 @@ export function writeStream(req: IncomingMessage, res: ServerResponse, stream: N
 
 /** The streamed built files' compressed variants, shared by every published route of this gateway. */
 const builtFiles = new StaticCompressor();
-/** The name of a site's built file (`~console-7ULCHYSV.js`): a name with its content's hash. */
-const BUILT_FILE = /\/~[a-z]+-[A-Z0-9]{8,}\.(js|css)$/;
+/** A built file's path, its name carrying its content's hash: a site's (`…/~console-7ULCHYSV.js`) or the app's (`/app/assets/editor-7ULCHYSV.js`). */
+const BUILT_FILE = /(\/~|^\/app\/assets\/)[a-z]+-[A-Z0-9]{8,}\.(js|css)$/;
 /** A streamed built file larger than this is not read whole. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
