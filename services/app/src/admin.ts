@@ -14,6 +14,7 @@ import { collectionPage, orgPage } from "./pages/org";
 import { accountPage, joinPage, siteSettingsPage, spaceSettingsPage, ssoSettingsPage, type AccountView } from "./pages/admin";
 import { badForm, notFound } from "./page-error";
 import { looksOf, withLooks } from "./site-looks";
+import { THEMES, themeCookie, type ThemeChoice } from "./theme";
 
 /** Calls an action as the signed-in user. */
 export type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
@@ -170,7 +171,7 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       as(identity.getMany, { ids: [caller.id] }),
       as(identity.getNotificationSettings, {}),
     ]);
-    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, ...extra }));
+    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, theme: viewer.theme ?? "system", ...extra }));
   };
   if (req.method !== "POST") return show(200);
   const back = "/app/account";
@@ -213,6 +214,12 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
     case "revoke-session":
       await as(identity.revokeSession, { sessionId: idOf(form, "session") });
       return redirect(back);
+    case "theme": {
+      // Remembered in this browser (a cookie every page reads), not in the account: each device chooses.
+      const theme = form.theme as ThemeChoice;
+      if (!THEMES.includes(theme)) throw badForm("Choose the colours: the system's, light or dark ('theme': system, light or dark).");
+      return redirect(`${back}#appearance`, [themeCookie(theme, req.secure)]);
+    }
     default:
       throw notFound();
   }

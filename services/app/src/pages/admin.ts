@@ -6,6 +6,7 @@ import { html, trusted, type Html } from "../html";
 import { csrfField, layout, type Viewer } from "./layout";
 import type { Named } from "./org";
 import { exactTime, timeOf } from "./time";
+import { THEMES, type ThemeChoice } from "../theme";
 
 const selected = (yes: boolean): Html => trusted(yes ? " selected" : "");
 const checked = (yes: boolean): Html => trusted(yes ? " checked" : "");
@@ -29,6 +30,8 @@ export interface AccountView {
   created?: { id: string; token: string; label?: string };
   /** Whether notifications are also emailed (the account's setting; undefined: not shown). */
   notifyByEmail?: boolean;
+  /** This browser's colours: the system's, light or dark (the theme cookie). */
+  theme?: ThemeChoice;
   notice?: string;
   error?: string;
 }
@@ -86,6 +89,7 @@ ${form(
   html`<input type="hidden" name="email" value="${view.notifyByEmail ? "off" : "on"}"><p><button type="submit" id="notify-email">${view.notifyByEmail ? "Stop emailing me notifications" : "Email me notifications"}</button></p>`,
 )}</section>`
 }
+${view.theme ? appearance(viewer, view.theme) : ""}
 <section><h2>Sessions</h2><p class="meta">Where you signed in with your password, an emailed link or single sign-on. Revoking one signs that browser out.</p>
 ${
   view.sessions.length
@@ -101,6 +105,21 @@ ${
     : html`<p class="meta">No session (you signed in with an API token).</p>`
 }</section>`,
   );
+}
+
+const THEME_LABELS: Record<ThemeChoice, string> = { system: "Follow the system’s setting", light: "Light", dark: "Dark" };
+
+/** The account page's colour choice: remembered in this browser (a cookie), applied by the server to every page. */
+function appearance(viewer: Viewer, theme: ThemeChoice): Html {
+  return html`<section id="appearance"><h2>Appearance</h2><p class="meta">The app’s colours in this browser (each browser remembers its own choice).</p>
+${form(
+  viewer,
+  "/app/account",
+  "theme",
+  html`<fieldset class="theme-choice"><legend>Colours</legend>${THEMES.map(
+    (t) => html`<input type="radio" id="theme-${t}" name="theme" value="${t}"${checked(t === theme)}> <label for="theme-${t}">${THEME_LABELS[t]}</label> `,
+  )}</fieldset><p><button type="submit" id="save-theme">Save the colours</button></p>`,
+)}</section>`;
 }
 
 export interface SpaceSettingsView {
