@@ -92,15 +92,15 @@ export async function jumpRoute(as: As, req: AppRequest, viewer: Viewer, treeOf:
   return page(200, jumpPage(viewer, query, spaceId, found.slice(0, JUMP_LIMITS.shown), found.length));
 }
 
-/** `GET /s/{space}/~/mentions?q=`: `{items: [{id, name}]}`, members who can read the space, matching `q`. */
-export function mentionsRoute(as: As, req: AppRequest, spaceId: string): Promise<AppAnswer> {
+/** `GET /s/{space}/~/mentions?q=`: `{items: [{id, name}]}`, members who can read the space, matching `q` (never the asker: a mention of oneself notifies nobody). */
+export function mentionsRoute(as: As, req: AppRequest, spaceId: string, askerId: string): Promise<AppAnswer> {
   return jsonRefusals(async () => {
     const query = (req.query.q ?? "").trim().toLowerCase();
     if (query.length > MENTION_LIMITS.query) return json(400, { error: `'q' is at most ${MENTION_LIMITS.query} characters.` });
     // The viewer must see the space (a 404 otherwise); its organization's member list is the API's, as the viewer.
     const space = await as(contentApi.getSpace, { spaceId });
     const listed = await as(listMembers, { organizationId: space.organization, limit: MENTION_LIMITS.read, ...(query ? { search: query } : {}) });
-    const candidates = listed.items.filter((m) => !m.disabled).slice(0, MENTION_LIMITS.read);
+    const candidates = listed.items.filter((m) => !m.disabled && m.user.id !== askerId).slice(0, MENTION_LIMITS.read);
     // Only those who can read this space (a member may be kept out of it, or a guest without it).
     const access = await Promise.all(candidates.map((m) => as(contentApi.spaceAccess, { spaceId, userId: m.user.id })));
     const items = candidates

@@ -303,7 +303,7 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   if (root === "app" && id === "notifications" && !rest.length) return notificationsRoute(as, req, viewer);
   // Ctrl/Cmd-K's jump to a space or page (a page without script; JSON for the dialog), and @ suggestions in comment boxes.
   if (root === "app" && id === "jump" && !rest.length && !post) return jumpRoute(as, req, viewer, (space) => currentTree(as, space));
-  if (root === "s" && id && rest.length === 2 && rest[0] === "~" && rest[1] === "mentions" && !post) return mentionsRoute(as, req, id);
+  if (root === "s" && id && rest.length === 2 && rest[0] === "~" && rest[1] === "mentions" && !post) return mentionsRoute(as, req, id, caller.id);
   // Setup and administration (admin.ts): organizations, spaces, collections, sites, invite links, sign-in settings, one's account.
   const administered = await adminRoute(as, req, viewer, caller, segments);
   if (administered) return administered;
