@@ -15,6 +15,7 @@ import { accountPage, joinPage, siteSettingsPage, spaceSettingsPage, ssoSettings
 import { badForm, notFound } from "./page-error";
 import { looksOf, withLooks } from "./site-looks";
 import { THEMES, themeCookie, type ThemeChoice } from "./theme";
+import { listSections, sectionForm } from "./site-sections";
 
 /** Calls an action as the signed-in user. */
 export type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
@@ -299,12 +300,13 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
     const org = await as(orgs.get, { organizationId });
     const canAdmin = org.permissions?.createContent === true;
     const none = { items: [] };
-    const [customization, siteSpaces, spaces, shareLinks, redirects] = await Promise.all([
+    const [customization, siteSpaces, spaces, shareLinks, redirects, sections] = await Promise.all([
       as(sites.getCustomization, ref),
       as(sites.listSiteSpacesOf, { ...ref, limit: 100 }),
       canAdmin ? as(contentApi.listSpaces, { organizationId, limit: 100 }) : none,
       canAdmin ? as(sites.listShareLinks, { ...ref, limit: 100 }).catch(() => none) : none,
       canAdmin ? as(sites.listRedirects, { ...ref, limit: 100 }).catch(() => none) : none,
+      as(listSections, { ...ref, limit: 100 }),
     ]);
     const inSite = new Set(siteSpaces.items.map((s) => s.space.id));
     return page(
@@ -316,13 +318,17 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
         customization: looksOf(customization),
         siteSpaces: siteSpaces.items,
         spaces: spaces.items.filter((s) => !inSite.has(s.id)),
+        allSpaces: spaces.items,
         shareLinks: shareLinks.items,
         redirects: redirects.items,
+        sections: sections.items,
         createdShareLink,
       }),
     );
   };
   if (req.method !== "POST") return show(200);
+  // Sections, a space added (to a section), a site space's path (site-sections.ts).
+  if (await sectionForm(as, form, ref)) return redirect(here);
   switch (form.intent) {
     case "settings": {
       const title = text(form, "title", "A site's title", 2, 128);
@@ -346,9 +352,6 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
       await as(sites.updateCustomization, { ...withLooks(current, form), ...ref });
       return redirect(here);
     }
-    case "add-space":
-      await as(sites.addSiteSpace, { ...ref, spaceId: idOf(form, "space") });
-      return redirect(here);
     case "remove-space":
       await as(sites.removeSiteSpace, { ...ref, siteSpaceId: idOf(form, "siteSpace") });
       return redirect(here);

@@ -7,6 +7,7 @@ import { csrfField, layout, type Viewer } from "./layout";
 import type { Named } from "./org";
 import { exactTime, timeOf } from "./time";
 import { THEMES, type ThemeChoice } from "../theme";
+import type { SiteSectionView } from "../site-sections";
 
 const selected = (yes: boolean): Html => trusted(yes ? " selected" : "");
 const checked = (yes: boolean): Html => trusted(yes ? " checked" : "");
@@ -172,6 +173,10 @@ export interface SiteSettingsView {
   siteSpaces: sites.SiteSpaceResource[];
   /** The organization's spaces not yet in the site (to add). */
   spaces: Named[];
+  /** The organization's spaces (a new section's first space); empty for a reader. */
+  allSpaces?: Named[];
+  /** The site's sections (GitBook's site sections), each with its site spaces. */
+  sections?: SiteSectionView[];
   shareLinks: sites.ShareLinkResource[];
   redirects: sites.RedirectResource[];
   /** A share link just created: its URL exists only in this answer. */
@@ -185,6 +190,54 @@ const VISIBILITIES: Array<[sites.SiteVisibility, string]> = [
   ["share-link", "Share links only"],
   ["visitor-auth", "Visitors signed in by your own service (visitor tokens)"],
 ];
+
+/**
+ * The site's sections (GitBook's: each publishes its spaces under its own path, shown as the site's tabs):
+ * listed with their path and spaces; for the create role a form per section (title, path; delete with its
+ * confirm box) and one adding a section with a first space.
+ */
+function sectionsSection(viewer: Viewer, action: string, view: SiteSettingsView, sections: SiteSectionView[]): Html | string {
+  const admin = view.canAdmin;
+  if (!admin && !sections.length) return "";
+  return html`<section id="sections"><h2>Sections</h2>
+<p class="meta">Sections split a site into parts, each with its own path and spaces, shown as tabs. A site without sections publishes its spaces side by side.</p>
+${
+  sections.length
+    ? html`<ul>${sections.map(
+        (x) => html`<li id="section-${x.id}"><strong>${x.title}</strong> <span class="meta">/${x.path}${x.default ? " · the default" : ""} · ${x.siteSpaces.length} ${x.siteSpaces.length === 1 ? "space" : "spaces"}${x.siteSpaces.length ? html`: ${x.siteSpaces.map((s) => s.title ?? s.space.title ?? s.space.id).join(", ")}` : ""}</span>
+${
+  admin
+    ? html`${form(
+        viewer,
+        action,
+        "update-section",
+        html`<input type="hidden" name="section" value="${x.id}"><label for="section-title-${x.id}">Title</label><input type="text" id="section-title-${x.id}" name="title" required minlength="2" maxlength="128" value="${x.title}">
+<label for="section-path-${x.id}">Path</label><input type="text" id="section-path-${x.id}" name="path" required maxlength="100" value="${x.path}">
+<p><button type="submit" class="small">Save<span class="visually-hidden"> the section ${x.title}</span></button></p>`,
+      )}${form(
+        viewer,
+        action,
+        "remove-section",
+        html`<input type="hidden" name="section" value="${x.id}">${confirmBox(`section-confirm-${x.id}`, `Yes, delete the section ${x.title} (its spaces leave the site)`)}<p><button type="submit" class="danger">Delete<span class="visually-hidden"> the section ${x.title}</span></button></p>`,
+      )}`
+    : ""
+}</li>`,
+      )}</ul>`
+    : html`<p class="meta">No section.</p>`
+}
+${
+  admin && (view.allSpaces ?? []).length
+    ? form(
+        viewer,
+        action,
+        "add-section",
+        html`<label for="section-new-title">New section's title</label><input type="text" id="section-new-title" name="title" required minlength="2" maxlength="128">
+<label for="section-new-space">Its first space</label><select id="section-new-space" name="space">${(view.allSpaces ?? []).map((s) => html`<option value="${s.id}">${s.title ?? s.id}</option>`)}</select>
+<p><button type="submit">Add the section</button></p>`,
+      )
+    : ""
+}</section>`;
+}
 
 /** Where a redirect goes, in words: its address, or the page or space of the site it names. */
 function destinationText(d: sites.RedirectResource["destination"]): string {
@@ -204,6 +257,7 @@ export function siteSettingsPage(viewer: Viewer, view: SiteSettingsView): string
   const action = `/o/${o}/sites/${encodeURIComponent(site.id)}`;
   const published = site.published && site.urls.published;
   const admin = view.canAdmin;
+  const sections = view.sections ?? [];
   return layout(
     `${site.title} · site`,
     viewer,
@@ -226,23 +280,30 @@ ${
     ? html`<form method="post" action="${action}">${csrfField(viewer)}<button type="submit" name="intent" value="${site.published ? "unpublish" : "publish"}">${site.published ? "Unpublish" : "Publish"}</button></form>`
     : ""
 }
-<section><h2>Spaces</h2>
+<section id="site-spaces"><h2>Spaces</h2>
 ${
   view.siteSpaces.length
-    ? html`<ul>${view.siteSpaces.map(
-        (s) =>
-          html`<li><a href="/s/${encodeURIComponent(s.space.id)}">${s.title ?? s.space.title ?? s.space.id}</a>${s.path ? html` <span class="meta">/${s.path}</span>` : ""} ${
-            admin
-              ? form(
-                  viewer,
-                  action,
-                  "remove-space",
-                  html`<input type="hidden" name="siteSpace" value="${s.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${s.space.title ?? s.space.id} from the site</span></button>`,
-                  trusted(' class="inline"'),
-                )
-              : ""
-          }</li>`,
-      )}</ul>`
+    ? html`<ul>${view.siteSpaces.map((s) => {
+        const name = s.title ?? s.space.title ?? s.space.id;
+        const section = sections.find((x) => x.id === s.section);
+        return html`<li><a href="/s/${encodeURIComponent(s.space.id)}">${name}</a>${s.path ? html` <span class="meta">/${s.path}</span>` : ""}${section ? html` <span class="meta">in ${section.title}</span>` : ""} ${
+          admin
+            ? html`${form(
+                viewer,
+                action,
+                "remove-space",
+                html`<input type="hidden" name="siteSpace" value="${s.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${name} from the site</span></button>`,
+                trusted(' class="inline"'),
+              )}${form(
+                viewer,
+                action,
+                "site-space-path",
+                html`<input type="hidden" name="siteSpace" value="${s.id}"><label for="site-space-path-${s.id}" class="inline">Path of ${name}</label> <input type="text" id="site-space-path-${s.id}" name="path" required maxlength="100" value="${s.path ?? ""}" class="path"> <button type="submit" class="small">Save<span class="visually-hidden"> the path of ${name}</span></button>`,
+                trusted(' class="site-space-path"'),
+              )}`
+            : ""
+        }</li>`;
+      })}</ul>`
     : html`<p class="meta">No space in this site yet: add one to publish it.</p>`
 }
 ${
@@ -252,10 +313,12 @@ ${
         action,
         "add-space",
         html`<label for="site-add-space">Publish a space in this site</label><select id="site-add-space" name="space">${view.spaces.map((s) => html`<option value="${s.id}">${s.title ?? s.id}</option>`)}</select>
+${sections.length ? html`<label for="site-add-space-section">In the section</label><select id="site-add-space-section" name="section">${sections.map((x) => html`<option value="${x.id}"${selected(x.default === true)}>${x.title}</option>`)}</select>` : ""}
 <p><button type="submit">Add the space</button></p>`,
       )
     : ""
 }</section>
+${sectionsSection(viewer, action, view, sections)}
 ${
   admin
     ? html`<section><h2>Settings</h2>${form(

@@ -73,6 +73,7 @@ table{display:block;max-width:100%;overflow-x:auto}
 .bell{text-decoration:none}.bell .count{display:inline-block;min-width:1.3rem;padding:0 .35rem;border-radius:999px;background:#a3161a;color:#fff;font-size:.8rem;font-weight:700;text-align:center}
 .notifications{list-style:none;padding:0}.notification{border-bottom:1px solid var(--line-soft);padding:.3rem 0}.notification.unread{border-left:4px solid var(--link);padding-left:.6rem}
 .excerpt{margin:.2rem 0 .4rem;color:var(--quiet);border-left:3px solid var(--line);padding-left:.6rem;overflow-wrap:anywhere}
+form.site-space-path{display:inline}input[type=text].path{width:10rem}
 .theme-choice label{display:inline;font-weight:400;margin-right:1rem}
 kbd{font:.8em ui-monospace,monospace;border:1px solid var(--line);border-radius:3px;padding:0 .25rem}
 dialog.jump{width:min(40rem,calc(100vw - 2rem));max-height:min(32rem,calc(100vh - 4rem));padding:1rem;border:1px solid var(--line);border-radius:8px;color:var(--text);background:var(--bg);box-shadow:0 8px 30px var(--shadow)}
