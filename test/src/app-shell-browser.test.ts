@@ -2,7 +2,7 @@
 // choice wins over it, with no script; axe-core's contrast rules pass in dark), Ctrl/Cmd-K's jump dialog (a
 // modal dialog, the field focused, arrows and Enter go, Escape closes and gives the focus back, Tab stays in
 // it) and @ suggestions in a comment box (typed, chosen with the keyboard, posted as GitBook's mention, which
-// notifies the member). Screenshots go to test/artifacts/.
+// notifies the member); a site's sections edited in its settings page. Screenshots go to test/artifacts/.
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { RunningSystem, TestUser } from "@docshelf/testkit";
@@ -150,6 +150,46 @@ suites("the app's shell in Chromium over %s", (mode) => {
     await page.click("#jump-link");
     await page.waitForSelector("dialog#jump[open]");
     expect(page.url()).toBe(`${sys.url}/s/${w.spaceId}/welcome`);
+    expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+    await page.close();
+  });
+
+  test("a site's sections in the settings page: added, renamed with a path, a site space's path, deleted once confirmed; axe, and no overflow at 390 px", async () => {
+    const page = await browser.context.newPage();
+    const trace = watch(page);
+    const sitePath = pathOf(w.urls.site);
+    const sections = async () => (await w.alice.api.get(`/v1/orgs/${w.orgId}/sites/${sitePath.split("/").pop()}/sections`)).body.items as Array<{ id: string; title: string; path: string; siteSpaces: Array<{ id: string; path: string }> }>;
+    await page.goto(sys.url + sitePath);
+    await page.fill("#section-new-title", "User guide");
+    await page.selectOption("#section-new-space", w.spaceId);
+    await page.click('button:text-is("Add the section")');
+    await page.waitForURL(sys.url + sitePath);
+    const [section] = await sections();
+    expect(section.title).toBe("User guide");
+    await page.fill(`#section-title-${section.id}`, "Guide");
+    await page.fill(`#section-path-${section.id}`, "guide");
+    await page.click(`#section-${section.id} button:has-text("Save")`);
+    await page.waitForURL(sys.url + sitePath);
+    expect((await sections())[0]).toMatchObject({ title: "Guide", path: "guide" });
+    const siteSpace = (await sections())[0].siteSpaces[0];
+    await page.fill(`#site-space-path-${siteSpace.id}`, "handbook-v2");
+    await page.click(`form.site-space-path:has(#site-space-path-${siteSpace.id}) button`);
+    await page.waitForURL(sys.url + sitePath);
+    expect((await sections())[0].siteSpaces[0].path).toBe("handbook-v2");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })");
+    expect(scroll).toBe(client);
+    await shot(page, "site-sections");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // The delete button does nothing until its box is ticked (the browser keeps the form).
+    await page.click(`#section-${section.id} button:has-text("Delete")`);
+    expect(await page.evaluate<boolean>(`document.querySelector('#section-confirm-${section.id}').validity.valueMissing`)).toBe(true);
+    expect(await sections()).toHaveLength(1);
+    await page.check(`#section-confirm-${section.id}`);
+    await page.click(`#section-${section.id} button:has-text("Delete")`);
+    await page.waitForURL(sys.url + sitePath);
+    expect(await sections()).toHaveLength(0);
     expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
     await page.close();
   });
