@@ -2,7 +2,7 @@
 // choice wins over it, with no script; axe-core's contrast rules pass in dark), Ctrl/Cmd-K's jump dialog (a
 // modal dialog, the field focused, arrows and Enter go, Escape closes and gives the focus back, Tab stays in
 // it) and @ suggestions in a comment box (typed, chosen with the keyboard, posted as GitBook's mention, which
-// notifies the member); a site's sections edited in its settings page. Screenshots go to test/artifacts/.
+// notifies the member); the account page's email choices per kind; a site's sections edited in its settings page. Screenshots go to test/artifacts/.
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { RunningSystem, TestUser } from "@docshelf/testkit";
@@ -88,6 +88,23 @@ suites("the app's shell in Chromium over %s", (mode) => {
     await page.waitForURL(/\/app\/account#appearance$/);
     expect(await page.getAttribute("html", "data-theme")).toBeNull();
     expect(await page.evaluate<string>(BACKGROUND)).toBe(LIGHT_BG);
+    expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
+    await page.close();
+  });
+
+  test("the account page's email choices per kind: a box cleared and saved stays cleared; axe", async () => {
+    const page = await browser.context.newPage();
+    const trace = watch(page);
+    await page.goto(`${sys.url}/app/account`);
+    expect(await page.isChecked("#kind-merge")).toBe(true);
+    await page.uncheck("#kind-merge");
+    await page.click("#save-email-kinds");
+    await page.waitForSelector("#notice");
+    expect(await page.textContent("#notice")).toBe("Your email choices were saved.");
+    await page.goto(`${sys.url}/app/account`);
+    expect(await page.isChecked("#kind-merge")).toBe(false);
+    expect(await page.isChecked("#kind-mention")).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     expect(trace).toEqual({ dialogs: [], errors: [], console: [] });
     await page.close();
   });

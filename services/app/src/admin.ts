@@ -6,6 +6,7 @@ import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
 import type { Action } from "@docshelf/contracts/action";
 import * as contentApi from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
+import { NOTIFICATION_KINDS } from "@docshelf/contracts/identity";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { page, redirect, type AppAnswer, type AppRequest } from "./http";
@@ -172,7 +173,7 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       as(identity.getMany, { ids: [caller.id] }),
       as(identity.getNotificationSettings, {}),
     ]);
-    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, theme: viewer.theme ?? "system", ...extra }));
+    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, emailKinds: settings.emailKinds, theme: viewer.theme ?? "system", ...extra }));
   };
   if (req.method !== "POST") return show(200);
   const back = "/app/account";
@@ -211,6 +212,18 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       if (email !== "on" && email !== "off") throw badForm("Choose whether notifications are emailed ('email': on or off).");
       await as(identity.setNotificationSettings, { email: email === "on" });
       return show(200, { notice: email === "on" ? "Notifications are emailed to you." : "Notifications are no longer emailed to you." });
+    }
+    case "email-kinds": {
+      // A ticked box sends `kind-{kind}=on`; an unticked one sends nothing: that kind is not emailed.
+      const emailKinds = Object.fromEntries(
+        NOTIFICATION_KINDS.map((kind) => {
+          const value = form[`kind-${kind}`];
+          if (value !== undefined && value !== "on") throw badForm(`Tick or clear the box ('kind-${kind}').`);
+          return [kind, value === "on"];
+        }),
+      ) as Record<identity.NotificationKind, boolean>;
+      await as(identity.setNotificationSettings, { emailKinds });
+      return show(200, { notice: "Your email choices were saved." });
     }
     case "revoke-session":
       await as(identity.revokeSession, { sessionId: idOf(form, "session") });

@@ -31,6 +31,8 @@ export interface AccountView {
   created?: { id: string; token: string; label?: string };
   /** Whether notifications are also emailed (the account's setting; undefined: not shown). */
   notifyByEmail?: boolean;
+  /** Which kinds are emailed while notifyByEmail is on. */
+  emailKinds?: Record<identity.NotificationKind, boolean>;
   /** This browser's colours: the system's, light or dark (the theme cookie). */
   theme?: ThemeChoice;
   notice?: string;
@@ -88,7 +90,7 @@ ${form(
   action,
   "notifications",
   html`<input type="hidden" name="email" value="${view.notifyByEmail ? "off" : "on"}"><p><button type="submit" id="notify-email">${view.notifyByEmail ? "Stop emailing me notifications" : "Email me notifications"}</button></p>`,
-)}</section>`
+)}${view.notifyByEmail && view.emailKinds ? emailKindsForm(viewer, view.emailKinds) : ""}</section>`
 }
 ${view.theme ? appearance(viewer, view.theme) : ""}
 <section><h2>Sessions</h2><p class="meta">Where you signed in with your password, an emailed link or single sign-on. Revoking one signs that browser out.</p>
@@ -105,6 +107,25 @@ ${
       )}</tbody></table>`
     : html`<p class="meta">No session (you signed in with an API token).</p>`
 }</section>`,
+  );
+}
+
+const KIND_LABELS: Record<identity.NotificationKind, string> = {
+  mention: "When someone mentions me",
+  reply: "Replies in threads I am in",
+  "review-request": "Review requests",
+  merge: "Merges of my change requests",
+};
+
+/** The kinds of notification emailed (the bell shows them all). */
+function emailKindsForm(viewer: Viewer, kinds: Record<identity.NotificationKind, boolean>): Html {
+  return form(
+    viewer,
+    "/app/account",
+    "email-kinds",
+    html`<fieldset id="email-kinds"><legend>Email me about</legend>${(Object.keys(KIND_LABELS) as identity.NotificationKind[]).map(
+      (k) => html`<p><input type="checkbox" id="kind-${k}" name="kind-${k}" value="on"${checked(kinds[k] !== false)}> <label for="kind-${k}" class="inline">${KIND_LABELS[k]}</label></p>`,
+    )}</fieldset><p><button type="submit" id="save-email-kinds">Save the email choices</button></p>`,
   );
 }
 
