@@ -57,6 +57,9 @@ suites("the app's shell in Chromium over %s", (mode) => {
       ["account", "/app/account"],
       ["notifications", "/app/notifications"],
       ["jump", "/app/jump?q=w"],
+      ["site", pathOf(w.urls.site)],
+      ["history", `${pathOf(w.urls.space)}/~/history`],
+      ["files", `${cr}/~files`],
     ] as const) {
       await page.goto(sys.url + path);
       expect(await page.evaluate<string>(BACKGROUND)).toBe(DARK_BG);
