@@ -10,7 +10,7 @@ export interface ClientManifest {
   /** The editor's script and stylesheet, as paths under /app/assets/. */
   editor: { js: string; css: string };
   /** Every signed-in page's small script (client/shell.ts: the jump dialog, @ suggestions in comment boxes). */
-  shell: { js: string };
+  shell?: { js: string };
 }
 
 const DIR = join(__dirname, "client");
@@ -23,7 +23,7 @@ function load(): { manifest: ClientManifest; files: Map<string, string> } {
   if (loaded) return loaded;
   const manifest = JSON.parse(readFileSync(join(DIR, "manifest.json"), "utf8")) as ClientManifest;
   const files = new Map<string, string>();
-  for (const path of [manifest.editor.js, manifest.editor.css, manifest.shell.js]) files.set(path, readFileSync(join(DIR, path), "utf8"));
+  for (const path of [manifest.editor.js, manifest.editor.css, manifest.shell?.js]) if (path) files.set(path, readFileSync(join(DIR, path), "utf8"));
   loaded = { manifest, files };
   return loaded;
 }
@@ -37,7 +37,8 @@ export function editorAssets(): { js: string; css: string } {
 /** Where every signed-in page's small script is served; undefined when the client was not built (pages work without it). */
 export function shellScript(): string | undefined {
   try {
-    return `/app/assets/${load().manifest.shell.js}`;
+    const shell = load().manifest.shell;
+    return shell ? `/app/assets/${shell.js}` : undefined;
   } catch {
     return undefined;
   }
