@@ -84,6 +84,8 @@ suites("the app's polish in Chromium over %s", (mode) => {
     const paths = [
       "/app",
       "/app/account",
+      "/app/jump?q=e",
+      pathOf(w.urls.site),
       pathOf(w.urls.org),
       `${pathOf(w.urls.org)}/settings`,
       pathOf(w.urls.collection),

@@ -1,6 +1,6 @@
 // Notification emails (issue 39), read from a real SMTP server on loopback (a system of the suite's own with
 // SMTP_URL): a mention is mailed with its excerpt and link; a user who turned them off on the account page
-// gets none.
+// gets none; one who turned a kind off gets the others only. The per-kind form: CSRF, a field refused by name.
 import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
 import { startMailbox, type Mailbox } from "./mailbox";
@@ -56,5 +56,38 @@ describe.each(MODES)("notification emails over %s", (mode: Mode) => {
     expect(mailbox.count(quiet.email)).toBe(mailed);
     const page = await browser.get("/app/notifications");
     expect(page.text).toContain("Again @Quiet");
+  });
+
+  test("per kind: mentions turned off on the account page are not mailed, replies still are; the form refuses a bad box by name and a post without its token", async () => {
+    const spaceId = (await createSpace(owner.api, orgId, { title: "Kinds" })).id;
+    const browser = new Browser(sys.url);
+    expect((await signIn(browser, loud.token)).status).toBe(303);
+    const account = await browser.get("/app/account");
+    expect(account.text).toContain('<input type="checkbox" id="kind-mention" name="kind-mention" value="on" checked>');
+    // No CSRF token: 403, nothing changed; a box with another value: 400 naming it.
+    expect((await browser.post("/app/account", { intent: "email-kinds", "kind-reply": "on" })).status).toBe(403);
+    const bad = await browser.submit("/app/account", "/app/account", { intent: "email-kinds", "kind-mention": "yes" });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("&#39;kind-mention&#39;");
+    expect((await browser.get("/app/account")).text).toContain('id="kind-mention" name="kind-mention" value="on" checked>');
+    // Only replies, review requests and merges: the mention box cleared.
+    const saved = await browser.submit("/app/account", "/app/account", { intent: "email-kinds", "kind-reply": "on", "kind-review-request": "on", "kind-merge": "on" });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain('<input type="checkbox" id="kind-mention" name="kind-mention" value="on"> ');
+    expect(saved.text).toContain('<input type="checkbox" id="kind-reply" name="kind-reply" value="on" checked>');
+
+    // Loud may comment here (a reader may not), so that a reply in their thread notifies them.
+    expect((await owner.api.patch(`/v1/orgs/${orgId}/members/${loud.id}`, { role: "comment" })).status).toBe(200);
+    const before = mailbox.count(loud.email);
+    const comment = await loud.api.post(`/v1/spaces/${spaceId}/comments`, { body: { markdown: "My question" } });
+    expect(comment.status).toBe(200);
+    // Mentioned: stored, not mailed. Then a reply in loud's thread: mailed.
+    expect((await owner.api.post(`/v1/spaces/${spaceId}/comments`, { body: { markdown: `Ping @[Loud](user:${loud.id})` } })).status).toBe(200);
+    expect((await owner.api.post(`/v1/spaces/${spaceId}/comments/${comment.body.id}/replies`, { body: { markdown: "An answer" } })).status).toBe(200);
+    const reply = await mailbox.next(loud.email);
+    expect(reply.subject).toContain("replied in");
+    expect(mailbox.count(loud.email)).toBe(before + 1);
+    const page = await browser.get("/app/notifications");
+    expect(page.text).toContain("Ping @Loud");
   });
 });

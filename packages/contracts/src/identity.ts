@@ -217,6 +217,11 @@ export const markNotificationsRead = action<{ notificationId?: string }, { marke
 export interface NotificationSettings {
   /** Whether notifications are also sent by email (default true). */
   email: boolean;
+  /** Which kinds are emailed while `email` is on (each true by default). */
+  emailKinds: Record<NotificationKind, boolean>;
 }
 export const getNotificationSettings = action<Record<string, never>, NotificationSettings>("identity.getNotificationSettings");
-export const setNotificationSettings = action<NotificationSettings, NotificationSettings>("identity.setNotificationSettings");
+/** Sets the email switch, the kinds emailed, or both (a kind left out keeps its setting). */
+export const setNotificationSettings = action<{ email?: boolean; emailKinds?: Partial<Record<NotificationKind, boolean>> }, NotificationSettings>(
+  "identity.setNotificationSettings",
+);

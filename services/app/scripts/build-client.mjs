@@ -1,5 +1,5 @@
-// Builds the app's browser code (client/) with esbuild into dist/client/: one script and one stylesheet
-// per entry, each named with its content's hash, and manifest.json naming them for the server.
+// Builds the app's browser code (client/) with esbuild into dist/client/: one script (and a stylesheet when it
+// imports one) per entry, each named with its content's hash, and manifest.json naming them for the server.
 // Run by `npm run build` after tsc; prints each file's size and gzipped size.
 import { writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -8,7 +8,9 @@ import { bundleForBrowsers, sizeOf } from "../../../scripts/bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "client");
-const result = await bundleForBrowsers(out, { editor: join(root, "client", "editor.ts") }, { format: "iife" });
+// editor: the block editor's page; shell: every signed-in page's small script (jump dialog, @ suggestions).
+const entries = { editor: join(root, "client", "editor.ts"), shell: join(root, "client", "shell.ts") };
+const result = await bundleForBrowsers(out, entries, { format: "iife" });
 
 const manifest = {};
 for (const [file, meta] of Object.entries(result.metafile.outputs)) {
@@ -20,4 +22,4 @@ for (const [file, meta] of Object.entries(result.metafile.outputs)) {
   if (meta.cssBundle) manifest[entry].css = basename(meta.cssBundle);
 }
 writeFileSync(join(out, "manifest.json"), JSON.stringify(manifest, null, 2));
-for (const { js, css } of Object.values(manifest)) for (const name of [js, css]) sizeOf(out, name);
+for (const { js, css } of Object.values(manifest)) for (const name of [js, css]) if (name) sizeOf(out, name);

@@ -6,6 +6,7 @@ import type { Caller, Role, RoleOrGuest } from "@docshelf/access";
 import type { Action } from "@docshelf/contracts/action";
 import * as contentApi from "@docshelf/contracts/content";
 import * as identity from "@docshelf/contracts/identity";
+import { NOTIFICATION_KINDS } from "@docshelf/contracts/identity";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { page, redirect, type AppAnswer, type AppRequest } from "./http";
@@ -14,6 +15,8 @@ import { collectionPage, orgPage } from "./pages/org";
 import { accountPage, joinPage, siteSettingsPage, spaceSettingsPage, ssoSettingsPage, type AccountView } from "./pages/admin";
 import { badForm, notFound } from "./page-error";
 import { looksOf, withLooks } from "./site-looks";
+import { THEMES, themeCookie, type ThemeChoice } from "./theme";
+import { listSections, sectionForm } from "./site-sections";
 
 /** Calls an action as the signed-in user. */
 export type As = <P, R>(target: Action<P, R>, params: P) => Promise<R>;
@@ -170,7 +173,7 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       as(identity.getMany, { ids: [caller.id] }),
       as(identity.getNotificationSettings, {}),
     ]);
-    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, ...extra }));
+    return page(status, accountPage(viewer, { email: users[caller.id]?.email ?? "", tokens: tokens.items, sessions: sessions.items, notifyByEmail: settings.email, emailKinds: settings.emailKinds, theme: viewer.theme ?? "system", ...extra }));
   };
   if (req.method !== "POST") return show(200);
   const back = "/app/account";
@@ -210,9 +213,27 @@ async function account(as: As, req: AppRequest, viewer: Viewer, caller: Caller):
       await as(identity.setNotificationSettings, { email: email === "on" });
       return show(200, { notice: email === "on" ? "Notifications are emailed to you." : "Notifications are no longer emailed to you." });
     }
+    case "email-kinds": {
+      // A ticked box sends `kind-{kind}=on`; an unticked one sends nothing: that kind is not emailed.
+      const emailKinds = Object.fromEntries(
+        NOTIFICATION_KINDS.map((kind) => {
+          const value = form[`kind-${kind}`];
+          if (value !== undefined && value !== "on") throw badForm(`Tick or clear the box ('kind-${kind}').`);
+          return [kind, value === "on"];
+        }),
+      ) as Record<identity.NotificationKind, boolean>;
+      await as(identity.setNotificationSettings, { emailKinds });
+      return show(200, { notice: "Your email choices were saved." });
+    }
     case "revoke-session":
       await as(identity.revokeSession, { sessionId: idOf(form, "session") });
       return redirect(back);
+    case "theme": {
+      // Remembered in this browser (a cookie every page reads), not in the account: each device chooses.
+      const theme = form.theme as ThemeChoice;
+      if (!THEMES.includes(theme)) throw badForm("Choose the colours: the system's, light or dark ('theme': system, light or dark).");
+      return redirect(`${back}#appearance`, [themeCookie(theme, req.secure)]);
+    }
     default:
       throw notFound();
   }
@@ -292,12 +313,13 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
     const org = await as(orgs.get, { organizationId });
     const canAdmin = org.permissions?.createContent === true;
     const none = { items: [] };
-    const [customization, siteSpaces, spaces, shareLinks, redirects] = await Promise.all([
+    const [customization, siteSpaces, spaces, shareLinks, redirects, sections] = await Promise.all([
       as(sites.getCustomization, ref),
       as(sites.listSiteSpacesOf, { ...ref, limit: 100 }),
       canAdmin ? as(contentApi.listSpaces, { organizationId, limit: 100 }) : none,
       canAdmin ? as(sites.listShareLinks, { ...ref, limit: 100 }).catch(() => none) : none,
       canAdmin ? as(sites.listRedirects, { ...ref, limit: 100 }).catch(() => none) : none,
+      as(listSections, { ...ref, limit: 100 }),
     ]);
     const inSite = new Set(siteSpaces.items.map((s) => s.space.id));
     return page(
@@ -309,13 +331,17 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
         customization: looksOf(customization),
         siteSpaces: siteSpaces.items,
         spaces: spaces.items.filter((s) => !inSite.has(s.id)),
+        allSpaces: spaces.items,
         shareLinks: shareLinks.items,
         redirects: redirects.items,
+        sections: sections.items,
         createdShareLink,
       }),
     );
   };
   if (req.method !== "POST") return show(200);
+  // Sections, a space added (to a section), a site space's path (site-sections.ts).
+  if (await sectionForm(as, form, ref)) return redirect(here);
   switch (form.intent) {
     case "settings": {
       const title = text(form, "title", "A site's title", 2, 128);
@@ -339,9 +365,6 @@ async function site(as: As, req: AppRequest, viewer: Viewer, organizationId: str
       await as(sites.updateCustomization, { ...withLooks(current, form), ...ref });
       return redirect(here);
     }
-    case "add-space":
-      await as(sites.addSiteSpace, { ...ref, spaceId: idOf(form, "space") });
-      return redirect(here);
     case "remove-space":
       await as(sites.removeSiteSpace, { ...ref, siteSpaceId: idOf(form, "siteSpace") });
       return redirect(here);

@@ -26,8 +26,16 @@ export interface AppAnswer {
   body: string;
 }
 
+/**
+ * The app's pages: the published pages' CSP plus the app's own built scripts (`script-src 'self'`: the small
+ * script of every signed-in page, the block editor's) and what they fetch from the app (`connect-src 'self'`);
+ * still no inline script, no inline handler, no eval. Every page works without its script.
+ */
+export const APP_CSP = `${PAGE_CSP}; script-src 'self'; connect-src 'self'`;
+
 const SECURITY_HEADERS: Record<string, string> = {
   ...pageSecurityHeaders("same-origin"),
+  "Content-Security-Policy": APP_CSP,
   // Pages show what one signed-in person may see: never stored by anyone.
   "Cache-Control": "private, no-store",
   Vary: "Cookie",
@@ -57,11 +65,8 @@ export function immutableAsset(contentType: string, body: string): AppAnswer {
   return { status: 200, headers: { ...headers, "Content-Type": contentType, "Cache-Control": "public, max-age=31536000, immutable" }, body };
 }
 
-/**
- * The block editor's page: the app's CSP plus its own script and the saves it posts back (`script-src
- * 'self'`, `connect-src 'self'`; still no inline script, no eval). Every other page keeps no script at all.
- */
-export const EDITOR_CSP = `${PAGE_CSP}; script-src 'self'; connect-src 'self'`;
+/** The block editor's page: the app's CSP (its script and the saves it posts back). */
+export const EDITOR_CSP = APP_CSP;
 
 export function scriptPage(status: number, body: string): AppAnswer {
   const answer = page(status, body);
@@ -69,7 +74,7 @@ export function scriptPage(status: number, body: string): AppAnswer {
   return answer;
 }
 
-/** A JSON answer to the editor's script. */
+/** A JSON answer to the app's scripts (the editor's, the jump dialog's, the @ suggestions'). */
 export function json(status: number, value: unknown): AppAnswer {
   return { status, headers: { ...SECURITY_HEADERS, "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(value) };
 }

@@ -14,7 +14,9 @@ import * as openapi from "@docshelf/contracts/openapi";
 import * as orgs from "@docshelf/contracts/orgs";
 import * as sites from "@docshelf/contracts/sites";
 import { asset, json, page, parseCookies, redirect, scriptPage, setCookie, type AppAnswer, type AppRequest } from "./http";
-import { assetAnswer, editorAssets } from "./assets";
+import { assetAnswer, editorAssets, shellScript } from "./assets";
+import { THEME_COOKIE, themeOf } from "./theme";
+import { jumpRoute, mentionsRoute } from "./jump";
 import { sharedWorkerPool } from "@docshelf/worker-pool";
 import { compareOffThread, DiffCache, PAGE_LIMITS, requestBudget, SINGLE_PAGE_LIMITS, type DiffBudget, type DiffLimits, type PageDiff } from "./diff";
 import { checkDocument, DocumentError, renderMarkdown } from "@docshelf/document";
@@ -152,7 +154,7 @@ async function answerRequest(this: AppService, ctx: Ctx<AppRequest>): Promise<Ap
     const query = new URLSearchParams(req.query).toString();
     return redirect(`/app/sign-in?return=${encodeURIComponent(req.path + (query ? `?${query}` : ""))}`);
   }
-  const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret) };
+  const viewer: Viewer = { userId: who.caller.id, csrf: csrfToken(who.secret), theme: themeOf(cookies[THEME_COOKIE]), script: shellScript() };
   if (post && !csrfMatches(who.secret, req.form?._csrf)) return forbidden(viewer);
   // The header's bell: a page still answers when the count cannot be read (no bell count then).
   if (!post) viewer.unread = await unreadOf(this, ctx, who.caller);
@@ -210,7 +212,7 @@ function signInForm(req: AppRequest, cookies: Record<string, string>, error?: st
   const set = secret === existing ? [] : [setCookie(PRESESSION_COOKIE, secret, { secure: req.secure, maxAge: 3600 })];
   const returnTo = localReturnPath(req.form?.return ?? req.query.return);
   const passwordURL = `/sso/sign-in?${new URLSearchParams({ app: ssoBinding(secret), return: returnTo })}`;
-  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError, passwordURL }), set);
+  return page(status, signInPage({ csrf: csrfToken(secret), returnTo, error, ssoError, passwordURL, theme: themeOf(cookies[THEME_COOKIE]) }), set);
 }
 
 /** Opens a session for the user a token (by its hash) stands for, replacing the browser's previous one, and goes to `returnTo`. */
@@ -299,6 +301,9 @@ async function route(service: AppService, ctx: Ctx<AppRequest>, req: AppRequest,
   const post = req.method === "POST";
   const [root, id, ...rest] = segments;
   if (root === "app" && id === "notifications" && !rest.length) return notificationsRoute(as, req, viewer);
+  // Ctrl/Cmd-K's jump to a space or page (a page without script; JSON for the dialog), and @ suggestions in comment boxes.
+  if (root === "app" && id === "jump" && !rest.length && !post) return jumpRoute(as, req, viewer, (space) => currentTree(as, space));
+  if (root === "s" && id && rest.length === 2 && rest[0] === "~" && rest[1] === "mentions" && !post) return mentionsRoute(as, req, id, caller.id);
   // Setup and administration (admin.ts): organizations, spaces, collections, sites, invite links, sign-in settings, one's account.
   const administered = await adminRoute(as, req, viewer, caller, segments);
   if (administered) return administered;

@@ -1,7 +1,7 @@
 // Users and API tokens as stored.
 import type { RoleOrGuest } from "@docshelf/access";
 import type { CollectionSpec } from "@docshelf/store";
-import type { NewNotification } from "@docshelf/contracts/identity";
+import type { NewNotification, NotificationKind } from "@docshelf/contracts/identity";
 
 export interface UserDoc {
   id: string;
@@ -13,6 +13,8 @@ export interface UserDoc {
   passwordHash?: string;
   /** false: notifications are not mailed (the account page's setting); absent: they are. */
   notifyByEmail?: boolean;
+  /** Notification kinds not emailed even while notifyByEmail is on (the account page's per-kind choice). */
+  quietKinds?: NotificationKind[];
   createdAt: string;
   updatedAt: string;
 }

@@ -3,7 +3,7 @@
 // that each recipient may see what it is about. The rest act as the signed-in user on their own notifications.
 import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
-import { NOTIFICATION_KINDS, type NewNotification, type NotificationKind, type NotificationResource } from "@docshelf/contracts/identity";
+import { NOTIFICATION_KINDS, type NewNotification, type NotificationKind, type NotificationResource, type NotificationSettings } from "@docshelf/contracts/identity";
 import { NotFoundError } from "@docshelf/errors";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
@@ -28,6 +28,20 @@ const VERBS: Record<NotificationKind, string> = {
 /** The sentence a notification reads as: "Ada mentioned you in Handbook". */
 export function headline(actorName: string, kind: NotificationKind, where: string): string {
   return `${actorName} ${VERBS[kind]} ${where}`;
+}
+
+/** The user's notification settings: the email switch and the kinds emailed. */
+function settingsOf(user: UserDoc): NotificationSettings {
+  const quiet = user.quietKinds ?? [];
+  return {
+    email: user.notifyByEmail !== false,
+    emailKinds: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, !quiet.includes(k)])) as Record<NotificationKind, boolean>,
+  };
+}
+
+/** Whether a notification of `kind` is mailed to the user: emails on, and that kind not turned off. */
+export function emailed(user: UserDoc, kind: NotificationKind): boolean {
+  return user.notifyByEmail !== false && !(user.quietKinds ?? []).includes(kind);
 }
 
 function excerptOf(text: string): string {
@@ -92,7 +106,7 @@ export const notificationActions: IdentityActions = {
         stored++;
         await prune(this, n.userId);
         // Mailed after the answer (the mailer logs a failure and never throws), at most NOTIFICATION_MAILS a window.
-        if (to.notifyByEmail !== false && (await hit(this.attempts, notificationMailKey(to.id))) <= NOTIFICATION_MAILS) void mail(this, doc, to, users.get(n.actorId));
+        if (emailed(to, n.kind) && (await hit(this.attempts, notificationMailKey(to.id))) <= NOTIFICATION_MAILS) void mail(this, doc, to, users.get(n.actorId));
       }
       return { stored };
     },
@@ -149,19 +163,34 @@ export const notificationActions: IdentityActions = {
   },
 
   getNotificationSettings: {
-    async handler(ctx: Ctx<Record<string, never>>) {
-      const user = await this.loadUser(callerOf(ctx).id);
-      return { email: user.notifyByEmail !== false };
+    async handler(ctx: Ctx<Record<string, never>>): Promise<NotificationSettings> {
+      return settingsOf(await this.loadUser(callerOf(ctx).id));
     },
   },
 
   setNotificationSettings: {
-    params: { email: { type: "boolean" } },
-    async handler(ctx: Ctx<{ email: boolean }>) {
+    params: {
+      email: { type: "boolean", optional: true },
+      emailKinds: { type: "object", optional: true, strict: true, props: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { type: "boolean", optional: true }])) },
+    },
+    async handler(ctx: Ctx<{ email?: boolean; emailKinds?: Partial<Record<NotificationKind, boolean>> }>): Promise<NotificationSettings> {
       const caller = callerOf(ctx);
-      const updated = await this.users.updateOne({ id: caller.id }, { $set: { notifyByEmail: ctx.params.email, updatedAt: new Date().toISOString() } });
+      const set: Partial<UserDoc> = { updatedAt: new Date().toISOString() };
+      if (ctx.params.email !== undefined) set.notifyByEmail = ctx.params.email;
+      const kinds = ctx.params.emailKinds;
+      if (kinds) {
+        // A kind left out keeps its setting.
+        const user = await this.loadUser(caller.id);
+        const quiet = new Set(user.quietKinds ?? []);
+        for (const kind of NOTIFICATION_KINDS) {
+          if (kinds[kind] === true) quiet.delete(kind);
+          else if (kinds[kind] === false) quiet.add(kind);
+        }
+        set.quietKinds = NOTIFICATION_KINDS.filter((k) => quiet.has(k));
+      }
+      const updated = await this.users.updateOne({ id: caller.id }, { $set: set });
       if (!updated) throw new NotFoundError(`User ${caller.id} was not found.`);
-      return { email: updated.notifyByEmail !== false };
+      return settingsOf(updated);
     },
   },
 };

@@ -60,10 +60,37 @@ describe("notifications", () => {
     expect(sent[0]).toMatchObject({ subject: "Administrator mentioned you in Space", lines: expect.arrayContaining(["b0"]) });
     expect(sent[0].link.url).toMatch(/\/s\/space1#comments$/);
     await broker.call("identity.setNotificationSettings", { email: false }, { meta: { user: { id: carol.id } } });
-    expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({ email: false });
+    expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({
+      email: false,
+      emailKinds: { mention: true, reply: true, "review-request": true, merge: true },
+    });
     await broker.call("identity.notify", { notifications: [note(carol.id, "c")] });
     expect(sent.filter((m) => m.to === "carol@example.com")).toEqual([]);
     expect((await list(carol)).unread).toBe(1);
+  });
+
+  test("per kind: a kind turned off is not mailed (the others are, and every kind is still stored); a kind left out keeps its setting", async () => {
+    const erin = await broker.call<{ id: string }, object>("identity.createUser", { email: "erin@example.com", displayName: "Erin" }, { meta: { user: admin } });
+    const sent: Mail[] = [];
+    const svc = broker.getLocalService("identity") as unknown as { mailer: { send(mail: Mail): Promise<void> } };
+    svc.mailer.send = async (mail) => void sent.push(mail);
+    const as = { meta: { user: { id: erin.id } } };
+    expect(await broker.call("identity.setNotificationSettings", { emailKinds: { reply: false, merge: false } }, as)).toEqual({
+      email: true,
+      emailKinds: { mention: true, reply: false, "review-request": true, merge: false },
+    });
+    // Another call naming one kind keeps the others as they were; the email switch stays on.
+    expect(await broker.call("identity.setNotificationSettings", { emailKinds: { merge: true } }, as)).toMatchObject({
+      email: true,
+      emailKinds: { mention: true, reply: false, "review-request": true, merge: true },
+    });
+    const kinds = ["mention", "reply", "review-request", "merge"] as const;
+    await broker.call("identity.notify", { notifications: kinds.map((kind) => ({ ...note(erin.id, kind), kind })) });
+    expect(sent.filter((m) => m.to === "erin@example.com").map((m) => m.lines[1]).sort()).toEqual(["mention", "merge", "review-request"]);
+    expect((await list(erin)).unread).toBe(4);
+    // An unknown kind, or a value that is not a boolean, is refused.
+    await expect(broker.call("identity.setNotificationSettings", { emailKinds: { digest: false } }, as)).rejects.toMatchObject({ code: 422 });
+    await expect(broker.call("identity.setNotificationSettings", { emailKinds: { reply: "no" } }, as)).rejects.toMatchObject({ code: 422 });
   });
 
   test("marking read: one's own only (another's is 404), or all", async () => {

@@ -6,6 +6,8 @@ import { html, trusted, type Html } from "../html";
 import { csrfField, layout, type Viewer } from "./layout";
 import type { Named } from "./org";
 import { exactTime, timeOf } from "./time";
+import { THEMES, type ThemeChoice } from "../theme";
+import type { SiteSectionView } from "../site-sections";
 
 const selected = (yes: boolean): Html => trusted(yes ? " selected" : "");
 const checked = (yes: boolean): Html => trusted(yes ? " checked" : "");
@@ -29,6 +31,10 @@ export interface AccountView {
   created?: { id: string; token: string; label?: string };
   /** Whether notifications are also emailed (the account's setting; undefined: not shown). */
   notifyByEmail?: boolean;
+  /** Which kinds are emailed while notifyByEmail is on. */
+  emailKinds?: Record<identity.NotificationKind, boolean>;
+  /** This browser's colours: the system's, light or dark (the theme cookie). */
+  theme?: ThemeChoice;
   notice?: string;
   error?: string;
 }
@@ -84,8 +90,9 @@ ${form(
   action,
   "notifications",
   html`<input type="hidden" name="email" value="${view.notifyByEmail ? "off" : "on"}"><p><button type="submit" id="notify-email">${view.notifyByEmail ? "Stop emailing me notifications" : "Email me notifications"}</button></p>`,
-)}</section>`
+)}${view.notifyByEmail && view.emailKinds ? emailKindsForm(viewer, view.emailKinds) : ""}</section>`
 }
+${view.theme ? appearance(viewer, view.theme) : ""}
 <section><h2>Sessions</h2><p class="meta">Where you signed in with your password, an emailed link or single sign-on. Revoking one signs that browser out.</p>
 ${
   view.sessions.length
@@ -101,6 +108,40 @@ ${
     : html`<p class="meta">No session (you signed in with an API token).</p>`
 }</section>`,
   );
+}
+
+const KIND_LABELS: Record<identity.NotificationKind, string> = {
+  mention: "When someone mentions me",
+  reply: "Replies in threads I am in",
+  "review-request": "Review requests",
+  merge: "Merges of my change requests",
+};
+
+/** The kinds of notification emailed (the bell shows them all). */
+function emailKindsForm(viewer: Viewer, kinds: Record<identity.NotificationKind, boolean>): Html {
+  return form(
+    viewer,
+    "/app/account",
+    "email-kinds",
+    html`<fieldset id="email-kinds"><legend>Email me about</legend>${(Object.keys(KIND_LABELS) as identity.NotificationKind[]).map(
+      (k) => html`<p><input type="checkbox" id="kind-${k}" name="kind-${k}" value="on"${checked(kinds[k] !== false)}> <label for="kind-${k}" class="inline">${KIND_LABELS[k]}</label></p>`,
+    )}</fieldset><p><button type="submit" id="save-email-kinds">Save the email choices</button></p>`,
+  );
+}
+
+const THEME_LABELS: Record<ThemeChoice, string> = { system: "Follow the system’s setting", light: "Light", dark: "Dark" };
+
+/** The account page's colour choice: remembered in this browser (a cookie), applied by the server to every page. */
+function appearance(viewer: Viewer, theme: ThemeChoice): Html {
+  return html`<section id="appearance"><h2>Appearance</h2><p class="meta">The app’s colours in this browser (each browser remembers its own choice).</p>
+${form(
+  viewer,
+  "/app/account",
+  "theme",
+  html`<fieldset class="theme-choice"><legend>Colours</legend>${THEMES.map(
+    (t) => html`<input type="radio" id="theme-${t}" name="theme" value="${t}"${checked(t === theme)}> <label for="theme-${t}">${THEME_LABELS[t]}</label> `,
+  )}</fieldset><p><button type="submit" id="save-theme">Save the colours</button></p>`,
+)}</section>`;
 }
 
 export interface SpaceSettingsView {
@@ -153,6 +194,10 @@ export interface SiteSettingsView {
   siteSpaces: sites.SiteSpaceResource[];
   /** The organization's spaces not yet in the site (to add). */
   spaces: Named[];
+  /** The organization's spaces (a new section's first space); empty for a reader. */
+  allSpaces?: Named[];
+  /** The site's sections (GitBook's site sections), each with its site spaces. */
+  sections?: SiteSectionView[];
   shareLinks: sites.ShareLinkResource[];
   redirects: sites.RedirectResource[];
   /** A share link just created: its URL exists only in this answer. */
@@ -166,6 +211,54 @@ const VISIBILITIES: Array<[sites.SiteVisibility, string]> = [
   ["share-link", "Share links only"],
   ["visitor-auth", "Visitors signed in by your own service (visitor tokens)"],
 ];
+
+/**
+ * The site's sections (GitBook's: each publishes its spaces under its own path, shown as the site's tabs):
+ * listed with their path and spaces; for the create role a form per section (title, path; delete with its
+ * confirm box) and one adding a section with a first space.
+ */
+function sectionsSection(viewer: Viewer, action: string, view: SiteSettingsView, sections: SiteSectionView[]): Html | string {
+  const admin = view.canAdmin;
+  if (!admin && !sections.length) return "";
+  return html`<section id="sections"><h2>Sections</h2>
+<p class="meta">Sections split a site into parts, each with its own path and spaces, shown as tabs. A site without sections publishes its spaces side by side.</p>
+${
+  sections.length
+    ? html`<ul>${sections.map(
+        (x) => html`<li id="section-${x.id}"><strong>${x.title}</strong> <span class="meta">/${x.path}${x.default ? " · the default" : ""} · ${x.siteSpaces.length} ${x.siteSpaces.length === 1 ? "space" : "spaces"}${x.siteSpaces.length ? html`: ${x.siteSpaces.map((s) => s.title ?? s.space.title ?? s.space.id).join(", ")}` : ""}</span>
+${
+  admin
+    ? html`${form(
+        viewer,
+        action,
+        "update-section",
+        html`<input type="hidden" name="section" value="${x.id}"><label for="section-title-${x.id}">Title</label><input type="text" id="section-title-${x.id}" name="title" required minlength="2" maxlength="128" value="${x.title}">
+<label for="section-path-${x.id}">Path</label><input type="text" id="section-path-${x.id}" name="path" required maxlength="100" value="${x.path}">
+<p><button type="submit" class="small">Save<span class="visually-hidden"> the section ${x.title}</span></button></p>`,
+      )}${form(
+        viewer,
+        action,
+        "remove-section",
+        html`<input type="hidden" name="section" value="${x.id}">${confirmBox(`section-confirm-${x.id}`, `Yes, delete the section ${x.title} (its spaces leave the site)`)}<p><button type="submit" class="danger">Delete<span class="visually-hidden"> the section ${x.title}</span></button></p>`,
+      )}`
+    : ""
+}</li>`,
+      )}</ul>`
+    : html`<p class="meta">No section.</p>`
+}
+${
+  admin && (view.allSpaces ?? []).length
+    ? form(
+        viewer,
+        action,
+        "add-section",
+        html`<label for="section-new-title">New section's title</label><input type="text" id="section-new-title" name="title" required minlength="2" maxlength="128">
+<label for="section-new-space">Its first space</label><select id="section-new-space" name="space">${(view.allSpaces ?? []).map((s) => html`<option value="${s.id}">${s.title ?? s.id}</option>`)}</select>
+<p><button type="submit">Add the section</button></p>`,
+      )
+    : ""
+}</section>`;
+}
 
 /** Where a redirect goes, in words: its address, or the page or space of the site it names. */
 function destinationText(d: sites.RedirectResource["destination"]): string {
@@ -185,6 +278,7 @@ export function siteSettingsPage(viewer: Viewer, view: SiteSettingsView): string
   const action = `/o/${o}/sites/${encodeURIComponent(site.id)}`;
   const published = site.published && site.urls.published;
   const admin = view.canAdmin;
+  const sections = view.sections ?? [];
   return layout(
     `${site.title} · site`,
     viewer,
@@ -207,23 +301,30 @@ ${
     ? html`<form method="post" action="${action}">${csrfField(viewer)}<button type="submit" name="intent" value="${site.published ? "unpublish" : "publish"}">${site.published ? "Unpublish" : "Publish"}</button></form>`
     : ""
 }
-<section><h2>Spaces</h2>
+<section id="site-spaces"><h2>Spaces</h2>
 ${
   view.siteSpaces.length
-    ? html`<ul>${view.siteSpaces.map(
-        (s) =>
-          html`<li><a href="/s/${encodeURIComponent(s.space.id)}">${s.title ?? s.space.title ?? s.space.id}</a>${s.path ? html` <span class="meta">/${s.path}</span>` : ""} ${
-            admin
-              ? form(
-                  viewer,
-                  action,
-                  "remove-space",
-                  html`<input type="hidden" name="siteSpace" value="${s.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${s.space.title ?? s.space.id} from the site</span></button>`,
-                  trusted(' class="inline"'),
-                )
-              : ""
-          }</li>`,
-      )}</ul>`
+    ? html`<ul>${view.siteSpaces.map((s) => {
+        const name = s.title ?? s.space.title ?? s.space.id;
+        const section = sections.find((x) => x.id === s.section);
+        return html`<li><a href="/s/${encodeURIComponent(s.space.id)}">${name}</a>${s.path ? html` <span class="meta">/${s.path}</span>` : ""}${section ? html` <span class="meta">in ${section.title}</span>` : ""} ${
+          admin
+            ? html`${form(
+                viewer,
+                action,
+                "remove-space",
+                html`<input type="hidden" name="siteSpace" value="${s.id}"><button type="submit" class="small">Remove<span class="visually-hidden"> ${name} from the site</span></button>`,
+                trusted(' class="inline"'),
+              )}${form(
+                viewer,
+                action,
+                "site-space-path",
+                html`<input type="hidden" name="siteSpace" value="${s.id}"><label for="site-space-path-${s.id}" class="inline">Path of ${name}</label> <input type="text" id="site-space-path-${s.id}" name="path" required maxlength="100" value="${s.path ?? ""}" class="path"> <button type="submit" class="small">Save<span class="visually-hidden"> the path of ${name}</span></button>`,
+                trusted(' class="site-space-path"'),
+              )}`
+            : ""
+        }</li>`;
+      })}</ul>`
     : html`<p class="meta">No space in this site yet: add one to publish it.</p>`
 }
 ${
@@ -233,10 +334,12 @@ ${
         action,
         "add-space",
         html`<label for="site-add-space">Publish a space in this site</label><select id="site-add-space" name="space">${view.spaces.map((s) => html`<option value="${s.id}">${s.title ?? s.id}</option>`)}</select>
+${sections.length ? html`<label for="site-add-space-section">In the section</label><select id="site-add-space-section" name="section">${sections.map((x) => html`<option value="${x.id}"${selected(x.default === true)}>${x.title}</option>`)}</select>` : ""}
 <p><button type="submit">Add the space</button></p>`,
       )
     : ""
 }</section>
+${sectionsSection(viewer, action, view, sections)}
 ${
   admin
     ? html`<section><h2>Settings</h2>${form(

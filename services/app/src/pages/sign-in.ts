@@ -2,11 +2,12 @@
 // and the choice of provider when an organization has several.
 import { html } from "../html";
 import { layout } from "./layout";
+import type { Theme } from "../theme";
 
-export function signInPage(options: { csrf: string; returnTo: string; error?: string; ssoError?: string; passwordURL?: string }): string {
+export function signInPage(options: { csrf: string; returnTo: string; error?: string; ssoError?: string; passwordURL?: string; theme?: Theme }): string {
   return layout(
     "Sign in",
-    { csrf: options.csrf },
+    { csrf: options.csrf, theme: options.theme },
     html`<h1>Sign in</h1>
 ${options.passwordURL ? html`<p><a id="password-sign-in" href="${options.passwordURL}">Sign in with your email and password, or an emailed link</a></p>` : ""}
 <p>Paste one of your API tokens. It is checked once and not kept: the app opens a session in a cookie

@@ -301,14 +301,16 @@ export type ShownComment = CommentView & { html: string; replyList?: Array<Comme
 
 /** A thread's comments with their replies, a reply form under each and a comment form; every form posts to `action`. */
 export function commentsSection(viewer: Viewer, action: string, comments: ShownComment[], now = Date.now()): Html {
+  // The @ suggestions of the comment boxes (client/shell.ts): the space's members who can read it.
+  const mentions = action.replace(/^(\/s\/[^/]+).*$/, "$1/~/mentions");
   return html`<section id="comments"><h2>Comments</h2>
 ${comments.length ? html`<ul>${comments.map((c) => html`<li><p class="meta">${c.postedBy?.displayName ?? "Someone"} ${timeOf(c.postedAt, now)}</p>${trusted(c.html)}
 ${(c.replyList ?? []).length ? html`<ul class="replies">${(c.replyList ?? []).map((r) => html`<li><p class="meta">${r.postedBy?.displayName ?? "Someone"} ${timeOf(r.postedAt, now)}</p>${trusted(r.html)}</li>`)}</ul>` : ""}
 <form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="reply"><input type="hidden" name="comment" value="${c.id}">
-<label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
+<label for="reply-${c.id}">Reply</label><input type="text" id="reply-${c.id}" name="markdown" required maxlength="65536" data-mentions="${mentions}"> <button type="submit">Reply</button></form></li>`)}</ul>` : html`<p class="meta">No comment yet.</p>`}
 <form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="comment">
 <label for="comment">Comment</label>
-<textarea id="comment" name="markdown" required maxlength="65536" class="short"></textarea>
+<textarea id="comment" name="markdown" required maxlength="65536" class="short" data-mentions="${mentions}"></textarea>
 <p><button type="submit">Comment</button></p>
 </form></section>`;
 }
