@@ -105,8 +105,9 @@ export class LiveConnection {
       try {
         if (typeof event.data === "string") this.control(JSON.parse(event.data) as Hello | Left);
         else this.frame(new Uint8Array(event.data as ArrayBuffer));
-      } catch {
+      } catch (err) {
         // A frame the editor cannot read (another editor's bug): dropped, the next sync repairs it.
+        console.error("live editing: a message could not be read", err);
       }
     };
     ws.onclose = (event: CloseEvent) => this.closed(ws, event.code);

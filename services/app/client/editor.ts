@@ -342,8 +342,9 @@ function start(): void {
     const created: EditorView = new EditorView(mount, {
       state,
       attributes: { role: "textbox", "aria-multiline": "true", "aria-label": "Page content", spellcheck: "true", class: "editor-content" },
-      dispatchTransaction(tr) {
-        created.updateState(created.state.apply(tr));
+      // `this`, not `created`: live, y-prosemirror dispatches its first render while the view is being made.
+      dispatchTransaction(this: EditorView, tr) {
+        this.updateState(this.state.apply(tr));
         // Live, the editor that saves saves everyone's edits (theirs arrive as transactions too).
         if (tr.docChanged && saves()) saver.changed();
       },
