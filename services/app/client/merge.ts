@@ -47,5 +47,12 @@ export function mergeBlocks(base: string[], theirs: string[], mine: string[]): B
     if (anchor < 0) return whole;
     to = anchor;
   }
+  // A change at the page's end (or start) has no block after (before) it: the run it changed is found by
+  // its blocks themselves when the live document still has them there, so blocks added live after (before)
+  // it stay.
+  const changed = base.slice(p, base.length - s);
+  const same = (at: number) => changed.every((block, i) => mine[at + i] === block);
+  if (s === 0 && p > 0 && same(from)) to = from + changed.length;
+  else if (p === 0 && s > 0 && to - changed.length >= 0 && same(to - changed.length)) from = to - changed.length;
   return { from, to, start: p, end: theirs.length - s };
 }

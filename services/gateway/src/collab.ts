@@ -141,13 +141,12 @@ function readVarUint(buf: Buffer, pos: number): [number, number] {
  * over at once rather than after awareness's 30 s timeout.
  */
 export function awarenessClients(frame: Buffer): number[] {
-  let [type, pos] = readVarUint(frame, 0);
+  const [type, afterType] = readVarUint(frame, 0);
   if (type !== 1) return [];
-  let length: number;
-  [length, pos] = readVarUint(frame, pos);
+  const [length, afterLength] = readVarUint(frame, afterType);
   if (length < 0) return [];
-  let count: number;
-  [count, pos] = readVarUint(frame, pos);
+  const [count, afterCount] = readVarUint(frame, afterLength);
+  let pos = afterCount;
   const ids: number[] = [];
   for (let i = 0; i < Math.min(count, MAX_CLIENTS); i++) {
     let id: number;
