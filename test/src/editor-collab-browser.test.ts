@@ -252,5 +252,7 @@ suites("live collaboration in the block editor over %s", (mode) => {
     expect(await upgrade(urls[0], `/app/collab/${w.spaceId}/99999/welcome`, { Origin: urls[0], Cookie: alice.cookieHeader(), "Sec-WebSocket-Protocol": `docshelf-collab, csrf.${aliceCsrf}` })).toBe(404);
     expect(await upgrade(urls[0], `/app/collab/${w.spaceId}/${cr.number}/no-such-page`, { Origin: urls[0], Cookie: alice.cookieHeader(), "Sec-WebSocket-Protocol": `docshelf-collab, csrf.${aliceCsrf}` })).toBe(404);
     expect(await upgrade(urls[0], "/v1/user", { Origin: urls[0] })).toBe(404);
+    // Another protocol asked for on a plain GET (curl --http2's h2c) is still answered as the GET it is.
+    expect(await upgrade(urls[0], "/health", { Upgrade: "h2c", Connection: "Upgrade, HTTP2-Settings", "HTTP2-Settings": "AAMAAABkAARAAAAAAAIAAAAA" })).toBe(200);
   });
 });

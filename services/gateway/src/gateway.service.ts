@@ -3,7 +3,7 @@ import type * as events from "@docshelf/contracts/events";
 import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import * as sites from "@docshelf/contracts/sites";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -487,7 +487,21 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
        */
       collabUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
         socket.on("error", () => undefined);
-        if (!isCollabPath(req.url) || this.published.foreignHost(req)) return refuseUpgrade(socket, 404, "Not found.");
+        const websocket = String(req.headers.upgrade ?? "").toLowerCase() === "websocket";
+        if (!websocket && (req.method === "GET" || req.method === "HEAD") && head.length === 0) {
+          // Another protocol asked for (curl --http2's h2c on plain http): answered as the plain request it also is,
+          // as node:http did before the gateway listened for upgrades; a body after such headers is not read.
+          const res = new ServerResponse(req);
+          res.shouldKeepAlive = false;
+          res.assignSocket(socket as Socket);
+          res.on("finish", () => {
+            res.detachSocket(socket as Socket);
+            socket.end();
+          });
+          (this as unknown as { server: Server }).server.emit("request", req, res);
+          return undefined;
+        }
+        if (!websocket || !isCollabPath(req.url) || this.published.foreignHost(req)) return refuseUpgrade(socket, 404, "Not found.");
         const secure = requestIsSecure(req, cfg.publicUrl.startsWith("https:"), guardOptions.trusted);
         const own = [`${secure ? "https" : "http"}://${req.headers.host ?? ""}`, new URL(cfg.publicUrl).origin];
         if (typeof req.headers.origin !== "string" || !own.includes(req.headers.origin)) return refuseUpgrade(socket, 403, "Live editing is opened from the editor's own page only.");
