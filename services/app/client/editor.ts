@@ -102,6 +102,22 @@ function statusText(state: SaveState, message?: string): string {
 const CHECK_EVERY_MS = 3000;
 /** How long the editor waits for live editing before it opens alone. */
 const LIVE_WAIT_MS = 6000;
+/** How many of the page's own saves the shared document remembers (by hash, in its `saved` map). */
+const SAVED_KEPT = 20;
+
+/** A 53-bit hash of a text (cyrb53): names a saved document in the shared `saved` map. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
 
 interface PersonState {
   user?: { name?: unknown; slot?: unknown };
@@ -170,6 +186,12 @@ function start(): void {
     const theirs = normalized(stored);
     const theirsText = JSON.stringify(theirs);
     if (theirsText === base) return false;
+    // What an editor of this page saved (two may, for a moment, while they learn of each other) is already in
+    // the shared document: nothing to bring in, only the new base.
+    if (live?.doc.getMap<number>("saved").has(textHash(theirsText))) {
+      base = theirsText;
+      return false;
+    }
     const mine = documentOf(view.state.doc);
     const splice = mergeBlocks(blocksOf(JSON.parse(base) as JSONDocument), blocksOf(theirs), blocksOf(mine));
     base = theirsText;
@@ -199,6 +221,15 @@ function start(): void {
   };
 
   const postOnce = async (document: string, keepalive: boolean) => {
+    if (live) {
+      // Said before it is stored, so an editor that finds it stored knows it for the room's own.
+      const saved = live.doc.getMap<number>("saved");
+      saved.set(textHash(document), Date.now());
+      if (saved.size > SAVED_KEPT) {
+        const oldest = [...saved.entries()].sort((a, b) => a[1] - b[1]).slice(0, saved.size - SAVED_KEPT);
+        for (const [key] of oldest) saved.delete(key);
+      }
+    }
     const body = new URLSearchParams({ _csrf: csrf, intent: "save-document", document });
     if (live && knownRevision) body.set("revision", knownRevision);
     const res = await fetch(saveUrl, { method: "POST", body, credentials: "same-origin", keepalive, headers: { Accept: "application/json" } });
