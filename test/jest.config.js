@@ -37,6 +37,7 @@ const PRIVATE = [
   "hardening-nats",
   "sites-edge-cache", // private systems with metrics on; over NATS, two gateways
   "isolation-gateway",
+  "editor-collab-browser", // over NATS, a private system with two gateway processes
   "deploy-observability",
   "store-upgrade", // servers started on copies of an old DATA_DIR
   "store-backup", // a server backed up while it writes, restored into a fresh DATA_DIR

@@ -1,7 +1,8 @@
 // The block editor of a change request's page (`…/changes/{n}/{page}?edit=blocks`): ProseMirror over
 // GitBook's document model (schema.ts, convert.ts), with a slash menu, a floating toolbar, Markdown
 // shortcuts, undo/redo, moving blocks with Alt+arrows, pasting HTML and Markdown (paste.ts), and saving
-// into the change request (save.ts).
+// into the change request (save.ts); live with the page's other editors (collab.ts: Yjs through y-prosemirror,
+// presence with y-protocols' awareness), alone when live editing is not available.
 import "./editor.css";
 import { baseKeymap, chainCommands, toggleMark } from "prosemirror-commands";
 import { dropCursor } from "prosemirror-dropcursor";
@@ -14,6 +15,11 @@ import { liftListItem, sinkListItem, splitListItem } from "prosemirror-schema-li
 import { EditorState, Plugin, TextSelection, type Command } from "prosemirror-state";
 import { EditorView } from "prosemirror-view";
 import type { JSONDocument } from "@docshelf/document";
+import * as Y from "yjs";
+import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
+import { prosemirrorToYXmlFragment, redo as yRedo, undo as yUndo, yCursorPlugin, ySyncPlugin, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from "y-prosemirror";
+import { LiveConnection, seedUpdate, type LiveState } from "./collab";
+import { mergeBlocks } from "./merge";
 import { blockBar } from "./block-bar";
 import { codeEnter, moveBlock, toggleTask } from "./blocks";
 import { fromEditor, toEditor } from "./convert";
@@ -92,6 +98,46 @@ function statusText(state: SaveState, message?: string): string {
   }
 }
 
+/** How often the editor that saves asks whether the page was changed elsewhere (the API, the Markdown editor). */
+const CHECK_EVERY_MS = 3000;
+/** How long the editor waits for live editing before it opens alone. */
+const LIVE_WAIT_MS = 6000;
+/** How many of the page's own saves the shared document remembers (by hash, in its `saved` map). */
+const SAVED_KEPT = 20;
+
+/** A 53-bit hash of a text (cyrb53): names a saved document in the shared `saved` map. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+interface PersonState {
+  user?: { name?: unknown; slot?: unknown };
+}
+
+/** The colours of editor.css's `.collab-c0` … `.collab-c7`, in awareness as y-prosemirror wants them (#rrggbb). */
+const COLOURS = ["#b3261e", "#0b57d0", "#137333", "#8e24aa", "#9a4d00", "#00695c", "#c2185b", "#3949ab"];
+
+function colourClass(slot: unknown): string {
+  return `collab-c${typeof slot === "number" && slot >= 0 && slot < COLOURS.length ? Math.floor(slot) : 0}`;
+}
+
+/** The shared document the editor binds to when live. */
+interface Live {
+  doc: Y.Doc;
+  fragment: Y.XmlFragment;
+  awareness: Awareness;
+  connection: LiveConnection;
+}
+
 function start(): void {
   const app = document.getElementById("editor-app");
   const mount = document.getElementById("editor");
@@ -100,88 +146,308 @@ function start(): void {
   if (!app || !mount || !data || !status) return;
   const saveUrl = app.dataset.save ?? "";
   const csrf = app.dataset.csrf ?? "";
-  const initial = JSON.parse(data.textContent ?? "{}") as JSONDocument;
+  const initialText = data.textContent ?? "{}";
+  const initial = JSON.parse(initialText) as JSONDocument;
   const pages = JSON.parse(document.getElementById("editor-pages")?.textContent ?? "[]") as PickerPage[];
+  const people = document.getElementById("editor-people");
   const picker = new LinkPicker(app, pages);
+  const pageData = initial.data ?? {};
+
+  /** The editor's document as saved: GitBook's JSON (the page's own `data`: a live document has none of its own). */
+  const documentOf = (doc: PMNode): JSONDocument => ({ ...fromEditor(doc), data: pageData });
+  /** A stored document as the editor would save it, so the two compare as text. */
+  const normalized = (doc: JSONDocument): JSONDocument => documentOf(toEditor(doc));
+  const blocksOf = (doc: JSONDocument): string[] => doc.nodes.map((node) => JSON.stringify(node));
+
+  let view: EditorView | undefined;
+  let live: Live | undefined;
+  /** The change request's revision the editor last knew, and the page as it was stored then. */
+  let knownRevision = app.dataset.revision ?? "";
+  let base = JSON.stringify(normalized(initial));
+
+  const say = (text: string, state: string) => {
+    status.textContent = text;
+    status.dataset.state = state;
+  };
+  /** The one editor of the page that saves: the one with the smallest client id among those present. */
+  const saves = (): boolean => {
+    if (!live) return true;
+    const own = live.doc.clientID;
+    for (const id of live.awareness.getStates().keys()) if (id < own) return false;
+    return true;
+  };
+
+  /**
+   * Brings the page as stored now into the editor (an edit made elsewhere): the blocks it changed from what
+   * the editor last knew replace the same blocks here (merge.ts); live, every editor sees it through Yjs.
+   */
+  const bringIn = (stored: JSONDocument): boolean => {
+    if (!view) return false;
+    const theirs = normalized(stored);
+    const theirsText = JSON.stringify(theirs);
+    if (theirsText === base) return false;
+    // What an editor of this page saved (two may, for a moment, while they learn of each other) is already in
+    // the shared document: nothing to bring in, only the new base.
+    if (live?.doc.getMap<number>("saved").has(textHash(theirsText))) {
+      base = theirsText;
+      return false;
+    }
+    const mine = documentOf(view.state.doc);
+    const splice = mergeBlocks(blocksOf(JSON.parse(base) as JSONDocument), blocksOf(theirs), blocksOf(mine));
+    base = theirsText;
+    if (!splice) return false;
+    const doc = view.state.doc;
+    const theirsDoc = toEditor(theirs);
+    const tr = view.state.tr.setMeta("addToHistory", false);
+    const aligned = mine.nodes.length === doc.childCount && theirs.nodes.length === theirsDoc.childCount;
+    const whole = !aligned || (splice.from === 0 && splice.to === mine.nodes.length && splice.start === 0 && splice.end === theirs.nodes.length);
+    try {
+      if (whole) tr.replaceWith(0, doc.content.size, theirsDoc.content);
+      else {
+        const posOf = (node: PMNode, index: number) => {
+          let pos = 0;
+          for (let i = 0; i < index; i++) pos += node.child(i).nodeSize;
+          return pos;
+        };
+        const inserted: PMNode[] = [];
+        for (let i = splice.start; i < splice.end; i++) inserted.push(theirsDoc.child(i));
+        tr.replaceWith(posOf(doc, splice.from), posOf(doc, splice.to), inserted);
+      }
+    } catch {
+      tr.replaceWith(0, tr.doc.content.size, theirsDoc.content);
+    }
+    view.dispatch(tr);
+    return true;
+  };
+
+  const postOnce = async (document: string, keepalive: boolean) => {
+    if (live) {
+      // Said before it is stored, so an editor that finds it stored knows it for the room's own.
+      const saved = live.doc.getMap<number>("saved");
+      saved.set(textHash(document), Date.now());
+      if (saved.size > SAVED_KEPT) {
+        const oldest = [...saved.entries()].sort((a, b) => a[1] - b[1]).slice(0, saved.size - SAVED_KEPT);
+        for (const [key] of oldest) saved.delete(key);
+      }
+    }
+    const body = new URLSearchParams({ _csrf: csrf, intent: "save-document", document });
+    if (live && knownRevision) body.set("revision", knownRevision);
+    const res = await fetch(saveUrl, { method: "POST", body, credentials: "same-origin", keepalive, headers: { Accept: "application/json" } });
+    const answer = (await res.json().catch(() => ({}))) as { error?: string; revision?: string; document?: JSONDocument | null };
+    return { res, answer };
+  };
 
   const saver = new Saver({
-    snapshot: () => JSON.stringify(fromEditor(view.state.doc)),
+    snapshot: () => (view ? JSON.stringify(documentOf(view.state.doc)) : base),
     async post(document, keepalive) {
-      const body = new URLSearchParams({ _csrf: csrf, intent: "save-document", document });
-      const res = await fetch(saveUrl, { method: "POST", body, credentials: "same-origin", keepalive, headers: { Accept: "application/json" } });
-      if (res.ok) return;
-      const answer = (await res.json().catch(() => ({}))) as { error?: string };
-      throw new Error(answer.error ?? `status ${res.status}`);
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const { res, answer } = await postOnce(document, keepalive);
+        if (res.ok) {
+          if (answer.revision) knownRevision = answer.revision;
+          base = document;
+          return;
+        }
+        // Live: the change request moved since the editor last knew it; the page as stored is brought in
+        // first (an edit made elsewhere is merged, never overwritten), then the save goes again.
+        if (res.status === 409 && answer.revision) {
+          knownRevision = answer.revision;
+          if (answer.document) bringIn(answer.document);
+          document = view ? JSON.stringify(documentOf(view.state.doc)) : document;
+          continue;
+        }
+        throw new Error(answer.error ?? `status ${res.status}`);
+      }
+      throw new Error("the page kept changing elsewhere");
     },
     onState(state, message) {
-      status.textContent = statusText(state, message);
-      status.dataset.state = state;
+      if (!saves()) return;
+      say(statusText(state, message), state);
     },
   });
 
+  /** Asks whether the page was changed elsewhere; brings it in (the editor that saves, live, when idle). */
+  const check = async () => {
+    if (!live || !view || !saves() || saver.pending || document.visibilityState !== "visible") return;
+    const url = `${saveUrl}?edit=state&revision=${encodeURIComponent(knownRevision)}`;
+    const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => undefined);
+    if (!res?.ok || saver.pending) return;
+    const answer = (await res.json().catch(() => ({}))) as { revision?: string | null; document?: JSONDocument | null };
+    if (answer.revision) knownRevision = answer.revision;
+    if (!answer.document) return;
+    if (bringIn(answer.document)) {
+      const now = JSON.stringify(documentOf(view.state.doc));
+      if (now === base) saver.markSaved(now);
+      else saver.changed();
+      say("Changed elsewhere: brought into the editor", "merged");
+    }
+  };
+
+  const showPeople = () => {
+    if (!people || !live) return;
+    const items: HTMLLIElement[] = [];
+    for (const [id, state] of live.awareness.getStates()) {
+      const user = (state as PersonState).user;
+      if (!user || typeof user.name !== "string") continue;
+      const item = document.createElement("li");
+      item.className = colourClass(user.slot);
+      item.textContent = id === live.doc.clientID ? `${user.name} (you)` : user.name;
+      if (id === live.doc.clientID) item.dataset.self = "true";
+      items.push(item);
+    }
+    people.replaceChildren(...items);
+  };
+
   const saveNow: Command = () => {
-    void saver.flush();
+    if (saves()) void saver.flush();
     return true;
   };
   const mark = (name: string): Command => toggleMark(schema.marks[name]);
 
-  const state = EditorState.create({
-    doc: toEditor(initial),
-    plugins: [
-      slashMenu(ask),
-      rules,
-      keymap({
-        "Mod-z": undo,
-        "Mod-y": redo,
-        "Shift-Mod-z": redo,
-        "Mod-b": mark("bold"),
-        "Mod-i": mark("italic"),
-        "Mod-e": mark("code"),
-        "Shift-Mod-x": mark("strikethrough"),
-        "Mod-k": toggleLink(picker),
-        "Mod-s": saveNow,
-        "Mod-Enter": toggleTask,
-        "Alt-ArrowUp": moveBlock(-1),
-        "Alt-ArrowDown": moveBlock(1),
-        Enter: chainCommands(codeEnter, fenceEnter, splitListItem(n.list_item)),
-        Tab: sinkListItem(n.list_item),
-        "Shift-Tab": liftListItem(n.list_item),
-      }),
-      keymap(baseKeymap),
-      history(),
-      dropCursor(),
-      gapCursor(),
-      floatingToolbar(picker),
-      blockBar(),
-      imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
-      pasting(),
-      new Plugin({
-        props: {
-          // A task's box (the item's own padding, left of its text) ticks it.
-          handleClickOn(view, _pos, node, nodePos, event) {
-            if (node.type !== n.list_item || event.target !== view.nodeDOM(nodePos)) return false;
-            const $pos = view.state.doc.resolve(nodePos);
-            if ($pos.parent.type !== n.list_tasks) return false;
-            const data = { ...((node.attrs.data as Record<string, unknown> | null) ?? {}), checked: !(node.attrs.data as { checked?: boolean } | null)?.checked };
-            view.dispatch(view.state.tr.setNodeMarkup(nodePos, undefined, { ...node.attrs, data }));
-            return true;
+  const open = (shared: Live | undefined) => {
+    if (view) return;
+    live = shared;
+    const undoing: Plugin[] = shared
+      ? [
+          ySyncPlugin(shared.fragment),
+          yCursorPlugin(shared.awareness, {
+            cursorBuilder: (user: { name?: unknown; slot?: unknown }) => {
+              const cursor = document.createElement("span");
+              cursor.className = `collab-cursor ${colourClass(user.slot)}`;
+              const label = document.createElement("span");
+              label.className = "collab-name";
+              label.textContent = typeof user.name === "string" ? user.name : "Someone";
+              cursor.append(label);
+              return cursor;
+            },
+            selectionBuilder: (user: { slot?: unknown }) => ({ class: `collab-selection ${colourClass(user.slot)}` }),
+          }),
+          yUndoPlugin(),
+        ]
+      : [history()];
+    const state = EditorState.create({
+      doc: shared ? yXmlFragmentToProseMirrorRootNode(shared.fragment, schema) : toEditor(initial),
+      plugins: [
+        slashMenu(ask),
+        rules,
+        keymap({
+          "Mod-z": shared ? yUndo : undo,
+          "Mod-y": shared ? yRedo : redo,
+          "Shift-Mod-z": shared ? yRedo : redo,
+          "Mod-b": mark("bold"),
+          "Mod-i": mark("italic"),
+          "Mod-e": mark("code"),
+          "Shift-Mod-x": mark("strikethrough"),
+          "Mod-k": toggleLink(picker),
+          "Mod-s": saveNow,
+          "Mod-Enter": toggleTask,
+          "Alt-ArrowUp": moveBlock(-1),
+          "Alt-ArrowDown": moveBlock(1),
+          Enter: chainCommands(codeEnter, fenceEnter, splitListItem(n.list_item)),
+          Tab: sinkListItem(n.list_item),
+          "Shift-Tab": liftListItem(n.list_item),
+        }),
+        keymap(baseKeymap),
+        ...undoing,
+        dropCursor(),
+        gapCursor(),
+        floatingToolbar(picker),
+        blockBar(),
+        imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
+        pasting(),
+        new Plugin({
+          props: {
+            // A task's box (the item's own padding, left of its text) ticks it.
+            handleClickOn(view, _pos, node, nodePos, event) {
+              if (node.type !== n.list_item || event.target !== view.nodeDOM(nodePos)) return false;
+              const $pos = view.state.doc.resolve(nodePos);
+              if ($pos.parent.type !== n.list_tasks) return false;
+              const data = { ...((node.attrs.data as Record<string, unknown> | null) ?? {}), checked: !(node.attrs.data as { checked?: boolean } | null)?.checked };
+              view.dispatch(view.state.tr.setNodeMarkup(nodePos, undefined, { ...node.attrs, data }));
+              return true;
+            },
           },
-        },
-      }),
-    ],
-  });
+        }),
+      ],
+    });
 
-  const view: EditorView = new EditorView(mount, {
-    state,
-    attributes: { role: "textbox", "aria-multiline": "true", "aria-label": "Page content", spellcheck: "true", class: "editor-content" },
-    dispatchTransaction(tr) {
-      view.updateState(view.state.apply(tr));
-      if (tr.docChanged) saver.changed();
-    },
-  });
-  status.textContent = statusText("saved");
-  status.dataset.state = "saved";
-  app.dataset.ready = "true";
+    const created: EditorView = new EditorView(mount, {
+      state,
+      attributes: { role: "textbox", "aria-multiline": "true", "aria-label": "Page content", spellcheck: "true", class: "editor-content" },
+      // `this`, not `created`: live, y-prosemirror dispatches its first render while the view is being made.
+      dispatchTransaction(this: EditorView, tr) {
+        this.updateState(this.state.apply(tr));
+        // Live, the editor that saves saves everyone's edits (theirs arrive as transactions too).
+        if (tr.docChanged && saves()) saver.changed();
+      },
+    });
+    view = created;
+    // What the editor opened with is what is stored, or what the editor that saves will save.
+    saver.markSaved(JSON.stringify(documentOf(created.state.doc)));
+    say(statusText("saved"), "saved");
+    app.dataset.ready = "true";
+    app.dataset.live = shared ? "true" : "false";
+    created.focus();
+    if (shared) setInterval(() => void check(), CHECK_EVERY_MS);
+  };
+
+  const liveUrl = app.dataset.collab;
+  if (!liveUrl || typeof WebSocket === "undefined") open(undefined);
+  else {
+    const doc = new Y.Doc();
+    const fragment = doc.getXmlFragment("prosemirror");
+    const awareness = new Awareness(doc);
+    let lastSaver = true;
+    awareness.on("change", () => {
+      showPeople();
+      const now = saves();
+      if (now && !lastSaver) saver.changed();
+      if (!now) say(`Live: saved by the editor of ${saverName() ?? "someone else"}`, "peer");
+      else if (!lastSaver) say(statusText("saved"), "saved");
+      lastSaver = now;
+    });
+    const saverName = (): string | undefined => {
+      let min = Infinity;
+      let name: string | undefined;
+      for (const [id, state] of awareness.getStates()) {
+        const user = (state as PersonState).user;
+        if (id < min && typeof user?.name === "string") {
+          min = id;
+          name = user.name;
+        }
+      }
+      return name;
+    };
+    const storedPage = toEditor(initial);
+    const connection = new LiveConnection({
+      url: `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${liveUrl}`,
+      csrf,
+      doc,
+      awareness,
+      seed: () => Y.applyUpdate(doc, seedUpdate(initialText, (f) => prosemirrorToYXmlFragment(storedPage, f))),
+      onState(state: LiveState, detail?: string) {
+        app.dataset.liveState = state;
+        if (state === "alone") open(undefined);
+        else if (state === "offline") say("Offline: your edits are kept and merge when the connection returns", "offline");
+        else if (state === "stopped") say(`Live editing stopped (${detail ?? "refused"}); reload the page`, "stopped");
+        else if (state === "live" && detail) say(`Live (${detail})`, "live");
+      },
+      onHello(hello) {
+        const slot = hello.user.color % COLOURS.length;
+        awareness.setLocalStateField("user", { name: hello.user.name, color: COLOURS[slot], slot });
+      },
+      onSynced: () => open({ doc, fragment, awareness, connection }),
+    });
+    connection.connect();
+    setTimeout(() => {
+      if (view) return;
+      connection.stop();
+      open(undefined);
+    }, LIVE_WAIT_MS);
+    window.addEventListener("pagehide", () => {
+      removeAwarenessStates(awareness, [doc.clientID], "page closed");
+      connection.stop();
+    });
+  }
 
   // Leaving through the page's own links (the Markdown source, Done): the edits are saved first, then
   // the browser goes, so the Markdown editor opens on what was just typed (and no "leave?" prompt).
@@ -200,9 +466,8 @@ function start(): void {
     event.preventDefault();
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") void saver.flush(true);
+    if (document.visibilityState === "hidden" && saver.pending) void saver.flush(true);
   });
-  view.focus();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

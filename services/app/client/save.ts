@@ -34,6 +34,11 @@ export class Saver {
     this.maxWait ??= setTimeout(() => void this.flush(), MAX_WAIT_MS);
   }
 
+  /** `document` is what the server holds now (merged from elsewhere, or saved by another editor): no save of it. */
+  markSaved(document: string): void {
+    this.lastSaved = document;
+  }
+
   get pending(): boolean {
     return this.dirty || this.inFlight !== undefined;
   }

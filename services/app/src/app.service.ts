@@ -14,6 +14,7 @@ import { op, storeMixin } from "@docshelf/store";
 import { collections } from "./models";
 import { serveActions } from "./serve.actions";
 import { sessionActions } from "./sessions.actions";
+import { collabActions } from "./collab.actions";
 import { isSecret, sessionHash } from "./sessions";
 import type { AppService, Methods, SignedIn, Vars } from "./service-types";
 
@@ -28,6 +29,7 @@ export function appSchema(): ServiceSchema<Record<string, unknown>, Methods, Var
     actions: {
       ...serveActions,
       ...sessionActions,
+      ...collabActions,
     },
 
     events: {

@@ -559,7 +559,26 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
   if (pagePath === "~pages") return arrange(as, req, viewer, space, cr);
   if (pagePath === "~diff" && req.method !== "POST") return changesView(as, viewer, space, cr, 200, undefined, typeof req.query.page === "string" && req.query.page ? req.query.page : undefined);
   const content = pagePath ? await as(changeRequests.getPageByPath, { ...ref, pagePath, format: "markdown" }) : undefined;
-  if (req.method === "POST" && content && intent === "save-document") return saveDocument(as, ref, content.id, req.form?.document);
+  if (req.method === "POST" && content && intent === "save-document") {
+    // With `revision` (the change request's revision the editor last knew), a save made after anything else
+    // changed the change request answers 409 with the page as stored, for the editor to merge first (so an edit
+    // through the API to this page is never overwritten by an editor that had not seen it).
+    const known = req.form?.revision;
+    const current = typeof cr.revision === "string" ? cr.revision : undefined;
+    if (known && current && known !== current) {
+      const stored = await as(changeRequests.getPageByPath, { ...ref, pagePath: content.path, format: "document" });
+      return json(409, { error: "The change request changed since the editor last saw it.", revision: current, document: stored.document ?? null });
+    }
+    return saveDocument(as, ref, content.id, req.form?.document, Boolean(known));
+  }
+  // The live editor's check for edits made elsewhere (the API, the Markdown editor): the change request's
+  // revision, and the page's document when the revision is not the one the editor knew.
+  if (req.method !== "POST" && content && req.query.edit === "state") {
+    const current = typeof cr.revision === "string" ? cr.revision : null;
+    if (current && req.query.revision === current) return json(200, { revision: current });
+    const stored = await as(changeRequests.getPageByPath, { ...ref, pagePath: content.path, format: "document" });
+    return json(200, { revision: current, document: stored.document ?? null });
+  }
   if (req.method === "POST" && content) {
     const markdown = (req.form?.markdown ?? "").replace(/\r\n/g, "\n");
     if (intent === "save") {
@@ -582,7 +601,8 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       }
     };
     collect(revision.pages);
-    return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, pages, editorAssets()));
+    const live = { url: `/app/collab/${encodeURIComponent(spaceId)}/${cr.number}/${content.path}`, revision: typeof cr.revision === "string" ? cr.revision : "" };
+    return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, pages, editorAssets(), live));
   }
   const [revision, shown, reviews, main] = await Promise.all([
     as(changeRequests.getRevision, ref),
@@ -611,7 +631,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
  * that is not JSON or not a document, or that the API refuses, 400 `{error}` naming the field; the
  * action's other refusals as any page's (404 for a reader or another organization's change request).
  */
-async function saveDocument(as: As, ref: { spaceId: string; changeRequestId: string }, pageId: string, raw: string | undefined): Promise<AppAnswer> {
+async function saveDocument(as: As, ref: { spaceId: string; changeRequestId: string }, pageId: string, raw: string | undefined, withRevision = false): Promise<AppAnswer> {
   let document: unknown;
   try {
     document = JSON.parse(raw ?? "");
@@ -625,13 +645,13 @@ async function saveDocument(as: As, ref: { spaceId: string; changeRequestId: str
     throw err;
   }
   try {
-    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "update_page", page: pageId, document: { document } }] });
+    const answer = (await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "update_page", page: pageId, document: { document } }] })) as { revision?: unknown } | null;
+    return json(200, withRevision && typeof answer?.revision === "string" ? { saved: true, revision: answer.revision } : { saved: true });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 400 || code === 422) return json(400, { error: (err as Error).message });
     throw err;
   }
-  return json(200, { saved: true });
 }
 
 /** A file name as the API takes it: no path separators or NUL, at most 256 characters (a browser may send a path). */

@@ -3,7 +3,7 @@ import type * as events from "@docshelf/contracts/events";
 import { call, type PayloadOf } from "@docshelf/contracts/action";
 import * as identity from "@docshelf/contracts/identity";
 import * as sites from "@docshelf/contracts/sites";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -35,6 +35,9 @@ import { HOME_HEADERS, homePage, type PublicSiteLink } from "./home";
 import { httpMetrics } from "./http-metrics";
 import { allowedMethods } from "./alias-index";
 import { apiMcpGateway, isApiMcp, serveApiMcp } from "./mcp";
+import type { Duplex } from "node:stream";
+import { fileLimitForPayload, transporterMaxPayload } from "@docshelf/contracts/app";
+import { CollabRelay, isCollabPath, refuseUpgrade, type CollabGrant } from "./collab";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Moleculer's timeout middleware reads an action's own `timeout` (0: none), which its typings do not list. */
@@ -60,6 +63,8 @@ interface GatewayVars {
   homeSites?: { at: number; sites: Promise<PublicSiteLink[] | undefined> };
   /** Records a request in the HTTP metrics (http-metrics.ts); undefined when metrics are off. */
   observeHttp?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The block editor's live collaboration relay (collab.ts). */
+  collab: CollabRelay;
 }
 interface GatewayMethods {
   identify(ctx: Context, req: GatewayRequest): Identity | Promise<Identity>;
@@ -71,6 +76,7 @@ interface GatewayMethods {
   logRequest(req: GatewayRequest): void;
   logResponse(req: GatewayRequest, res: ServerResponse): void;
   send404(req: IncomingMessage, res: ServerResponse): void;
+  collabUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 /** How long the front page's list of public sites is reused. */
@@ -285,6 +291,14 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           return ownApiText;
         },
       },
+      /** How many live editing connections this gateway holds to a page (collab.ts; asked by a gateway opening the page's room). */
+      collabPeers: {
+        visibility: "public",
+        params: { room: { type: "string", max: 512 } },
+        handler(this: GatewayVars, ctx: Context<{ room: string }>) {
+          return this.collab.peers(ctx.params.room);
+        },
+      },
       health: {
         visibility: "published",
         handler() {
@@ -317,6 +331,14 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     events: {
+      // A live editing frame from another gateway's connection to a page this gateway may hold connections to.
+      "gateway.collab.relay": {
+        handler(this: GatewayVars & { broker: Context["broker"] }, ctx: Context<{ room?: unknown; origin?: unknown; frame?: unknown; text?: unknown }>) {
+          const { room, origin, frame, text } = ctx.params;
+          if (origin === this.broker.nodeID || typeof room !== "string" || typeof frame !== "string") return;
+          if (this.collab.peers(room) > 0) this.collab.deliver(room, Buffer.from(frame, "base64"), undefined, text === true);
+        },
+      },
       // Revoking a token drops it from every gateway's cache at once.
       "identity.token.revoked": {
         handler(ctx: Context<PayloadOf<typeof events.identityTokenRevoked>>) {
@@ -458,6 +480,44 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
         this.aliasIndex = undefined;
       },
 
+      /**
+       * A WebSocket upgrade: only the block editor's collaboration path on the instance's own host, from a page
+       * of the same origin (a cross-site page cannot open it, whatever cookies it carries), counted against
+       * the published sites' per-address limit like the app's pages; the relay authorizes the rest (collab.ts).
+       */
+      collabUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+        socket.on("error", () => undefined);
+        const websocket = String(req.headers.upgrade ?? "").toLowerCase() === "websocket";
+        if (!websocket && (req.method === "GET" || req.method === "HEAD") && head.length === 0) {
+          // Another protocol asked for (curl --http2's h2c on plain http): answered as the plain request it also is,
+          // as node:http did before the gateway listened for upgrades; a body after such headers is not read.
+          const res = new ServerResponse(req);
+          res.shouldKeepAlive = false;
+          res.assignSocket(socket as Socket);
+          res.on("finish", () => {
+            res.detachSocket(socket as Socket);
+            socket.end();
+          });
+          (this as unknown as { server: Server }).server.emit("request", req, res);
+          return undefined;
+        }
+        if (!websocket || !isCollabPath(req.url) || this.published.foreignHost(req)) return refuseUpgrade(socket, 404, "Not found.");
+        const secure = requestIsSecure(req, cfg.publicUrl.startsWith("https:"), guardOptions.trusted);
+        const own = [`${secure ? "https" : "http"}://${req.headers.host ?? ""}`, new URL(cfg.publicUrl).origin];
+        if (typeof req.headers.origin !== "string" || !own.includes(req.headers.origin)) return refuseUpgrade(socket, 403, "Live editing is opened from the editor's own page only.");
+        const limiter = this.openedGuards?.limiter;
+        try {
+          const decision = limiter?.hit({ kind: "reader", address: clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], guardOptions.trusted) });
+          if (decision && !decision.allowed) return refuseUpgrade(socket, 429, "Too many requests.", { "Retry-After": String(decision.retryAfter) });
+        } catch (err) {
+          this.logger.warn({ err }, "rate limit counter unavailable; live editing upgrade not counted");
+        }
+        this.collab.upgrade(req, socket, head).catch((err: unknown) => {
+          this.logger.warn({ err: { message: (err as Error)?.message } }, "a live editing upgrade failed");
+          socket.destroy();
+        });
+      },
+
       guards(): Promise<Guards> {
         return this.opening;
       },
@@ -496,7 +556,31 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
 
     created() {
       // moleculer-web made the HTTP server in its own created(), which runs first.
-      answerClientErrors((this as unknown as { server: Server }).server);
+      const server = (this as unknown as { server: Server }).server;
+      answerClientErrors(server);
+      const broker = this.broker;
+      const gateways = () =>
+        (broker.registry as unknown as { getServiceList(o: { onlyAvailable: boolean }): Array<{ name: string; nodeID: string }> })
+          .getServiceList({ onlyAvailable: true })
+          .filter((s) => s.name === "gateway" && s.nodeID !== broker.nodeID)
+          .map((s) => s.nodeID);
+      this.collab = new CollabRelay({
+        authorize: (target, cookie, csrf) => broker.call<CollabGrant, Record<string, unknown>>("app.collab", { ...target, cookie, csrf }, { timeout: cfg.requestTimeoutMs }),
+        async remotePeers(room) {
+          if (!broker.transit) return 0;
+          const counts = await Promise.all(
+            [...new Set(gateways())].map((nodeID) => broker.call<number, { room: string }>("gateway.collabPeers", { room }, { nodeID, timeout: 2000 }).catch(() => 0)),
+          );
+          return counts.reduce((a, b) => a + (typeof b === "number" ? b : 0), 0);
+        },
+        publish(room, frame, text) {
+          const message = { room, origin: broker.nodeID, frame: frame.toString("base64"), ...(text ? { text: true } : {}) };
+          if (broker.transit) void broker.broadcast("gateway.collab.relay", message, { groups: ["gateway"] });
+        },
+        transporterFrameLimit: () => fileLimitForPayload(transporterMaxPayload(broker)),
+        warn: (fields, message) => this.logger.warn(fields, message),
+      });
+      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => this.collabUpgrade(req, socket, head));
       this.tokens = new TokenCache(cfg.authCacheTtlMs);
       this.published = publishedSites(cfg.publicUrl, cfg.requestTimeoutMs);
       this.observeHttp = httpMetrics(this.broker);
@@ -525,6 +609,7 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
     },
 
     async stopped() {
+      this.collab?.close();
       const guards = await this.opening.catch(() => undefined);
       await guards?.stores.close();
     },

@@ -370,6 +370,7 @@ export function blockEditorPage(
   document: unknown,
   pages: Array<{ id: string; title: string; path: string }>,
   assets: { js: string; css: string },
+  live: { url: string; revision: string },
 ): string {
   const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
   return layout(
@@ -379,7 +380,7 @@ export function blockEditorPage(
 <h1>Edit ${page.title}</h1>
 <div class="editor-bar"><span id="save-status" role="status" aria-live="polite">Loading the editor…</span>
 <a href="${base}/${page.path}?edit=1">Markdown source</a> · <a href="${base}/${page.path}">Done</a></div>
-<div id="editor-app" data-save="${base}/${page.path}" data-files="${base}/~files" data-csrf="${viewer.csrf}"><div id="editor"></div></div>
+<div id="editor-app" data-save="${base}/${page.path}" data-files="${base}/~files" data-csrf="${viewer.csrf}" data-collab="${live.url}" data-revision="${live.revision}"><ul id="editor-people" class="editor-people" aria-label="Editing now"></ul><div id="editor"></div></div>
 <noscript><p class="notice">The block editor needs JavaScript: <a href="${base}/${page.path}?edit=1">edit the Markdown instead</a>.</p></noscript>
 <script type="application/json" id="editor-document">${scriptJson(document)}</script>
 <script type="application/json" id="editor-pages">${scriptJson(pages)}</script>`,
