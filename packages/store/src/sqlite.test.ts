@@ -222,6 +222,64 @@ describe("queries on null", () => {
   });
 });
 
+describe("kept counts", () => {
+  type Thing = { id: string; a?: unknown; b?: unknown; n?: number };
+
+  test("a count kept after it was read follows inserts, updates in and out of it, refused writes and deletes, as SQLite counts", async () => {
+    const store = new SqliteStore({ dir: dirFor("kept-counts") });
+    const things = await store.collection<Thing>({ name: "things", indexes: [{ fields: ["a", "b"] }, { fields: ["n"], unique: true }] });
+    const db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    const counted = (where: string) => Number((db.prepare(`SELECT count(*) AS n FROM "c:things" WHERE ${where}`).get() as { n: number }).n);
+    // Values of every JSON kind, in and out of the counted ones; some documents without the fields.
+    const values: unknown[] = ["x", "y", null, undefined, 1, 0, true, false, { o: "x" }, "1"];
+    const filters: Array<[Record<string, string | number | boolean | null>, string]> = [
+      [{ a: "x" }, `json_extract(doc, '$.a') = 'x'`],
+      [{ a: null }, `json_extract(doc, '$.a') IS NULL`],
+      [{ a: "x", b: null }, `json_extract(doc, '$.a') = 'x' AND json_extract(doc, '$.b') IS NULL`],
+      [{ a: 1 }, `json_extract(doc, '$.a') = 1`],
+      [{ a: true }, `json_type(doc, '$.a') = 'true'`],
+      [{ b: "1" }, `json_extract(doc, '$.b') = '1'`],
+      [{ id: "t3", a: "y" }, `id = 't3' AND json_extract(doc, '$.a') = 'y'`],
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pick = () => values[random(values.length)];
+    const check = async (step: string) => {
+      for (const [filter, where] of filters) expect([step, filter, await things.count(filter)]).toEqual([step, filter, counted(where)]);
+    };
+    for (let i = 0; i < 12; i++) await things.insert({ id: `t${i}`, a: pick(), b: pick(), n: i });
+    await check("inserted");
+    for (let step = 0; step < 200; step++) {
+      const id = `t${random(16)}`;
+      const op = random(10);
+      if (op < 3) await things.insert({ id: `u${step}`, a: pick(), b: pick(), n: 100 + step });
+      else if (op < 7) await things.updateOne({ id }, random(4) === 0 ? { $unset: ["a"] } : { $set: { a: pick(), b: pick() } });
+      else if (op < 8) await expect(things.insert({ id: `v${step}`, a: "x", n: 0 })).rejects.toThrow(/same unique value/);
+      else if (op < 9) await things.updateOne({ id }, { $set: { n: 1 } }).catch(() => undefined);
+      else await things.deleteOne({ id: `u${step - 1 - random(5)}` });
+      // Several writes in one turn share a transaction: counts read between them see each.
+      if (step % 25 === 0) await Promise.all([things.insert({ id: `w${step}`, a: "x" }), things.updateOne({ id }, { $set: { a: "x" } }), things.count({ a: "x" })]);
+      await check(`step ${step}`);
+    }
+    await store.close();
+  });
+
+  test("counts with anything but equality and null are not kept, and are right", async () => {
+    const store = new SqliteStore({});
+    const things = await store.collection<Thing>({ name: "things" });
+    await things.insert({ id: "a", a: ["x", "y"] });
+    expect(await things.count({ a: "x" })).toBe(1);
+    await things.insert({ id: "b", a: ["x"] });
+    expect(await things.count({ a: "x" })).toBe(2);
+    await things.updateOne({ id: "a" }, { $set: { a: ["z"] } });
+    expect(await things.count({ a: "x" })).toBe(1);
+    await store.close();
+  });
+});
+
 describe("schema versions", () => {
   test("a new store records every migration once, up to this version", async () => {
     const dir = dirFor("versions");

@@ -38,6 +38,7 @@ import { nedbRecords } from "./nedb-file";
 import { decodeKeys, encodeKeys } from "./keys";
 import { applyModifiers } from "./modify";
 import { toModifiers } from "./modifiers";
+import { countable, KeptCounts } from "./sqlite-counts";
 import { fieldExpr, toOrderBy, toWhere, type SqlPart, type SqlValue } from "./sqlite-query";
 import type { Collection, CollectionSpec, Doc, FindOptions, IndexSpec, Store, Update } from "./types";
 
@@ -141,8 +142,12 @@ function toJson(doc: Record<string, unknown>): string {
   return JSON.stringify(doc);
 }
 
+/** U+E000, with which every encoded key begins (keys.ts): a stored text without it has no key to decode. */
+const KEY_MARKER = "\uE000";
+
 function fromRow<T extends Doc>(row: Row): T {
-  const out = decodeKeys(JSON.parse(row.doc) as Record<string, unknown>);
+  const parsed = JSON.parse(row.doc) as Record<string, unknown>;
+  const out = row.doc.includes(KEY_MARKER) ? decodeKeys(parsed) : parsed;
   out.id = row.id;
   return out as unknown as T;
 }
@@ -155,6 +160,8 @@ interface Connection {
   statements: Map<string, StatementSync>;
   /** Per collection, the top-level fields that hold an array in some document (table `_arrays`). */
   arrays: Map<string, Set<string>>;
+  /** Per collection, the counts kept up to date by its writes (sqlite-counts.ts). */
+  counts: Map<string, KeptCounts>;
   refs: number;
   key: string;
   /** The writes of this turn of the event loop waiting for their shared commit (group commit). */
@@ -296,7 +303,7 @@ function openConnection(dir: string | undefined, dataDir: string | undefined): C
 }
 
 function newConnectionState(): Omit<Connection, "db" | "key"> {
-  return { statements: new Map(), arrays: new Map(), refs: 1, commits: 0, unsynced: [], syncing: false, syncs: 0, closed: false };
+  return { statements: new Map(), arrays: new Map(), counts: new Map(), refs: 1, commits: 0, unsynced: [], syncing: false, syncs: 0, closed: false };
 }
 
 /**
@@ -418,6 +425,8 @@ function commitBatch(connection: Connection): void {
     } catch {
       // already rolled back by SQLite
     }
+    // The kept counts followed the writes that were just undone.
+    for (const counts of connection.counts.values()) counts.clear();
     for (const w of waiting) w.reject(err);
     return;
   }
@@ -640,6 +649,27 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return toWhere(toQuery(filter), this.arrays);
   }
 
+  /** This collection's kept counts (shared by every instance of it on the connection). */
+  private get kept(): KeptCounts {
+    let kept = this.connection.counts.get(this.name);
+    if (!kept) this.connection.counts.set(this.name, (kept = new KeptCounts()));
+    return kept;
+  }
+
+  /**
+   * Moves the kept counts by a document just written (inside the write, after its last statement); should that
+   * fail, they are dropped rather than left wrong.
+   */
+  private countsMoved(before: ReturnType<KeptCounts["snapshot"]> | undefined, after: Record<string, unknown>): void {
+    const kept = this.kept;
+    if (!kept.size) return;
+    try {
+      kept.moved(before, after);
+    } catch {
+      kept.clear();
+    }
+  }
+
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const sort = normalizeSort(options.sort);
     let where = this.where(filter);
@@ -663,8 +693,16 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async count(filter: Filter): Promise<number> {
-    const where = this.where(filter);
-    return Number((this.statement(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`).get(...where.params) as { n: number }).n);
+    const query = toQuery(filter);
+    const where = toWhere(query, this.arrays);
+    const key = `${where.sql}\u0000${JSON.stringify(where.params)}`;
+    const kept = this.kept;
+    const known = kept.get(key);
+    if (known !== undefined) return known;
+    const n = Number((this.statement(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`).get(...where.params) as { n: number }).n);
+    const conditions = countable(query, this.arrays);
+    if (conditions) kept.keep(key, conditions, n);
+    return n;
   }
 
   async insert(doc: T): Promise<T> {
@@ -672,15 +710,17 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const stored = encodeKeys(rest);
     const json = toJson(stored);
     try {
-      await write(this.connection, () => {
+      return await write(this.connection, () => {
         if (arrayFieldsOf(stored).some((field) => !this.arrays.has(field))) this.noteArrays(stored);
         this.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(id, json);
+        const inserted = fromRow<T>({ id, doc: json });
+        this.countsMoved(undefined, inserted as unknown as Record<string, unknown>);
+        return inserted;
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
       throw err;
     }
-    return fromRow<T>({ id, doc: json });
   }
 
   async updateOne(filter: Filter, update: Update<T>): Promise<T | null> {
@@ -692,12 +732,19 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         const row = this.statement(`SELECT id, doc FROM ${this.table} WHERE ${where.sql} LIMIT 1`).get(...where.params) as Row | undefined;
         if (!row) return null;
         const stored = JSON.parse(row.doc) as Record<string, unknown>;
+        let before: ReturnType<KeptCounts["snapshot"]> | undefined;
+        if (this.kept.size) {
+          stored.id = row.id;
+          before = this.kept.snapshot(stored);
+        }
         applyModifiers(stored, mods);
         delete stored.id;
         this.noteArrays(stored);
         const json = toJson(stored);
         this.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(json, row.id);
-        return fromRow<T>({ id: row.id, doc: json });
+        const updated = fromRow<T>({ id: row.id, doc: json });
+        if (before) this.countsMoved(before, updated as unknown as Record<string, unknown>);
+        return updated;
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`A ${this.name} record with the same unique value already exists.`);
@@ -710,15 +757,25 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return updated !== null;
   }
 
+  // A delete drops the collection's kept counts (deletes are rare; the next count asks SQLite).
   async deleteOne(filter: Filter): Promise<boolean> {
     const where = this.where(filter);
-    const result = await write(this.connection, () => this.statement(`DELETE FROM ${this.table} WHERE id = (SELECT id FROM ${this.table} WHERE ${where.sql} LIMIT 1)`).run(...where.params));
+    const result = await write(this.connection, () => {
+      const done = this.statement(`DELETE FROM ${this.table} WHERE id = (SELECT id FROM ${this.table} WHERE ${where.sql} LIMIT 1)`).run(...where.params);
+      if (Number(done.changes) > 0) this.kept.clear();
+      return done;
+    });
     return Number(result.changes) > 0;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const where = this.where(filter);
-    return Number((await write(this.connection, () => this.statement(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params))).changes);
+    const result = await write(this.connection, () => {
+      const done = this.statement(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params);
+      if (Number(done.changes) > 0) this.kept.clear();
+      return done;
+    });
+    return Number(result.changes);
   }
 }
 
