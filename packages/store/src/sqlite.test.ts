@@ -103,9 +103,9 @@ describe("durability settings", () => {
     const things = await store.collection<{ id: string; n: number }>({ name: "things" });
     // The adapter's fsync, held: what a slow disk does.
     const held: Array<{ fd: number; done: (err: NodeJS.ErrnoException | null) => void }> = [];
-    const spy = jest.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+    const spy = jest.spyOn(fs, "fdatasync").mockImplementation(((fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
       held.push({ fd, done });
-    }) as typeof fs.fsync);
+    }) as typeof fs.fdatasync);
     try {
       let acknowledged = false;
       const first = things.insert({ id: "a", n: 1 }).then(() => (acknowledged = true));
@@ -116,7 +116,8 @@ describe("durability settings", () => {
       const other = new DatabaseSync(join(dir, "store.sqlite"), { readOnly: true });
       expect(Number((other.prepare(`SELECT count(*) AS n FROM "c:things"`).get() as { n: number }).n)).toBe(1);
       other.close();
-      // Writes committed while that fsync runs wait for the next one, which covers them all.
+      // Writes made while that fsync runs share one commit once it returned, and the next fsync.
+      const commits = store.commitCount();
       let laterAcknowledged = 0;
       const later = [things.insert({ id: "b", n: 2 }), things.insert({ id: "c", n: 3 })].map((p) => p.then(() => laterAcknowledged++));
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -127,6 +128,7 @@ describe("durability settings", () => {
       expect(laterAcknowledged).toBe(0);
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
       expect(held).toHaveLength(2);
+      expect(store.commitCount()).toBe(commits + 1);
       // The file fsynced is the WAL.
       expect(fs.fstatSync(held[1].fd).ino).toBe(fs.statSync(join(dir, "store.sqlite-wal")).ino);
       held[1].done(null);
@@ -141,9 +143,9 @@ describe("durability settings", () => {
   test("a failed fsync rejects the writes it was to acknowledge, and every write after it, naming the log", async () => {
     const store = new SqliteStore({ dir: dirFor("fsync-fails") });
     const things = await store.collection<{ id: string }>({ name: "things" });
-    const spy = jest.spyOn(fs, "fsync").mockImplementation(((_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
-      setImmediate(() => done(Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" })));
-    }) as typeof fs.fsync);
+    const spy = jest.spyOn(fs, "fdatasync").mockImplementation(((_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+      setImmediate(() => done(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
+    }) as typeof fs.fdatasync);
     try {
       await expect(things.insert({ id: "a" })).rejects.toThrow(/write-ahead log .*store\.sqlite-wal\) could not be synced to disk: EIO/);
     } finally {

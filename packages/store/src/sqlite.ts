@@ -8,7 +8,8 @@
 //
 // The fsync is the adapter's, off the event loop: SQLite runs with synchronous=NORMAL (in WAL mode: the WAL is
 // synced before each checkpoint, the database after it, the WAL's header when it restarts; never at a commit),
-// and after each COMMIT the adapter fsyncs the WAL file itself through libuv's thread pool (fs.fsync) and
+// and after each COMMIT the adapter fsyncs the WAL file itself through libuv's thread pool (fs.fdatasync, as
+// SQLite's own sync on Linux: the data and the file's size, not its times) and
 // acknowledges the transaction's writes only when that fsync returned. That is what synchronous=FULL adds
 // (an fsync of the WAL after each commit), done without blocking the one thread that serves every request:
 // with FULL, node:sqlite's synchronous COMMIT held the event loop for the length of the fsync (3-6 ms on
@@ -18,15 +19,15 @@
 // dirty pages, so a later fsync's success would prove nothing).
 //
 // Group commit: the writes made in one turn of the event loop (the requests that arrived together) share one
-// transaction, committed just after that turn; each write is a savepoint of its own inside it, so one refused
-// write undoes only itself. Each is acknowledged only after that commit and its fsync. Until then the
+// transaction, committed just after that turn, or, while an fsync runs, the writes made until it returns; each
+// write is a savepoint of its own inside it, so one refused write undoes only itself. Each is acknowledged only after that commit and its fsync. Until then the
 // process's own reads see it, which is what a single process serving them expects.
 //
 // One process per directory: the process that opens a directory holds an exclusive SQLite (fcntl) lock on
 // DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
 // ends however it ends, and the lock is the open file's, not a pid's: two containers on one volume, both
 // pid 1, are refused as any two processes are.
-import { closeSync, existsSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
@@ -333,7 +334,7 @@ function closeConnection(connection: Connection): void {
     const waiting = connection.unsynced;
     connection.unsynced = [];
     try {
-      fsyncSync(wal.fd);
+      fdatasyncSync(wal.fd);
       for (const w of waiting) w.resolve();
     } catch (err) {
       for (const w of waiting) w.reject(err);
@@ -392,7 +393,9 @@ function write<R>(connection: Connection, work: () => R): Promise<R> {
   if (!connection.batch) {
     db.exec("BEGIN IMMEDIATE");
     connection.batch = [];
-    setImmediate(() => commitBatch(connection));
+    // While an fsync runs, the transaction stays open and takes every write until it returns (its callback
+    // commits): they would wait for the next fsync anyway, and one commit writes a page they share once.
+    if (!connection.syncing) setImmediate(() => commitBatch(connection));
   }
   let result: R;
   db.exec("SAVEPOINT docshelf_write");
@@ -458,7 +461,7 @@ function syncWal(connection: Connection): void {
     return;
   }
   connection.syncing = true;
-  fsync(fd, (err) => {
+  fdatasync(fd, (err) => {
     connection.syncing = false;
     if (connection.closed && connection.wal?.fd !== undefined) {
       closeSync(connection.wal.fd);
@@ -470,7 +473,8 @@ function syncWal(connection: Connection): void {
     }
     connection.syncs += 1;
     for (const w of waiting) w.resolve();
-    syncWal(connection);
+    if (connection.batch) commitBatch(connection);
+    else syncWal(connection);
   });
 }
 
