@@ -13,15 +13,15 @@
 // acknowledges the transaction's writes only when that fsync returned. That is what synchronous=FULL adds
 // (an fsync of the WAL after each commit), done without blocking the one thread that serves every request:
 // with FULL, node:sqlite's synchronous COMMIT held the event loop for the length of the fsync (3-6 ms on
-// a shared disk). The WAL's directory entry is fsynced once, when the adapter opens the WAL file. Commits that
-// land while an fsync runs wait for the next one, which then covers them all. An fsync that fails leaves the
-// store refusing writes until the process restarts (after a failed fsync the kernel may have dropped the
-// dirty pages, so a later fsync's success would prove nothing).
+// a shared disk). The WAL's directory entry is fsynced once, when the adapter opens the WAL file. An fsync that
+// fails leaves the store refusing writes until the process restarts (after a failed fsync the kernel may have
+// dropped the dirty pages, so a later fsync's success would prove nothing).
 //
 // Group commit: the writes made in one turn of the event loop (the requests that arrived together) share one
-// transaction, committed just after that turn, or, while an fsync runs, the writes made until it returns; each
-// write is a savepoint of its own inside it, so one refused write undoes only itself. Each is acknowledged only after that commit and its fsync. Until then the
-// process's own reads see it, which is what a single process serving them expects.
+// transaction, committed just after that turn, or, while an fsync runs, the writes made until it returns (they
+// would wait for the next fsync anyway); each write is a savepoint of its own inside it, so one refused write
+// undoes only itself. Each is acknowledged only after that commit and its fsync. Until then the process's own
+// reads see it, which is what a single process serving them expects.
 //
 // One process per directory: the process that opens a directory holds an exclusive SQLite (fcntl) lock on
 // DATA_DIR/<service>/store.lock for as long as the store is open. The kernel releases it when the process
