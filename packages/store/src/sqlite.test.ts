@@ -147,11 +147,17 @@ describe("durability settings", () => {
       setImmediate(() => done(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
     }) as typeof fs.fdatasync);
     try {
-      await expect(things.insert({ id: "a" })).rejects.toThrow(/write-ahead log .*store\.sqlite-wal\) could not be synced to disk: EIO/);
+      const first = things.insert({ id: "a" });
+      await new Promise((r) => setImmediate(r));
+      // Made while the failing fsync runs: held for its end, then refused and undone, not left waiting.
+      const during = things.insert({ id: "b" });
+      await expect(first).rejects.toThrow(/write-ahead log .*store\.sqlite-wal\) could not be synced to disk: EIO/);
+      await expect(during).rejects.toThrow(/could not be synced to disk/);
+      expect(await things.findOne({ id: "b" })).toBeNull();
     } finally {
       spy.mockRestore();
     }
-    await expect(things.insert({ id: "b" })).rejects.toThrow(/could not be synced to disk/);
+    await expect(things.insert({ id: "c" })).rejects.toThrow(/could not be synced to disk/);
     // Reads go on.
     expect(await things.count({})).toBeGreaterThanOrEqual(0);
     await store.close();

@@ -423,14 +423,8 @@ function commitBatch(connection: Connection): void {
     connection.db.exec("COMMIT");
     connection.commits += 1;
   } catch (err) {
-    try {
-      connection.db.exec("ROLLBACK");
-    } catch {
-      // already rolled back by SQLite
-    }
-    // The kept counts followed the writes that were just undone.
-    for (const counts of connection.counts.values()) counts.clear();
-    for (const w of waiting) w.reject(err);
+    connection.batch = waiting;
+    abortBatch(connection, err);
     return;
   }
   if (!connection.wal) {
@@ -469,6 +463,8 @@ function syncWal(connection: Connection): void {
     }
     if (err) {
       fail(connection, err, waiting);
+      // The writes held for this fsync's end are refused too, and undone.
+      if (connection.batch) abortBatch(connection, connection.failed!);
       return;
     }
     connection.syncs += 1;
@@ -476,6 +472,19 @@ function syncWal(connection: Connection): void {
     if (connection.batch) commitBatch(connection);
     else syncWal(connection);
   });
+}
+
+/** Rolls the open transaction back and rejects its writes (the kept counts followed them: dropped). */
+function abortBatch(connection: Connection, err: unknown): void {
+  const waiting = connection.batch ?? [];
+  connection.batch = undefined;
+  try {
+    connection.db.exec("ROLLBACK");
+  } catch {
+    // already rolled back by SQLite
+  }
+  for (const counts of connection.counts.values()) counts.clear();
+  for (const w of waiting) w.reject(err);
 }
 
 /** An fsync of the WAL failed: its writes are rejected, and so is every write after them (see the head of this file). */
