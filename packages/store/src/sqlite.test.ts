@@ -1,7 +1,7 @@
 // The SQLite adapter beyond the contract (store.test.ts runs the contract on it): one process per directory,
 // durability settings, schema versions, and the import of a nedb directory.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import fs, { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -82,15 +82,85 @@ describe("one process per directory", () => {
 });
 
 describe("durability settings", () => {
-  test("the database is in WAL mode with synchronous=FULL, and a clean close leaves one file", async () => {
+  test("the database is in WAL mode, each acknowledged write was fsynced by the adapter, and a clean close leaves one file", async () => {
     const dir = dirFor("durable");
     const store = new SqliteStore({ dir });
-    await (await store.collection({ name: "things" })).insert({ id: newId() });
+    const things = await store.collection({ name: "things" });
+    const before = store.syncCount();
+    await things.insert({ id: newId() });
+    expect(store.syncCount()).toBe(before + 1);
     const db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
     expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    expect(db.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
+    // NORMAL: SQLite does not sync at a commit; the adapter fsyncs the WAL itself before it acknowledges.
+    expect(db.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 1 });
     await store.close();
     expect(readdirSync(dir).filter((f) => f.startsWith("store.sqlite")).sort()).toEqual(["store.sqlite"]);
+  });
+
+  test("a write is acknowledged only once the WAL's fsync returned, and the event loop runs meanwhile", async () => {
+    const dir = dirFor("fsync-ack");
+    const store = new SqliteStore({ dir });
+    const things = await store.collection<{ id: string; n: number }>({ name: "things" });
+    // The adapter's fsync, held: what a slow disk does.
+    const held: Array<{ fd: number; done: (err: NodeJS.ErrnoException | null) => void }> = [];
+    const spy = jest.spyOn(fs, "fdatasync").mockImplementation(((fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+      held.push({ fd, done });
+    }) as typeof fs.fdatasync);
+    try {
+      let acknowledged = false;
+      const first = things.insert({ id: "a", n: 1 }).then(() => (acknowledged = true));
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      expect(held).toHaveLength(1);
+      expect(acknowledged).toBe(false);
+      // Committed (another connection reads it), not yet acknowledged.
+      const other = new DatabaseSync(join(dir, "store.sqlite"), { readOnly: true });
+      expect(Number((other.prepare(`SELECT count(*) AS n FROM "c:things"`).get() as { n: number }).n)).toBe(1);
+      other.close();
+      // Writes made while that fsync runs share one commit once it returned, and the next fsync.
+      const commits = store.commitCount();
+      let laterAcknowledged = 0;
+      const later = [things.insert({ id: "b", n: 2 }), things.insert({ id: "c", n: 3 })].map((p) => p.then(() => laterAcknowledged++));
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      expect(held).toHaveLength(1);
+      held[0].done(null);
+      await first;
+      expect(acknowledged).toBe(true);
+      expect(laterAcknowledged).toBe(0);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      expect(held).toHaveLength(2);
+      expect(store.commitCount()).toBe(commits + 1);
+      // The file fsynced is the WAL.
+      expect(fs.fstatSync(held[1].fd).ino).toBe(fs.statSync(join(dir, "store.sqlite-wal")).ino);
+      held[1].done(null);
+      await Promise.all(later);
+      expect(laterAcknowledged).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    await store.close();
+  });
+
+  test("a failed fsync rejects the writes it was to acknowledge, and every write after it, naming the log", async () => {
+    const store = new SqliteStore({ dir: dirFor("fsync-fails") });
+    const things = await store.collection<{ id: string }>({ name: "things" });
+    const spy = jest.spyOn(fs, "fdatasync").mockImplementation(((_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+      setImmediate(() => done(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
+    }) as typeof fs.fdatasync);
+    try {
+      const first = things.insert({ id: "a" });
+      await new Promise((r) => setImmediate(r));
+      // Made while the failing fsync runs: held for its end, then refused and undone, not left waiting.
+      const during = things.insert({ id: "b" });
+      await expect(first).rejects.toThrow(/write-ahead log .*store\.sqlite-wal\) could not be synced to disk: EIO/);
+      await expect(during).rejects.toThrow(/could not be synced to disk/);
+      expect(await things.findOne({ id: "b" })).toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
+    await expect(things.insert({ id: "c" })).rejects.toThrow(/could not be synced to disk/);
+    // Reads go on.
+    expect(await things.count({})).toBeGreaterThanOrEqual(0);
+    await store.close();
   });
 
   test("the writes of one turn of the event loop share one commit; each is acknowledged after it, and a refused one undoes only itself", async () => {
@@ -132,6 +202,88 @@ describe("durability settings", () => {
     const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id, doc FROM "c:pages" WHERE json_extract(doc, '$.spaceId') = ? ORDER BY json_extract(doc, '$.updatedAt') DESC, id DESC`).all("s") as Array<{ detail: string }>;
     // The whole order comes from the index (id is its last column): no sorting step.
     expect(plan.map((p) => p.detail)).toEqual(["SEARCH c:pages USING INDEX i:pages:spaceId,updatedAt (<expr>=?)"]);
+    await store.close();
+  });
+});
+
+describe("queries on null", () => {
+  test("null (null or missing) is read off the index: a count touches no document, a sorted page reads only its own", async () => {
+    const store = new SqliteStore({ dir: dirFor("null-index") });
+    const comments = await store.collection<{ id: string; spaceId: string; changeRequestId?: string | null; status: string; postedAt: string }>({
+      name: "comments",
+      indexes: [{ fields: ["spaceId", "changeRequestId", "status"] }, { fields: ["spaceId", "changeRequestId", "postedAt"] }],
+    });
+    await comments.insert({ id: "a", spaceId: "s", changeRequestId: null, status: "open", postedAt: "1" });
+    await comments.insert({ id: "b", spaceId: "s", status: "open", postedAt: "2" });
+    await comments.insert({ id: "c", spaceId: "s", changeRequestId: "cr", status: "open", postedAt: "3" });
+    expect(await comments.count({ spaceId: "s", changeRequestId: null, status: "open" })).toBe(2);
+    expect((await comments.find({ spaceId: "s", changeRequestId: null }, { sort: [["postedAt", -1]], limit: 1 })).map((c) => c.id)).toEqual(["b"]);
+    const connection = (store as unknown as { connection: { db: DatabaseSync; statements: Map<string, unknown> } }).connection;
+    const plans = [...connection.statements.keys()]
+      .filter((sql) => sql.startsWith("SELECT") && sql.includes("changeRequestId"))
+      .map((sql) => (connection.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((p) => p.detail).join("; "));
+    expect(plans).toEqual([
+      "SEARCH c:comments USING COVERING INDEX i:comments:spaceId,changeRequestId,status (<expr>=? AND <expr>=? AND <expr>=?)",
+      "SEARCH c:comments USING INDEX i:comments:spaceId,changeRequestId,postedAt (<expr>=? AND <expr>=?)",
+    ]);
+    await store.close();
+  });
+});
+
+describe("kept counts", () => {
+  type Thing = { id: string; a?: unknown; b?: unknown; n?: number };
+
+  test("a count kept after it was read follows inserts, updates in and out of it, refused writes and deletes, as SQLite counts", async () => {
+    const store = new SqliteStore({ dir: dirFor("kept-counts") });
+    const things = await store.collection<Thing>({ name: "things", indexes: [{ fields: ["a", "b"] }, { fields: ["n"], unique: true }] });
+    const db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    const counted = (where: string) => Number((db.prepare(`SELECT count(*) AS n FROM "c:things" WHERE ${where}`).get() as { n: number }).n);
+    // Values of every JSON kind, in and out of the counted ones; some documents without the fields.
+    const values: unknown[] = ["x", "y", null, undefined, 1, 0, true, false, { o: "x" }, "1"];
+    const filters: Array<[Record<string, string | number | boolean | null>, string]> = [
+      [{ a: "x" }, `json_extract(doc, '$.a') = 'x'`],
+      [{ a: null }, `json_extract(doc, '$.a') IS NULL`],
+      [{ a: "x", b: null }, `json_extract(doc, '$.a') = 'x' AND json_extract(doc, '$.b') IS NULL`],
+      [{ a: 1 }, `json_extract(doc, '$.a') = 1`],
+      [{ a: true }, `json_type(doc, '$.a') = 'true'`],
+      [{ b: "1" }, `json_extract(doc, '$.b') = '1'`],
+      [{ id: "t3", a: "y" }, `id = 't3' AND json_extract(doc, '$.a') = 'y'`],
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pick = () => values[random(values.length)];
+    const check = async (step: string) => {
+      for (const [filter, where] of filters) expect([step, filter, await things.count(filter)]).toEqual([step, filter, counted(where)]);
+    };
+    for (let i = 0; i < 12; i++) await things.insert({ id: `t${i}`, a: pick(), b: pick(), n: i });
+    await check("inserted");
+    for (let step = 0; step < 200; step++) {
+      const id = `t${random(16)}`;
+      const op = random(10);
+      if (op < 3) await things.insert({ id: `u${step}`, a: pick(), b: pick(), n: 100 + step });
+      else if (op < 7) await things.updateOne({ id }, random(4) === 0 ? { $unset: ["a"] } : { $set: { a: pick(), b: pick() } });
+      else if (op < 8) await expect(things.insert({ id: `v${step}`, a: "x", n: 0 })).rejects.toThrow(/same unique value/);
+      else if (op < 9) await things.updateOne({ id }, { $set: { n: 1 } }).catch(() => undefined);
+      else await things.deleteOne({ id: `u${step - 1 - random(5)}` });
+      // Several writes in one turn share a transaction: counts read between them see each.
+      if (step % 25 === 0) await Promise.all([things.insert({ id: `w${step}`, a: "x" }), things.updateOne({ id }, { $set: { a: "x" } }), things.count({ a: "x" })]);
+      await check(`step ${step}`);
+    }
+    await store.close();
+  });
+
+  test("counts with anything but equality and null are not kept, and are right", async () => {
+    const store = new SqliteStore({});
+    const things = await store.collection<Thing>({ name: "things" });
+    await things.insert({ id: "a", a: ["x", "y"] });
+    expect(await things.count({ a: "x" })).toBe(1);
+    await things.insert({ id: "b", a: ["x"] });
+    expect(await things.count({ a: "x" })).toBe(2);
+    await things.updateOne({ id: "a" }, { $set: { a: ["z"] } });
+    expect(await things.count({ a: "x" })).toBe(1);
     await store.close();
   });
 });
