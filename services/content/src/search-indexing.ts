@@ -38,7 +38,8 @@ export function indexSpace(service: ContentService, spaceId: string, revisionId:
     // Read straight from the store: indexing many spaces would churn the small revision cache.
     const revision = await service.revisions.findOne({ id: revisionId });
     if (!revision || revision.spaceId !== spaceId) return;
-    service.searchIndex.indexRevision(spaceId, revisionId, await service.pagesWithMarkdown(revision));
+    // In turns: a space of megabytes (an import) never holds the event loop for its whole build.
+    await service.searchIndex.indexRevisionInTurns(spaceId, revisionId, await service.pagesWithMarkdown(revision));
   });
 }
 

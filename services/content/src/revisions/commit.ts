@@ -4,7 +4,7 @@ import { ConflictError } from "@docshelf/errors";
 import { newId, op, type Collection } from "@docshelf/store";
 import type { DocumentDoc, RevisionDoc, SpaceDoc } from "../models";
 import { storeDocuments } from "./documents";
-import { applyChanges, type AppliedChanges, type Change } from "./tree";
+import { applyChangesInTurns, type AppliedChanges, type Change } from "./tree";
 
 /** What committing needs of the content service. */
 export interface RevisionStore {
@@ -40,6 +40,11 @@ export async function moveSpace(store: RevisionStore, spaceId: string, from: str
  * with `move` the space moves to it by compare-and-swap, and when someone moved the space first the
  * new revision is removed again and a ConflictError (409) thrown. Returns the revision and the ids of
  * inserted pages.
+ *
+ * All or nothing, in turns: the changes are applied to a copy in chunks that give the event loop a turn
+ * between them (applyChangesInTurns: an import's megabytes of Markdown never hold the process), the
+ * bodies are stored one write at a time (content-addressed: one stored for a commit that then fails is
+ * shared or unused, never shown), and only the revision's compare-and-swap makes any of it the space's.
  */
 export async function commitChanges(
   store: RevisionStore,
@@ -49,7 +54,7 @@ export async function commitChanges(
   options: CommitOptions,
 ): Promise<{ revision: RevisionDoc; inserted: string[] }> {
   const now = store.nowIso();
-  const applied = applyChanges(base, changes, now);
+  const applied = await applyChangesInTurns(base, changes, now);
   options.amend?.(applied);
   await storeDocuments(store.documents, applied.documents, now);
   const revision: RevisionDoc = {

@@ -230,86 +230,132 @@ function applyFields(page: PageNode, fields: PageFields, documents: Map<string, 
   page.updatedAt = now;
 }
 
+/** A batch being applied: the copy of the base it changes, and what it collected so far. */
+interface Applying {
+  content: RevisionContent;
+  documents: Map<string, string>;
+  inserted: string[];
+  pageIds: Set<string>;
+  now: string;
+}
+
+function startApplying(base: RevisionContent, now: string): Applying {
+  const content: RevisionContent = structuredClone(base);
+  const pageIds = new Set<string>();
+  for (const { page } of walk(content.pages)) pageIds.add(page.id);
+  return { content, documents: new Map(), inserted: [], pageIds, now };
+}
+
+function finishApplying({ content, documents, inserted }: Applying): AppliedChanges {
+  normalizePaths(content.pages);
+  return { ...content, documents, inserted };
+}
+
 /**
  * Applies `changes` in order to a copy of `base` (which is never modified). Any invalid change
  * throws BadRequestError before anything is stored, so a batch is all or nothing.
  */
 export function applyChanges(base: RevisionContent, changes: Change[], now: string): AppliedChanges {
-  const content: RevisionContent = structuredClone(base);
-  const documents = new Map<string, string>();
-  const inserted: string[] = [];
-  const pageIds = new Set<string>();
-  for (const { page } of walk(content.pages)) pageIds.add(page.id);
+  const applying = startApplying(base, now);
+  changes.forEach((change, index) => applyChange(applying, change, index));
+  return finishApplying(applying);
+}
 
-  changes.forEach((change, index) => {
-    const where = `changes[${index}]`;
-    switch (change.type) {
-      case "insert_page": {
-        const id = change.id ?? newId();
-        if (pageIds.has(id)) throw new BadRequestError(`Invalid parameters: '${where}.id': page ${id} already exists.`);
-        const page: PageNode = { id, type: "document", title: "Untitled", slug: "", path: "", createdAt: now, updatedAt: now, pages: [] };
-        applyFields(page, change, documents, now);
-        if (!change.slug) page.slug = slugify(page.title);
-        insertAt(childrenOf(content.pages, change.parent), page, change.position);
-        pageIds.add(id);
-        inserted.push(id);
-        break;
-      }
-      case "update_page": {
-        const found = locate(content.pages, change.page);
-        if (!found) throw new BadRequestError(`Invalid parameters: '${where}.page': page ${change.page} does not exist in the revision.`);
-        applyFields(found.page, change, documents, now);
-        if (change.parent !== undefined || change.position !== undefined) {
-          if (change.parent && (change.parent === found.page.id || locate(found.page.pages, change.parent))) {
-            throw new BadRequestError(`Invalid parameters: '${where}.parent': a page cannot move inside itself.`);
-          }
-          found.siblings.splice(found.siblings.indexOf(found.page), 1);
-          const target = change.parent === undefined ? found.siblings : childrenOf(content.pages, change.parent);
-          insertAt(target, found.page, change.position);
-        }
-        break;
-      }
-      case "delete_page": {
-        const found = locate(content.pages, change.page);
-        if (!found) break; // deleting what is not there changes nothing
-        found.siblings.splice(found.siblings.indexOf(found.page), 1);
-        for (const { page } of walk([found.page])) pageIds.delete(page.id);
-        break;
-      }
-      case "insert_file": {
-        const id = change.id ?? newId();
-        if (content.files.some((f) => f.id === id)) throw new BadRequestError(`Invalid parameters: '${where}.id': file ${id} already exists.`);
-        const file: FileMeta = { id, name: change.name, contentType: change.contentType, size: change.size, sha256: change.sha256 };
-        if (change.dimensions) file.dimensions = change.dimensions;
-        content.files.push(file);
-        break;
-      }
-      case "delete_file":
-        content.files = content.files.filter((f) => f.id !== change.file);
-        break;
-      case "set_variables":
-        content.variables = { ...content.variables, ...change.variables };
-        break;
-      case "upsert_reusable_content": {
-        const id = change.id ?? newId();
-        const documentId = documentIdOf(change.markdown);
-        documents.set(documentId, change.markdown);
-        const entry: ReusableContentMeta = { id, title: change.title, documentId };
-        const at = content.reusableContents.findIndex((r) => r.id === id);
-        // An edit keeps the file it was imported from (Git sync writes it back there).
-        const git = at >= 0 ? content.reusableContents[at].git : undefined;
-        if (git) entry.git = git;
-        if (at >= 0) content.reusableContents[at] = entry;
-        else content.reusableContents.push(entry);
-        break;
-      }
-      case "delete_reusable_content":
-        content.reusableContents = content.reusableContents.filter((r) => r.id !== change.id);
-        break;
+/**
+ * Work of one turn of the event loop while a batch is applied in turns: changes weigh their Markdown's
+ * length (parsed and hashed) plus a fixed cost for the tree walk each does.
+ */
+export const APPLY_TURN_WEIGHT = 512 * 1024;
+const CHANGE_WEIGHT = 2048;
+
+/**
+ * applyChanges, giving the event loop a turn (setImmediate) after each APPLY_TURN_WEIGHT of work, so a
+ * large batch (an import's megabytes of Markdown, thousands of changes) never holds the process: other
+ * requests are answered between its chunks. Nothing is stored and `base` is never modified, so the
+ * batch stays all or nothing; the caller's compare-and-swap of the space's revision catches a writer
+ * that moved the space meanwhile.
+ */
+export async function applyChangesInTurns(base: RevisionContent, changes: Change[], now: string, turnWeight = APPLY_TURN_WEIGHT): Promise<AppliedChanges> {
+  const applying = startApplying(base, now);
+  let weight = 0;
+  for (const [index, change] of changes.entries()) {
+    applyChange(applying, change, index);
+    weight += CHANGE_WEIGHT + ("markdown" in change && typeof change.markdown === "string" ? change.markdown.length : 0);
+    if (weight >= turnWeight) {
+      weight = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-  });
-  normalizePaths(content.pages);
-  return { ...content, documents, inserted };
+  }
+  return finishApplying(applying);
+}
+
+function applyChange(applying: Applying, change: Change, index: number): void {
+  const { content, documents, inserted, pageIds, now } = applying;
+  const where = `changes[${index}]`;
+  switch (change.type) {
+    case "insert_page": {
+      const id = change.id ?? newId();
+      if (pageIds.has(id)) throw new BadRequestError(`Invalid parameters: '${where}.id': page ${id} already exists.`);
+      const page: PageNode = { id, type: "document", title: "Untitled", slug: "", path: "", createdAt: now, updatedAt: now, pages: [] };
+      applyFields(page, change, documents, now);
+      if (!change.slug) page.slug = slugify(page.title);
+      insertAt(childrenOf(content.pages, change.parent), page, change.position);
+      pageIds.add(id);
+      inserted.push(id);
+      break;
+    }
+    case "update_page": {
+      const found = locate(content.pages, change.page);
+      if (!found) throw new BadRequestError(`Invalid parameters: '${where}.page': page ${change.page} does not exist in the revision.`);
+      applyFields(found.page, change, documents, now);
+      if (change.parent !== undefined || change.position !== undefined) {
+        if (change.parent && (change.parent === found.page.id || locate(found.page.pages, change.parent))) {
+          throw new BadRequestError(`Invalid parameters: '${where}.parent': a page cannot move inside itself.`);
+        }
+        found.siblings.splice(found.siblings.indexOf(found.page), 1);
+        const target = change.parent === undefined ? found.siblings : childrenOf(content.pages, change.parent);
+        insertAt(target, found.page, change.position);
+      }
+      break;
+    }
+    case "delete_page": {
+      const found = locate(content.pages, change.page);
+      if (!found) break; // deleting what is not there changes nothing
+      found.siblings.splice(found.siblings.indexOf(found.page), 1);
+      for (const { page } of walk([found.page])) pageIds.delete(page.id);
+      break;
+    }
+    case "insert_file": {
+      const id = change.id ?? newId();
+      if (content.files.some((f) => f.id === id)) throw new BadRequestError(`Invalid parameters: '${where}.id': file ${id} already exists.`);
+      const file: FileMeta = { id, name: change.name, contentType: change.contentType, size: change.size, sha256: change.sha256 };
+      if (change.dimensions) file.dimensions = change.dimensions;
+      content.files.push(file);
+      break;
+    }
+    case "delete_file":
+      content.files = content.files.filter((f) => f.id !== change.file);
+      break;
+    case "set_variables":
+      content.variables = { ...content.variables, ...change.variables };
+      break;
+    case "upsert_reusable_content": {
+      const id = change.id ?? newId();
+      const documentId = documentIdOf(change.markdown);
+      documents.set(documentId, change.markdown);
+      const entry: ReusableContentMeta = { id, title: change.title, documentId };
+      const at = content.reusableContents.findIndex((r) => r.id === id);
+      // An edit keeps the file it was imported from (Git sync writes it back there).
+      const git = at >= 0 ? content.reusableContents[at].git : undefined;
+      if (git) entry.git = git;
+      if (at >= 0) content.reusableContents[at] = entry;
+      else content.reusableContents.push(entry);
+      break;
+    }
+    case "delete_reusable_content":
+      content.reusableContents = content.reusableContents.filter((r) => r.id !== change.id);
+      break;
+  }
 }
 
 /** Resolves a link written in the page at `fromPath` (relative, `./x.md`, `../y/README.md`, `/z`) to a page path. */

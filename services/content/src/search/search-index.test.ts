@@ -205,3 +205,49 @@ describe("SpaceIndex sections for excerpts", () => {
     expect(again).toEqual(first);
   });
 });
+
+describe("SearchIndex built in turns", () => {
+  // 12 pages of about 80 KiB: 960 KiB of Markdown, three turns' worth at BUILD_TURN_CHARS.
+  const large: PageInput[] = Array.from({ length: 12 }, (_, i) => ({
+    id: `p${i}`,
+    title: `Page ${i}`,
+    path: `page-${i}`,
+    markdown: `# Part ${i}\n\n${Array.from({ length: 1800 }, (_, j) => `Paragraph ${j} about topic${(j * 7 + i) % 97} and widget${i}.`).join("\n\n")}\n\n## Tail ${i}\n\nThe end of page ${i}.`,
+  }));
+
+  test("the same index as built at once, and the event loop runs between its chunks", async () => {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const inTurns = await SpaceIndex.buildInTurns("s", "r1", large);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(2);
+    const atOnce = SpaceIndex.build("s", "r1", large);
+    expect(inTurns.sectionCount).toBe(atOnce.sectionCount);
+    expect(inTurns.termCount).toBe(atOnce.termCount);
+    const a = new SearchIndex();
+    const b = new SearchIndex();
+    a.indexRevision("s", "r1", large);
+    await b.indexRevisionInTurns("s", "r1", large);
+    for (const query of ["widget7", "topic13", "tail", "end of page"]) {
+      expect(b.search(query, { spaceIds: ["s"] })).toEqual(a.search(query, { spaceIds: ["s"] }));
+    }
+  });
+
+  test("a space keeps its previous index for searches until the new build replaces it", async () => {
+    const index = new SearchIndex();
+    index.indexRevision("s", "r1", [{ id: "p", title: "Old", path: "old", markdown: "Oldword here." }]);
+    const building = index.indexRevisionInTurns("s", "r2", large);
+    expect(index.revisionOf("s")).toBe("r1");
+    expect(index.search("oldword", { spaceIds: ["s"] })).toHaveLength(1);
+    await building;
+    expect(index.revisionOf("s")).toBe("r2");
+    expect(index.search("oldword", { spaceIds: ["s"] })).toHaveLength(0);
+    expect(index.search("widget3", { spaceIds: ["s"] }).length).toBeGreaterThan(0);
+  });
+});

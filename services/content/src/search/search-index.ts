@@ -185,7 +185,20 @@ export class SearchIndex {
    */
   indexRevision(spaceId: string, revisionId: string, pages: readonly PageInput[]): void {
     if (this.spaces.get(spaceId)?.space.revisionId === revisionId) return;
-    const space = SpaceIndex.build(spaceId, revisionId, pages);
+    this.hold(spaceId, SpaceIndex.build(spaceId, revisionId, pages));
+  }
+
+  /**
+   * indexRevision, the index built in turns of the event loop (SpaceIndex.buildInTurns): the space keeps its
+   * previous index for searches until the new one replaces it at once. The caller runs one build of a space
+   * at a time (search-indexing.ts).
+   */
+  async indexRevisionInTurns(spaceId: string, revisionId: string, pages: readonly PageInput[]): Promise<void> {
+    if (this.spaces.get(spaceId)?.space.revisionId === revisionId) return;
+    this.hold(spaceId, await SpaceIndex.buildInTurns(spaceId, revisionId, pages));
+  }
+
+  private hold(spaceId: string, space: SpaceIndex): void {
     this.removeSpace(spaceId);
     const held = { space, bytes: approximateBytes(space), usedAt: this.now() };
     this.spaces.set(spaceId, held);

@@ -3,6 +3,9 @@ import SearchableMap from "minisearch/SearchableMap";
 import { splitIntoSections, type PageInput, type Section } from "./sections";
 import { processTerm } from "./stop-words";
 
+/** Markdown indexed per turn of the event loop by SpaceIndex.buildInTurns. */
+export const BUILD_TURN_CHARS = 256 * 1024;
+
 /** Word separators, as MiniSearch's default tokenizer: Unicode spaces, line breaks, punctuation. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
@@ -213,6 +216,31 @@ export class SpaceIndex {
 
   /** Indexes the pages of a revision; a page id seen twice keeps its first page. */
   static build(spaceId: string, revisionId: string, input: readonly PageInput[]): SpaceIndex {
+    const building = SpaceIndex.builder(spaceId, revisionId, input);
+    for (let p = 0; p < building.pages.length; p++) building.add(p);
+    return building.finish();
+  }
+
+  /**
+   * build, giving the event loop a turn (setImmediate) after each `turnChars` of Markdown indexed, so a
+   * large space (an import's megabytes) never holds the process for the whole build: at most one page's
+   * splitting and the final packing at a time. The same index as build.
+   */
+  static async buildInTurns(spaceId: string, revisionId: string, input: readonly PageInput[], turnChars = BUILD_TURN_CHARS): Promise<SpaceIndex> {
+    const building = SpaceIndex.builder(spaceId, revisionId, input);
+    let weight = 0;
+    for (let p = 0; p < building.pages.length; p++) {
+      building.add(p);
+      weight += building.pages[p].markdown.length + 1024;
+      if (weight >= turnChars) {
+        weight = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    return building.finish();
+  }
+
+  private static builder(spaceId: string, revisionId: string, input: readonly PageInput[]): { pages: PageInput[]; add(p: number): void; finish(): SpaceIndex } {
     const seen = new Set<string>();
     const pages = input.filter((page) => !seen.has(page.id) && seen.add(page.id));
     // A plain map while building (the searchable one is slower to fill), term → term number.
@@ -224,7 +252,8 @@ export class SpaceIndex {
     const sectionPage: number[] = [];
     const counts = new Map<string, number>();
     const words = new Set<string>();
-    pages.forEach((page, p) => {
+    const add = (p: number) => {
+      const page = pages[p];
       firstSection[p] = sectionPage.length;
       for (const section of splitIntoSections(page)) {
         const s = sectionPage.length;
@@ -245,21 +274,24 @@ export class SpaceIndex {
           }
         });
       }
-    });
-    firstSection[pages.length] = sectionPage.length;
-    const postings = building.map((byTerm) => packPostings(byTerm, termIds.size));
-    return new SpaceIndex(
-      spaceId,
-      revisionId,
-      pages,
-      firstSection,
-      Uint32Array.from(sectionPage),
-      fieldLengths.map((lengths) => Uint32Array.from(lengths)),
-      fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0)),
-      SearchableMap.from(termIds),
-      postings,
-      buildInfix(termIds.keys()),
-    );
+    };
+    const finish = () => {
+      firstSection[pages.length] = sectionPage.length;
+      const postings = building.map((byTerm) => packPostings(byTerm, termIds.size));
+      return new SpaceIndex(
+        spaceId,
+        revisionId,
+        pages,
+        firstSection,
+        Uint32Array.from(sectionPage),
+        fieldLengths.map((lengths) => Uint32Array.from(lengths)),
+        fieldLengths.map((lengths) => lengths.reduce((sum, n) => sum + n, 0)),
+        SearchableMap.from(termIds),
+        postings,
+        buildInfix(termIds.keys()),
+      );
+    };
+    return { pages, add, finish };
   }
 
   /** Whether section `s` holds term number `t` in any field (binary search in the postings). */
