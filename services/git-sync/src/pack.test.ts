@@ -152,6 +152,7 @@ describe("fetching a commit over smart HTTP (fetch-pack.ts)", () => {
           }
           body = Buffer.concat(lines);
           delete headers["Content-Length"];
+        }
         res.writeHead(status, headers).end(body);
       });
     });
@@ -200,9 +201,12 @@ describe("fetching a commit over smart HTTP (fetch-pack.ts)", () => {
     git(work, "commit", "-q", "-m", "new");
     git(work, "push", "-q", join(root, "repo.git"), "HEAD:refs/heads/main");
     const next = git(join(root, "repo.git"), "rev-parse", "main");
-    const second = await fetchCommit(target(gitdir), "refs/heads/main", next, { haves: [head], depth: 1, maxObjectBytes: 1 << 30, store });
+    // (No depth then: with `deepen` the server would send the whole new tree again.)
+    const second = await fetchCommit(target(gitdir), "refs/heads/main", next, { haves: [head], maxObjectBytes: 1 << 30, store });
     expect(second.objects).toBe(4); // the commit, the root tree, docs/ and new.md
+    expect(fs.readFileSync(join(gitdir, "shallow"), "utf8")).toBe(`${head}\n`);
     expect(git(gitdir, "fsck", "--no-dangling")).toBe("");
+    expect(git(gitdir, "rev-list", "--count", next)).toBe("2");
     store.close();
   });
 

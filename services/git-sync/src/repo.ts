@@ -151,15 +151,17 @@ function localHeads(gitdir: string): string[] {
 
 /**
  * Makes sure commit `oid` of branch `ref` is in the local store (a kept store that has it skips the fetch).
- * The fetch asks for depth 1 (the commit and its tree; the server's whole history only when it cannot do shallow
- * fetches) and says which commits the store has, so a kept store gets only what is new (fetch-pack.ts).
+ * Into an empty store the fetch asks for depth 1 (the commit and its tree; the server's whole history only when it
+ * cannot do shallow fetches); into a kept store it says which commits the store has, so it gets only what is new
+ * (fetch-pack.ts).
  */
 export async function fetchBranch(remote: Remote, ref: string, oid: string): Promise<void> {
   const store = storeOf(remote.gitdir);
   if (store.has(oid)) return;
   const haves = localHeads(remote.gitdir).filter((h) => store.has(h));
   try {
-    await fetchCommit(remote, ref, oid, { haves, depth: 1, maxObjectBytes: remote.maxObjectBytes ?? 1024 * 1024 * 1024, store });
+    // Depth 1 only into an empty store: with `deepen`, a server sends the whole tree again rather than what the haves lack.
+    await fetchCommit(remote, ref, oid, { haves, ...(haves.length ? {} : { depth: 1 }), maxObjectBytes: remote.maxObjectBytes ?? 1024 * 1024 * 1024, store });
   } catch (err) {
     explain(err, "Fetching the repository failed");
   }
