@@ -45,9 +45,10 @@ function pkt(line: string): Buffer {
   return Buffer.concat([Buffer.from((body.length + 4).toString(16).padStart(4, "0"), "latin1"), body]);
 }
 
-function baseHeaders(target: FetchTarget): Record<string, string> {
+/** Headers of a request; the credentials only once the server asked for them (a 401), as isomorphic-git sends them. */
+function baseHeaders(target: FetchTarget, withAuth: boolean): Record<string, string> {
   const headers: Record<string, string> = { "user-agent": AGENT };
-  if (target.credentials) headers.authorization = `Basic ${Buffer.from(`${target.credentials.username}:${target.credentials.password}`).toString("base64")}`;
+  if (withAuth && target.credentials) headers.authorization = `Basic ${Buffer.from(`${target.credentials.username}:${target.credentials.password}`).toString("base64")}`;
   return headers;
 }
 
@@ -124,14 +125,22 @@ class PktReader {
 interface Advertisement {
   refs: Map<string, string>;
   capabilities: Set<string>;
+  withAuth: boolean;
 }
 
-/** The upload-pack service's refs and capabilities (protocol version 1). */
+/** The upload-pack service's refs and capabilities (protocol version 1), and whether it asked for the credentials. */
 async function discover(target: FetchTarget): Promise<Advertisement> {
-  const res = await target.http.request({ url: `${target.url.replace(/\/+$/, "")}/info/refs?service=git-upload-pack`, method: "GET", headers: baseHeaders(target) });
+  const url = `${target.url.replace(/\/+$/, "")}/info/refs?service=git-upload-pack`;
+  let withAuth = false;
+  let res = await target.http.request({ url, method: "GET", headers: baseHeaders(target, false) });
+  if ((res.statusCode === 401 || res.statusCode === 203) && target.credentials) {
+    for await (const _ of res.body ?? []) void _;
+    withAuth = true;
+    res = await target.http.request({ url, method: "GET", headers: baseHeaders(target, true) });
+  }
   if (res.statusCode !== 200) {
     for await (const _ of res.body ?? []) void _;
-    throw statusError(res.statusCode, "Reading the repository's branches failed");
+    throw statusError(res.statusCode === 203 ? 401 : res.statusCode, "Reading the repository's branches failed");
   }
   if (!/^application\/x-git-upload-pack-advertisement\b/.test(res.headers?.["content-type"] ?? "")) throw new FetchError("The server does not speak Git's smart HTTP protocol (not a Git repository URL?).");
   const reader = new PktReader(res.body);
@@ -156,7 +165,7 @@ async function discover(target: FetchTarget): Promise<Advertisement> {
     const [oid, name] = text.split(" ");
     if (name && /^[0-9a-f]{40}$/.test(oid)) refs.set(name, oid);
   }
-  return { refs, capabilities };
+  return { refs, capabilities, withAuth };
 }
 
 function readShallow(gitdir: string): Set<string> {
@@ -193,7 +202,7 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
   const res = await target.http.request({
     url: `${target.url.replace(/\/+$/, "")}/git-upload-pack`,
     method: "POST",
-    headers: { ...baseHeaders(target), "content-type": "application/x-git-upload-pack-request", accept: "application/x-git-upload-pack-result" },
+    headers: { ...baseHeaders(target, advertised.withAuth), "content-type": "application/x-git-upload-pack-request", accept: "application/x-git-upload-pack-result" },
     body: (async function* () {
       yield new Uint8Array(body.buffer, body.byteOffset, body.length);
     })(),
@@ -272,8 +281,9 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
     const packPath = join(packDir, `pack-${packId}.pack`);
     if (received > 32 && !fs.existsSync(join(packDir, `pack-${packId}.idx`))) {
       const pack = await fs.promises.readFile(tmp);
-      const indexed = indexPack(pack, {
+      const indexed = await indexPack(pack, {
         maxObjectBytes: options.maxObjectBytes,
+        checksumChecked: true,
         externalBase: (base) => options.store.read(base),
       });
       objects = indexed.objects;

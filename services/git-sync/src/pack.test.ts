@@ -44,10 +44,10 @@ describe("packs read and indexed natively (pack.ts)", () => {
     return { pack: fs.readFileSync(join(dir, name)), idx: fs.readFileSync(join(dir, name.replace(/\.pack$/, ".idx"))) };
   };
 
-  test("indexPack writes the index git index-pack writes, byte for byte (deltas included)", () => {
+  test("indexPack writes the index git index-pack writes, byte for byte (deltas included)", async () => {
     const { pack, idx } = packOf(join(work, ".git"));
     expect(git(work, "verify-pack", "-v", join(work, ".git", "objects", "pack", fs.readdirSync(join(work, ".git", "objects", "pack")).find((n) => n.endsWith(".idx"))!))).toMatch(/chain length = [2-9]/);
-    const result = indexPack(pack, { maxObjectBytes: 1 << 30 });
+    const result = await indexPack(pack, { maxObjectBytes: 1 << 30 });
     expect(result.idx.equals(idx)).toBe(true);
     expect(result.packId).toBe(pack.subarray(-20).toString("hex"));
   });
@@ -77,14 +77,14 @@ describe("packs read and indexed natively (pack.ts)", () => {
     store.close();
   });
 
-  test("a damaged or cut pack, or an object over the limit, is refused", () => {
+  test("a damaged or cut pack, or an object over the limit, is refused", async () => {
     const { pack } = packOf(join(work, ".git"));
     const flipped = Buffer.from(pack);
     flipped[200] ^= 0xff;
-    expect(() => indexPack(flipped, { maxObjectBytes: 1 << 30 })).toThrow(/checksum/);
-    expect(() => indexPack(pack.subarray(0, 100), { maxObjectBytes: 1 << 30 })).toThrow(PackError);
-    expect(() => indexPack(Buffer.from("not a pack at all, not a pack at all"), { maxObjectBytes: 1 << 30 })).toThrow(/not a Git packfile/);
-    expect(() => indexPack(pack, { maxObjectBytes: 1000 })).toThrow(/limit of 1000/);
+    await expect(indexPack(flipped, { maxObjectBytes: 1 << 30 })).rejects.toThrow(/checksum/);
+    await expect(indexPack(pack.subarray(0, 100), { maxObjectBytes: 1 << 30 })).rejects.toThrow(PackError);
+    await expect(indexPack(Buffer.from("not a pack at all, not a pack at all"), { maxObjectBytes: 1 << 30 })).rejects.toThrow(/not a Git packfile/);
+    await expect(indexPack(pack, { maxObjectBytes: 1000 })).rejects.toThrow(/limit of 1000/);
   });
 
   test("applyDelta copies and inserts, and refuses copies outside its base", () => {

@@ -5,7 +5,7 @@ import { posix } from "node:path";
 import git, { type HttpClient } from "isomorphic-git";
 import type { Credentials } from "./credentials";
 import { fetchCommit, FetchError } from "./fetch-pack";
-import { ObjectStore, PackError, parseCommit, parseTree, UnsafeTreeEntryError, type CommitInfo, type TreeEntry } from "./pack";
+import { ObjectStore, PackError, parseCommit, parseTree, UnsafeTreeEntryError, yielder, type CommitInfo, type TreeEntry } from "./pack";
 import { joinRepoPath, symlinkStaysInside, unsafePathReason } from "./paths";
 
 export class RepoError extends Error {
@@ -241,7 +241,9 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
     throw new RepoError("too-many-pages", `The repository has ${markdownCount} markdown files; a space takes at most ${limits.maxPages} pages.`);
   }
   const files = new Map<string, { oid: string; data: Buffer }>();
+  const pause = yielder();
   for (const { path, oid } of wanted) {
+    await pause();
     if (limits.assetBytes === false && !/\.md$/i.test(path) && !/(^|\/)\.gitbook(\.yaml|\/vars\.yaml)$/.test(path)) {
       files.set(path, { oid, data: Buffer.alloc(0) });
       continue;
