@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { join } from "node:path";
 import type { HttpClient } from "isomorphic-git";
 import type { Credentials } from "./credentials";
-import { indexPack, type ObjectStore } from "./pack";
+import { indexPack, type GitObject, type ObjectStore } from "./pack";
 
 /** The remote refused or broke the protocol; `status` is the HTTP status when there was one. */
 export class FetchError extends Error {
@@ -34,8 +34,9 @@ export interface FetchOptions {
   depth?: number;
   /** Largest object accepted (inflated). */
   maxObjectBytes: number;
-  /** The store, for a delta's base the pack does not hold. */
+  /** The store, for a delta's base the pack does not hold; the objects inflated while indexing are handed to it (up to `keepBytes`). */
   store: ObjectStore;
+  keepBytes?: number;
 }
 
 const AGENT = "git/docshelf-git-sync";
@@ -281,9 +282,11 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
     const packPath = join(packDir, `pack-${packId}.pack`);
     if (received > 32 && !fs.existsSync(join(packDir, `pack-${packId}.idx`))) {
       const pack = await fs.promises.readFile(tmp);
+      const inflated = new Map<string, GitObject>();
       const indexed = await indexPack(pack, {
         maxObjectBytes: options.maxObjectBytes,
         checksumChecked: true,
+        ...(options.keepBytes ? { keep: { into: inflated, bytes: options.keepBytes } } : {}),
         externalBase: (base) => options.store.read(base),
       });
       objects = indexed.objects;
@@ -292,6 +295,8 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
       fs.writeFileSync(idxTmp, indexed.idx);
       // The index last: a pack is found through its index.
       fs.renameSync(idxTmp, join(packDir, `pack-${packId}.idx`));
+      // Only once the pack is in the store.
+      for (const [oid, object] of inflated) options.store.preloaded.set(oid, object);
     }
     if (depth || shallowAdd.length || shallowRemove.length) {
       const next = readShallow(target.gitdir);

@@ -184,7 +184,7 @@ describe("fetching a commit over smart HTTP (fetch-pack.ts)", () => {
     const first = await fetchCommit(target(gitdir), "refs/heads/main", older, { haves: [], depth: 1, maxObjectBytes: 1 << 30, store }).catch((e: unknown) => e);
     // The server advertises only branch heads: an older commit is refused as the branch having moved.
     expect(first).toBeInstanceOf(FetchError);
-    const result = await fetchCommit(target(gitdir), "refs/heads/main", head, { haves: [], depth: 1, maxObjectBytes: 1 << 30, store });
+    const result = await fetchCommit(target(gitdir), "refs/heads/main", head, { haves: [], depth: 1, maxObjectBytes: 1 << 30, store, keepBytes: 1 << 20 });
     expect(result.shallow).toBe(true);
     expect(fs.readFileSync(join(gitdir, "shallow"), "utf8")).toBe(`${head}\n`);
     expect(fs.readFileSync(join(gitdir, "refs", "remotes", "origin", "main"), "utf8").trim()).toBe(head);
@@ -193,6 +193,12 @@ describe("fetching a commit over smart HTTP (fetch-pack.ts)", () => {
     expect(git(gitdir, "rev-list", "--objects", "--all").split("\n").length).toBe(git(join(root, "repo.git"), "ls-tree", "-r", "-t", "main").split("\n").length + 2);
     store.refresh();
     expect(store.has(head)).toBe(true);
+    // What the fetch inflated is read from memory, a blob once.
+    const readme = git(join(root, "repo.git"), "rev-parse", "main:docs/page.md");
+    expect(store.preloaded.has(readme)).toBe(true);
+    expect(objectId("blob", store.readTyped(readme, "blob")).toString("hex")).toBe(readme);
+    expect(store.preloaded.has(readme)).toBe(false);
+    expect(objectId("blob", store.readTyped(readme, "blob")).toString("hex")).toBe(readme);
 
     // A new commit on the server: the second fetch says what it has and gets the new objects alone.
     const work = join(root, "work");

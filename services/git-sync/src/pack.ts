@@ -152,6 +152,8 @@ export interface IndexOptions {
   externalBase?: (oid: string) => GitObject | null;
   /** The trailing checksum was already checked (as the pack arrived). */
   checksumChecked?: boolean;
+  /** Objects inflated on the way are kept here by id, up to `bytes` in all (the job reads them next). */
+  keep?: { into: Map<string, GitObject>; bytes: number };
 }
 
 /**
@@ -170,6 +172,12 @@ export async function indexPack(pack: Buffer, options: IndexOptions): Promise<{ 
   // Every entry takes at least 2 bytes of header and 8 of zlib stream.
   if (count > (end - 12) / 10) throw new PackError(`The packfile declares ${count} objects, more than it can hold.`);
 
+  let kept = 0;
+  const keep = (oid: Buffer, type: ObjectType, data: Buffer) => {
+    if (!options.keep || kept + data.length > options.keep.bytes) return;
+    kept += data.length;
+    options.keep.into.set(oid.toString("hex"), { type, data });
+  };
   const offsets = new Float64Array(count);
   const crcs = new Uint32Array(count);
   const oids: Array<Buffer | undefined> = new Array(count);
@@ -199,7 +207,10 @@ export async function indexPack(pack: Buffer, options: IndexOptions): Promise<{ 
       const list = byBaseOid.get(key);
       if (list) list.push(i);
       else byBaseOid.set(key, [i]);
-    } else oids[i] = objectId(TYPES[header.type], data);
+    } else {
+      oids[i] = objectId(TYPES[header.type], data);
+      keep(oids[i]!, TYPES[header.type], data);
+    }
     pos = next;
   }
   if (pos !== end) throw new PackError("The packfile has bytes after its last object.");
@@ -215,6 +226,7 @@ export async function indexPack(pack: Buffer, options: IndexOptions): Promise<{ 
       await pause();
       const result = applyDelta(data, inflateEntry(child), options.maxObjectBytes);
       oids[child] = objectId(type, result);
+      keep(oids[child]!, type, result);
       await resolveChildren(type, result, child, oids[child]!);
     }
   };
@@ -353,6 +365,8 @@ const HEX_OID = /^[0-9a-f]{40}$/;
 /** The objects of a bare repository (packs with version-2 indexes, loose objects), read one at a time. */
 export class ObjectStore {
   private packs = new Map<string, PackFile>();
+  /** Objects a fetch just inflated (indexPack's `keep`): read from memory, a blob once. */
+  readonly preloaded = new Map<string, GitObject>();
 
   constructor(
     readonly gitdir: string,
@@ -379,6 +393,11 @@ export class ObjectStore {
   /** The object `oid` (40 hex digits), or null when the store does not have it. */
   read(oid: string): GitObject | null {
     if (!HEX_OID.test(oid)) return null;
+    const early = this.preloaded.get(oid);
+    if (early) {
+      if (early.type === "blob") this.preloaded.delete(oid);
+      return early;
+    }
     if (!this.packs.size) this.refresh();
     const found = this.fromPacks(oid) ?? this.loose(oid);
     if (found) return found;
@@ -388,6 +407,7 @@ export class ObjectStore {
 
   has(oid: string): boolean {
     if (!HEX_OID.test(oid)) return false;
+    if (this.preloaded.has(oid)) return true;
     if (fs.existsSync(join(this.gitdir, "objects", oid.slice(0, 2), oid.slice(2)))) return true;
     const id = Buffer.from(oid, "hex");
     this.refresh();
@@ -429,6 +449,7 @@ export class ObjectStore {
   close(): void {
     for (const pack of this.packs.values()) pack.close();
     this.packs.clear();
+    this.preloaded.clear();
   }
 }
 

@@ -117,6 +117,9 @@ export async function hasObject(gitdir: string, oid: string): Promise<boolean> {
   return storeOf(gitdir).has(oid);
 }
 
+/** Bytes of objects a fetch keeps inflated for the job's reads (an import reads every file of the tree next). */
+const KEEP_INFLATED_BYTES = 256 * 1024 * 1024;
+
 /** The commits the store's branches point at (what a fetch tells the server it has). */
 function localHeads(gitdir: string): string[] {
   const heads: string[] = [];
@@ -161,7 +164,7 @@ export async function fetchBranch(remote: Remote, ref: string, oid: string): Pro
   const haves = localHeads(remote.gitdir).filter((h) => store.has(h));
   try {
     // Depth 1 only into an empty store: with `deepen`, a server sends the whole tree again rather than what the haves lack.
-    await fetchCommit(remote, ref, oid, { haves, ...(haves.length ? {} : { depth: 1 }), maxObjectBytes: remote.maxObjectBytes ?? 1024 * 1024 * 1024, store });
+    await fetchCommit(remote, ref, oid, { haves, ...(haves.length ? {} : { depth: 1 }), maxObjectBytes: remote.maxObjectBytes ?? 1024 * 1024 * 1024, store, keepBytes: KEEP_INFLATED_BYTES });
   } catch (err) {
     explain(err, "Fetching the repository failed");
   }
