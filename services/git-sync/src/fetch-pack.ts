@@ -234,16 +234,33 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
   const tmp = join(packDir, `tmp-${randomBytes(8).toString("hex")}.pack`);
   const file = await fs.promises.open(tmp, "w");
   const hash = createHash("sha1");
+  /** The last 20 bytes so far: the checksum of everything before, so held back from the hash until more arrives. */
   let held = Buffer.alloc(0);
   let received = 0;
-  const writePack = async (data: Buffer) => {
-    // The last 20 bytes are the checksum of everything before: held back from the hash until more arrives.
-    const joined = held.length ? Buffer.concat([held, data]) : data;
-    const cut = Math.max(0, joined.length - 20);
-    if (cut) hash.update(joined.subarray(0, cut));
-    held = Buffer.from(joined.subarray(cut));
-    received += data.length;
+  /** Written in pieces of about 1 MiB (side-band packets are 64 KiB at most). */
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (!pendingBytes) return;
+    const data = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
     await file.write(data);
+  };
+  const writePack = async (data: Buffer) => {
+    if (data.length >= 20) {
+      hash.update(held);
+      hash.update(data.subarray(0, data.length - 20));
+      held = Buffer.from(data.subarray(data.length - 20));
+    } else {
+      const joined = Buffer.concat([held, data]);
+      hash.update(joined.subarray(0, joined.length - 20 > 0 ? joined.length - 20 : 0));
+      held = Buffer.from(joined.subarray(Math.max(0, joined.length - 20)));
+    }
+    received += data.length;
+    pending.push(data);
+    pendingBytes += data.length;
+    if (pendingBytes >= 1024 * 1024) await flush();
   };
   try {
     let acknowledged = false;
@@ -273,6 +290,7 @@ export async function fetchCommit(target: FetchTarget, ref: string, oid: string,
       else if (channel === 3) throw new FetchError(`The Git server failed: ${line.toString("utf8", 1, Math.min(line.length, 300)).trim()}`);
       else if (channel !== 2) throw new FetchError("The Git server's answer is not Git's protocol.");
     }
+    await flush();
     await file.close();
     if (received < 32) throw new FetchError("The Git server sent no packfile.");
     const trailer = held;
