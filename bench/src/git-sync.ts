@@ -127,7 +127,12 @@ async function main(): Promise<void> {
   await broker.start();
   const base = `http://127.0.0.1:${listeningPort(broker)}`;
   const call = async (token: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const send = () => fetch(base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // A job status poll whose kept-alive connection the server closed meanwhile (a loaded machine): asked again once.
+    const res = await send().catch((err: unknown) => {
+      if (method === "GET" && /ECONNRESET|other side closed/.test(String((err as { cause?: unknown }).cause ?? err))) return send();
+      throw err;
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null, location: res.headers.get("location") };
   };

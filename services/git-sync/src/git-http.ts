@@ -1,5 +1,5 @@
-// The HTTP client isomorphic-git talks through: every request's host is resolved and EVERY address
-// checked with safe-fetch's policy (addressPolicyFor: public only, plus test-only IP:port allowances), the socket
+// The HTTP client every Git request goes through (fetch-pack.ts's and isomorphic-git's): every request's host is
+// resolved and EVERY address checked with safe-fetch's policy (addressPolicyFor: public only, plus test-only IP:port allowances), the socket
 // is pinned to the checked address, redirects are not followed, and time and bytes are bounded.
 import http from "node:http";
 import https from "node:https";

@@ -4,6 +4,8 @@ import fs from "node:fs";
 import { posix } from "node:path";
 import git, { type HttpClient } from "isomorphic-git";
 import type { Credentials } from "./credentials";
+import { fetchCommit, FetchError } from "./fetch-pack";
+import { ObjectStore, PackError, parseCommit, parseTree, UnsafeTreeEntryError, yielder, type CommitInfo, type TreeEntry } from "./pack";
 import { joinRepoPath, symlinkStaysInside, unsafePathReason } from "./paths";
 
 export class RepoError extends Error {
@@ -22,6 +24,8 @@ export interface Remote {
   http: HttpClient;
   /** The bare repository directory (a cache entry or a temporary directory). */
   gitdir: string;
+  /** Largest object a fetch accepts (inflated); default 1 GiB. */
+  maxObjectBytes?: number;
 }
 
 /**
@@ -34,8 +38,17 @@ export function cacheOf(gitdir: string): object {
   if (!cache) caches.set(gitdir, (cache = {}));
   return cache;
 }
+/** The store's objects as this service reads them (pack.ts: native inflate, one object at a time), for the length of a job. */
+const stores = new Map<string, ObjectStore>();
+export function storeOf(gitdir: string): ObjectStore {
+  let store = stores.get(gitdir);
+  if (!store) stores.set(gitdir, (store = new ObjectStore(gitdir)));
+  return store;
+}
 export function dropCache(gitdir: string): void {
   caches.delete(gitdir);
+  stores.get(gitdir)?.close();
+  stores.delete(gitdir);
 }
 
 /** The author of export commits; an imported commit by it is `createdByService`. */
@@ -52,6 +65,12 @@ function auth(remote: Remote) {
 /** Turns isomorphic-git's errors into RepoErrors with messages that name no credentials. */
 function explain(err: unknown, what: string): never {
   if (err instanceof RepoError) throw err;
+  if (err instanceof FetchError) {
+    if (err.status === 401 || err.status === 403) throw new RepoError("auth", `${what}: the Git server refused the credentials.`);
+    if (err.status === 404) throw new RepoError("not-found", `${what}: the repository was not found.`);
+    throw new RepoError("repo", `${what}: ${err.message}`);
+  }
+  if (err instanceof PackError) throw new RepoError("repo", `${what}: ${err.message}`);
   const e = err as { code?: string; name?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;
   if (status === 401 || status === 403 || e.code === "UserCanceledError") throw new RepoError("auth", `${what}: the Git server refused the credentials.`);
@@ -95,27 +114,73 @@ export async function remoteDefaultBranch(remote: Remote): Promise<{ ref: string
 }
 
 export async function hasObject(gitdir: string, oid: string): Promise<boolean> {
-  try {
-    await git.readCommit({ fs, gitdir, oid, cache: cacheOf(gitdir) });
-    return true;
-  } catch {
-    return false;
-  }
+  return storeOf(gitdir).has(oid);
 }
 
-/** Makes sure commit `oid` of branch `ref` is in the local store (a cached clone skips the fetch). */
-export async function fetchBranch(remote: Remote, ref: string, oid: string): Promise<void> {
-  if (await hasObject(remote.gitdir, oid)) return;
-  const branch = ref.replace(/^refs\/heads\//, "");
-  // isomorphic-git takes its refspec from the remote's config: the URL there never has credentials.
-  await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.url", value: remote.url });
-  await git.setConfig({ fs, gitdir: remote.gitdir, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
+/** Bytes of objects a fetch keeps inflated for the job's reads (an import reads every file of the tree next). */
+const KEEP_INFLATED_BYTES = 256 * 1024 * 1024;
+
+/** The commits the store's branches point at (what a fetch tells the server it has). */
+function localHeads(gitdir: string): string[] {
+  const heads: string[] = [];
+  const walk = (dir: string) => {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of names) {
+      const path = posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const oid = fs.readFileSync(path, "utf8").trim();
+        if (/^[0-9a-f]{40}$/.test(oid)) heads.push(oid);
+      }
+    }
+  };
+  walk(posix.join(gitdir, "refs", "heads"));
+  walk(posix.join(gitdir, "refs", "remotes"));
   try {
-    await git.fetch({ fs, cache: cacheOf(remote.gitdir), http: remote.http, gitdir: remote.gitdir, url: remote.url, remote: "origin", ref: branch, remoteRef: branch, singleBranch: true, tags: false, ...auth(remote) });
+    for (const line of fs.readFileSync(posix.join(gitdir, "packed-refs"), "utf8").split("\n")) {
+      const [oid, name] = line.split(" ");
+      if (name && /^[0-9a-f]{40}$/.test(oid) && (name.startsWith("refs/heads/") || name.startsWith("refs/remotes/"))) heads.push(oid);
+    }
+  } catch {
+    // No packed refs.
+  }
+  return [...new Set(heads)];
+}
+
+/**
+ * Makes sure commit `oid` of branch `ref` is in the local store (a kept store that has it skips the fetch).
+ * Into an empty store the fetch asks for depth 1 (the commit and its tree; the server's whole history only when it
+ * cannot do shallow fetches); into a kept store it says which commits the store has, so it gets only what is new
+ * (fetch-pack.ts).
+ */
+export async function fetchBranch(remote: Remote, ref: string, oid: string): Promise<void> {
+  const store = storeOf(remote.gitdir);
+  if (store.has(oid)) return;
+  const haves = localHeads(remote.gitdir).filter((h) => store.has(h));
+  try {
+    // Depth 1 only into an empty store: with `deepen`, a server sends the whole tree again rather than what the haves lack.
+    await fetchCommit(remote, ref, oid, { haves, ...(haves.length ? {} : { depth: 1 }), maxObjectBytes: remote.maxObjectBytes ?? 1024 * 1024 * 1024, store, keepBytes: KEEP_INFLATED_BYTES });
   } catch (err) {
     explain(err, "Fetching the repository failed");
   }
-  if (!(await hasObject(remote.gitdir, oid))) throw new RepoError("repo", "Fetching the repository did not bring the branch's commit.");
+  store.refresh();
+  if (!store.has(oid)) throw new RepoError("repo", "Fetching the repository did not bring the branch's commit.");
+}
+
+/** The fields of commit `oid` this service uses (tree, parents, author's email, message). */
+export function readCommitInfo(gitdir: string, oid: string): CommitInfo {
+  const info = parseCommit(storeOf(gitdir).readTyped(oid, "commit"));
+  // As isomorphic-git gives it: no carriage returns.
+  return { ...info, message: info.message.replace(/\r/g, "") };
+}
+
+function readTreeEntries(gitdir: string, oid: string): TreeEntry[] {
+  return parseTree(storeOf(gitdir).readTyped(oid, "tree"));
 }
 
 export interface RepoEntry {
@@ -137,23 +202,23 @@ export interface ReadLimits {
  * Every entry on the way is checked: `..`, `.git` in any spelling and symlinks leaving the tree fail the job.
  */
 export async function readProjectFiles(gitdir: string, commitOid: string, dir: string, limits: ReadLimits): Promise<Map<string, { oid: string; data: Buffer }>> {
-  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheOf(gitdir) });
+  const commit = readCommitInfo(gitdir, commitOid);
   // Find the project directory's tree, checking each component on the way.
   let treeOid: string | null = commit.tree;
   for (const part of dir ? dir.split("/") : []) {
-    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid!, cache: cacheOf(gitdir) });
+    const tree = readTreeEntries(gitdir, treeOid!);
     const entry = tree.find((e) => e.path === part && e.type === "tree");
     if (!entry) throw new RepoError("not-found", `The project directory "${dir}" does not exist in the branch.`);
     treeOid = entry.oid;
   }
   const wanted: Array<{ path: string; oid: string }> = [];
   const visit = async (oid: string, prefix: string): Promise<void> => {
-    let tree: Awaited<ReturnType<typeof git.readTree>>["tree"];
+    let tree: TreeEntry[];
     try {
-      ({ tree } = await git.readTree({ fs, gitdir, oid, cache: cacheOf(gitdir) }));
+      tree = readTreeEntries(gitdir, oid);
     } catch (err) {
-      // isomorphic-git refuses to parse trees with `..` or `.git` names itself.
-      if ((err as { code?: string }).code === "UnsafeFilepathError") {
+      // Trees with `..` or `.git` names are refused as they are parsed (as isomorphic-git did).
+      if (err instanceof UnsafeTreeEntryError) {
         throw new RepoError("unsafe-entry", `The repository holds an unsafe entry under "${joinRepoPath(dir, prefix) || "/"}".`);
       }
       throw err;
@@ -165,8 +230,7 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
       if (reason || entry.path.includes("/")) throw new RepoError("unsafe-entry", `The repository holds an unsafe entry "${full}": it ${reason ?? "has a slash in its name"}.`);
       if (entry.type === "tree") await visit(entry.oid, path);
       else if (entry.mode === "120000") {
-        const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid, cache: cacheOf(gitdir) });
-        const target = Buffer.from(blob).toString("utf8");
+        const target = storeOf(gitdir).readTyped(entry.oid, "blob").toString("utf8");
         if (!symlinkStaysInside(full, target)) throw new RepoError("unsafe-entry", `The repository holds a symlink "${full}" that points outside the repository.`);
       } else if (entry.type === "blob" && (/\.md$/i.test(path) || path === ".gitbook.yaml" || path.startsWith(".gitbook/assets/") || path.includes("/.gitbook/assets/") || /(^|\/)\.gitbook\.yaml$/.test(path) || /(^|\/)\.gitbook\/vars\.yaml$/.test(path))) {
         wanted.push({ path, oid: entry.oid });
@@ -180,24 +244,25 @@ export async function readProjectFiles(gitdir: string, commitOid: string, dir: s
     throw new RepoError("too-many-pages", `The repository has ${markdownCount} markdown files; a space takes at most ${limits.maxPages} pages.`);
   }
   const files = new Map<string, { oid: string; data: Buffer }>();
+  const pause = yielder();
   for (const { path, oid } of wanted) {
+    await pause();
     if (limits.assetBytes === false && !/\.md$/i.test(path) && !/(^|\/)\.gitbook(\.yaml|\/vars\.yaml)$/.test(path)) {
       files.set(path, { oid, data: Buffer.alloc(0) });
       continue;
     }
-    const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheOf(gitdir) });
+    const blob = storeOf(gitdir).readTyped(oid, "blob");
     if (blob.length > limits.maxFileBytes) throw new RepoError("too-large", `The file "${joinRepoPath(dir, path)}" is larger than the limit of ${limits.maxFileBytes} bytes.`);
-    files.set(path, { oid, data: Buffer.from(blob.buffer, blob.byteOffset, blob.length) });
+    files.set(path, { oid, data: blob });
   }
   return files;
 }
 
 /** Every entry of a commit's tree by path (blobs, symlinks, submodules), for rebuilding it. */
-async function flatten(gitdir: string, treeOid: string, prefix: string, out: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>): Promise<void> {
-  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid, cache: cacheOf(gitdir) });
-  for (const entry of tree) {
+function flatten(gitdir: string, treeOid: string, prefix: string, out: Map<string, { oid: string; mode: string; type: "blob" | "commit" }>): void {
+  for (const entry of readTreeEntries(gitdir, treeOid)) {
     const path = prefix ? `${prefix}/${entry.path}` : entry.path;
-    if (entry.type === "tree") await flatten(gitdir, entry.oid, path, out);
+    if (entry.type === "tree") flatten(gitdir, entry.oid, path, out);
     else out.set(path, { oid: entry.oid, mode: entry.mode, type: entry.type as "blob" | "commit" });
   }
 }
@@ -230,8 +295,7 @@ async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mo
 /** Every file of a commit by repository path (blobs, symlinks, submodules). */
 export async function listFiles(gitdir: string, commitOid: string): Promise<Map<string, { oid: string; mode: string; type: "blob" | "commit" }>> {
   const entries = new Map<string, { oid: string; mode: string; type: "blob" | "commit" }>();
-  const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheOf(gitdir) });
-  await flatten(gitdir, commit.tree, "", entries);
+  flatten(gitdir, readCommitInfo(gitdir, commitOid).tree, "", entries);
   return entries;
 }
 
@@ -259,7 +323,7 @@ export async function writeChangesCommit(gitdir: string, input: CommitInput): Pr
     const mode = entries.get(path)?.mode === "100755" ? "100755" : "100644";
     entries.set(path, { oid, mode, type: "blob" });
   }
-  const parentTree = input.parent ? (await git.readCommit({ fs, gitdir, oid: input.parent, cache: cacheOf(gitdir) })).commit.tree : null;
+  const parentTree = input.parent ? readCommitInfo(gitdir, input.parent).tree : null;
   const tree = await writeTrees(gitdir, entries);
   if (tree === parentTree && input.parent) return { oid: input.parent, changed: false };
   const now = Math.floor(Date.now() / 1000);
@@ -271,8 +335,14 @@ export async function writeChangesCommit(gitdir: string, input: CommitInput): Pr
 /** Reads one blob of a commit (`.gitbook.yaml` of the project), or undefined. */
 export async function readFileAt(gitdir: string, commitOid: string, path: string): Promise<Buffer | undefined> {
   try {
-    const { blob } = await git.readBlob({ fs, gitdir, oid: commitOid, filepath: path, cache: cacheOf(gitdir) });
-    return Buffer.from(blob.buffer, blob.byteOffset, blob.length);
+    let oid = readCommitInfo(gitdir, commitOid).tree;
+    const parts = path.split("/");
+    for (const [i, part] of parts.entries()) {
+      const entry = readTreeEntries(gitdir, oid).find((e) => e.path === part);
+      if (!entry || (i < parts.length - 1 ? entry.type !== "tree" : entry.type !== "blob")) return undefined;
+      oid = entry.oid;
+    }
+    return storeOf(gitdir).readTyped(oid, "blob");
   } catch {
     return undefined;
   }
