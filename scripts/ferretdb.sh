@@ -8,15 +8,9 @@ version="v1.24.2"
 cache="${DOCSHELF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/docshelf}"
 bin="${cache}/ferretdb-${version}"
 if [ ! -x "${bin}" ]; then
-  command -v go >/dev/null 2>&1 || { echo "Go is needed to build FerretDB (https://go.dev/dl/)" >&2; exit 1; }
-  mkdir -p "${cache}"
-  work="$(mktemp -d)"
-  trap 'chmod -R u+w "${work}" 2>/dev/null; rm -rf "${work}"' EXIT
-  (cd "${work}" && go mod download -json "github.com/FerretDB/FerretDB@${version}" >"${work}/mod.json")
-  src="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p' "${work}/mod.json")"
-  cp -r "${src}" "${work}/src" && chmod -R u+w "${work}/src"
-  echo "${version}" >"${work}/src/build/version/version.txt"
-  (cd "${work}/src" && CGO_ENABLED=0 go build -trimpath -o "${bin}.partial" ./cmd/ferretdb >&2)
-  mv "${bin}.partial" "${bin}"
+  # shellcheck source=scripts/go-module.sh
+  . "$(dirname "$0")/go-module.sh"
+  write_version() { echo "${version}" >build/version/version.txt; }
+  build_go_module github.com/FerretDB/FerretDB "${version}" cmd/ferretdb "${bin}" write_version
 fi
 echo "${bin}"
