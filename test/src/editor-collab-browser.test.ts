@@ -222,6 +222,55 @@ suites("live collaboration in the block editor over %s", (mode) => {
     await page.close();
   });
 
+  test("a check for edits elsewhere whose answer crosses a save is dropped: the next save is no conflict and merges nothing", async () => {
+    const cr = await changeRequest("Checked while saving");
+    const page = await contexts[0].newPage();
+    const trace = watch(page);
+    const saves: number[] = [];
+    page.on("response", (res) => {
+      if (res.request().method() === "POST" && new URL(res.url()).pathname.endsWith(`${cr.path}/welcome`)) saves.push(res.status());
+    });
+    // The first check is answered as the page was when it asked (no save yet), but handed to the page only after
+    // a save made a newer revision: the answer names an older revision than the editor's own save made.
+    let held: (() => void) | undefined;
+    const asked = new Promise<void>((resolve) => {
+      void page.route(/[?&]edit=state/, async (route) => {
+        if (held !== undefined || saves.length) return route.continue();
+        const answer = await route.fetch();
+        const body = await answer.text();
+        await new Promise<void>((release) => {
+          held = release;
+          resolve();
+        });
+        await route.fulfill({ response: answer, body });
+      });
+    });
+    await page.goto(`${urls[0]}${cr.path}/welcome?edit=blocks`);
+    await page.waitForSelector('#editor-app[data-ready="true"][data-live="true"]');
+    await asked;
+    await page.click(".editor-content");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Typed while a check waited.");
+    await page.keyboard.press("Control+s");
+    await page.waitForSelector('#save-status[data-state="saved"]');
+    expect(saves).toEqual([200]);
+    held!();
+    // The stale answer arrives; then more typing and a second save.
+    await page.waitForTimeout(300);
+    await page.keyboard.type(" And after it.");
+    await page.keyboard.press("Control+s");
+    for (let i = 0; i < 100 && saves.length < 2; i++) await page.waitForTimeout(100);
+    await page.waitForSelector('#save-status[data-state="saved"]');
+    const markdown = await storedWith(cr.number, ["Typed while a check waited. And after it."]);
+    expect(markdown).toContain("Typed while a check waited. And after it.");
+    // No save met a conflict (a 409 would mean the editor had taken the stale revision for its own), and nothing was merged in.
+    expect(saves.filter((status) => status !== 200)).toEqual([]);
+    expect(await page.getAttribute("#save-status", "data-state")).not.toBe("merged");
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   test("the relay refuses, before any frame, who may not edit the page, and a page not the app's own", async () => {
     const cr = await changeRequest("Guarded");
     const path = `/app/collab/${w.spaceId}/${cr.number}/welcome`;

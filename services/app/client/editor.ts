@@ -102,7 +102,7 @@ function statusText(state: SaveState, message?: string): string {
 const CHECK_EVERY_MS = 3000;
 /** How long the editor waits for live editing before it opens alone. */
 const LIVE_WAIT_MS = 6000;
-/** How many of the page's own saves the shared document remembers (by hash, in its `saved` map). */
+/** How many of the page's own saves the shared document remembers (by hash and by revision, in its `saved` map). */
 const SAVED_KEPT = 20;
 
 /** A 53-bit hash of a text (cyrb53): names a saved document in the shared `saved` map. */
@@ -164,6 +164,22 @@ function start(): void {
   /** The change request's revision the editor last knew, and the page as it was stored then. */
   let knownRevision = app.dataset.revision ?? "";
   let base = JSON.stringify(normalized(initial));
+  /** Saves sent so far (a state check that overlapped one is not trusted), and the revisions this editor's saves made. */
+  let saving = 0;
+  const ownRevisions = new Set<string>();
+  const revisionKey = (revision: string | undefined): string => `revision:${revision ?? ""}`;
+  /** A revision a save of this page made: never brought back in as an edit from elsewhere (live: by every editor of the page). */
+  const rememberRevision = (revision: string) => {
+    ownRevisions.add(revision);
+    if (ownRevisions.size > SAVED_KEPT) ownRevisions.delete(ownRevisions.values().next().value as string);
+    const saved = live?.doc.getMap<number>("saved");
+    if (!saved) return;
+    saved.set(revisionKey(revision), Date.now());
+    if (saved.size > SAVED_KEPT * 2) {
+      const oldest = [...saved.entries()].sort((a, b) => a[1] - b[1]).slice(0, saved.size - SAVED_KEPT * 2);
+      for (const [key] of oldest) saved.delete(key);
+    }
+  };
 
   const say = (text: string, state: string) => {
     status.textContent = text;
@@ -181,14 +197,15 @@ function start(): void {
    * Brings the page as stored now into the editor (an edit made elsewhere): the blocks it changed from what
    * the editor last knew replace the same blocks here (merge.ts); live, every editor sees it through Yjs.
    */
-  const bringIn = (stored: JSONDocument): boolean => {
+  const bringIn = (stored: JSONDocument, revision?: string): boolean => {
     if (!view) return false;
     const theirs = normalized(stored);
     const theirsText = JSON.stringify(theirs);
     if (theirsText === base) return false;
     // What an editor of this page saved (two may, for a moment, while they learn of each other) is already in
-    // the shared document: nothing to bring in, only the new base.
-    if (live?.doc.getMap<number>("saved").has(textHash(theirsText))) {
+    // the shared document: nothing to bring in, only the new base. Known by the revision its save made (whatever
+    // the stored form of the document looks like), or by the hash of the document as sent.
+    if ((revision !== undefined && ownRevisions.has(revision)) || live?.doc.getMap<number>("saved").has(revisionKey(revision)) || live?.doc.getMap<number>("saved").has(textHash(theirsText))) {
       base = theirsText;
       return false;
     }
@@ -225,8 +242,8 @@ function start(): void {
       // Said before it is stored, so an editor that finds it stored knows it for the room's own.
       const saved = live.doc.getMap<number>("saved");
       saved.set(textHash(document), Date.now());
-      if (saved.size > SAVED_KEPT) {
-        const oldest = [...saved.entries()].sort((a, b) => a[1] - b[1]).slice(0, saved.size - SAVED_KEPT);
+      if (saved.size > SAVED_KEPT * 2) {
+        const oldest = [...saved.entries()].sort((a, b) => a[1] - b[1]).slice(0, saved.size - SAVED_KEPT * 2);
         for (const [key] of oldest) saved.delete(key);
       }
     }
@@ -241,9 +258,13 @@ function start(): void {
     snapshot: () => (view ? JSON.stringify(documentOf(view.state.doc)) : base),
     async post(document, keepalive) {
       for (let attempt = 0; attempt < 4; attempt++) {
+        saving += 1;
         const { res, answer } = await postOnce(document, keepalive);
         if (res.ok) {
-          if (answer.revision) knownRevision = answer.revision;
+          if (answer.revision) {
+            knownRevision = answer.revision;
+            rememberRevision(answer.revision);
+          }
           base = document;
           return;
         }
@@ -251,7 +272,7 @@ function start(): void {
         // first (an edit made elsewhere is merged, never overwritten), then the save goes again.
         if (res.status === 409 && answer.revision) {
           knownRevision = answer.revision;
-          if (answer.document) bringIn(answer.document);
+          if (answer.document) bringIn(answer.document, answer.revision);
           document = view ? JSON.stringify(documentOf(view.state.doc)) : document;
           continue;
         }
@@ -269,12 +290,16 @@ function start(): void {
   const check = async () => {
     if (!live || !view || !saves() || saver.pending || document.visibilityState !== "visible") return;
     const url = `${saveUrl}?edit=state&revision=${encodeURIComponent(knownRevision)}`;
+    const savesBefore = saving;
     const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => undefined);
     if (!res?.ok || saver.pending) return;
     const answer = (await res.json().catch(() => ({}))) as { revision?: string | null; document?: JSONDocument | null };
+    // A save went out while the question was on its way: the answer may describe the page before that save (an older
+    // revision than the one the save made, or the save's own document): the next check asks again.
+    if (saving !== savesBefore || saver.pending) return;
     if (answer.revision) knownRevision = answer.revision;
     if (!answer.document) return;
-    if (bringIn(answer.document)) {
+    if (bringIn(answer.document, answer.revision ?? undefined)) {
       const now = JSON.stringify(documentOf(view.state.doc));
       if (now === base) saver.markSaved(now);
       else saver.changed();
