@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { RunningSystem, TestUser } from "@docshelf/testkit";
 import { addMember, createUser } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, signInWithToken, watch } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, signInWithToken, watch, waitForTrue } from "./browser";
 import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { Browser, appWorld, pathOf, signIn, type AppWorld } from "./app-fixtures";
@@ -139,7 +139,7 @@ suites("the app's shell in Chromium over %s", (mode) => {
     await page.keyboard.press("Control+k");
     await page.waitForSelector("dialog#jump[open]");
     await page.keyboard.type("tricky");
-    await page.waitForFunction("document.querySelectorAll('#jump-options [role=option]').length === 1");
+    await waitForTrue(page, "document.querySelectorAll('#jump-options [role=option]').length === 1");
     // A title is text, never markup.
     expect(await page.textContent("#jump-option-0 span")).toContain("<img src=x");
     await page.keyboard.press("Escape");
@@ -148,7 +148,7 @@ suites("the app's shell in Chromium over %s", (mode) => {
     await page.keyboard.press("Control+k");
     await page.waitForSelector("dialog#jump[open]");
     await page.keyboard.type("hand");
-    await page.waitForFunction("[...document.querySelectorAll('#jump-options [role=option]')].some((o) => o.textContent.includes('Handbook'))");
+    await waitForTrue(page, "[...document.querySelectorAll('#jump-options [role=option]')].some((o) => o.textContent.includes('Handbook'))");
     const options = await page.$$eval("#jump-options [role=option]", (els) => els.map((e) => e.textContent ?? ""));
     const target = options.findIndex((t) => t.startsWith("Handbook") && t.includes("space"));
     expect(target).toBeGreaterThanOrEqual(0);
@@ -163,7 +163,7 @@ suites("the app's shell in Chromium over %s", (mode) => {
     await page.keyboard.press("Control+k");
     await page.waitForSelector("dialog#jump[open]");
     await page.keyboard.type("welc");
-    await page.waitForFunction("document.querySelector('#jump-option-0') && document.querySelector('#jump-option-0').textContent.startsWith('Welcome')");
+    await waitForTrue(page, "document.querySelector('#jump-option-0') && document.querySelector('#jump-option-0').textContent.startsWith('Welcome')");
     await page.keyboard.press("Enter");
     await page.waitForURL(`${sys.url}/s/${w.spaceId}/welcome`);
     // The header's link opens the dialog too (without script it is the jump page).

@@ -115,3 +115,17 @@ export async function signInContext(context: BrowserContext, origin: string, tok
   await page.waitForURL(`${origin}/app`);
   await page.close();
 }
+
+/**
+ * Waits until `expression` is true in the page, asked from outside through the DevTools protocol's evaluate, which a
+ * page's CSP does not govern. page.waitForFunction runs its predicate with the page's own eval once the first check
+ * fails, and the app's and the sites' `script-src 'self'` refuses that (an EvalError, only when the page is slow).
+ */
+export async function waitForTrue(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate<boolean>(expression).catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

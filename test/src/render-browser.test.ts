@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { BLOCK_SELECTORS, BLOCKS_PAGE } from "@docshelf/document/dist/blocks-fixture";
 import { XSS_BLOCK_TEMPLATES, xssInBlocks } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, waitForTrue } from "./browser";
 import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { GUIDE_PAGES, publishedSite, setVariables, type PublishedSite } from "./sites-serve-fixtures";
@@ -164,7 +164,7 @@ suites("rendered blocks in Chromium over %s", (mode) => {
     expect(await page.locator('.tabs [role="tab"]:text-is("yarn")').getAttribute("aria-selected")).toBe("true");
 
     await page.locator(".code-block").first().locator("button.copy").click();
-    await page.waitForFunction("document.querySelector('.code-block button.copy')?.textContent === 'Copied'");
+    await waitForTrue(page, "document.querySelector('.code-block button.copy')?.textContent === 'Copied'");
     expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(await page.locator(".code-block pre code").first().textContent());
 
     await page.hover("h2#tabs");

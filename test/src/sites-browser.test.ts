@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, waitForTrue } from "./browser";
 import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { publishedSite, setVariables, type PublishedSite } from "./sites-serve-fixtures";
@@ -105,7 +105,7 @@ suites("published sites in Chromium over %s", (mode) => {
     const page = await context.newPage();
     const trace = watch(page);
     await page.setContent('<img src="/nothing.png" onerror="window.__xss=1; alert(1)">');
-    await page.waitForFunction("window.__xss === 1");
+    await waitForTrue(page, "window.__xss === 1");
     expect(trace.dialogs).toEqual(["alert: 1"]);
     await page.close();
   });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { RunningSystem } from "@docshelf/testkit";
 import { wcagViolations } from "./axe";
-import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, waitForTrue } from "./browser";
 import { start } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { GUIDE_PAGES, publishedSite, type PublishedSite } from "./sites-serve-fixtures";
@@ -222,17 +222,17 @@ suites("a reader's site in Chromium over %s", (mode) => {
     await page.goto(`${sys.url}${docs.base}/pictures`);
     // The image is chosen again when the script marks the sources (at DOMContentLoaded): wait for the light one, as the
     // steps below wait for theirs (this step read it once; the test failed once in CI, under load, with no message kept).
-    await page.waitForFunction("document.querySelector('figure picture img').currentSrc === 'https://img.example.com/light.png'");
+    await waitForTrue(page, "document.querySelector('figure picture img').currentSrc === 'https://img.example.com/light.png'");
     expect(await page.getAttribute("figure picture img", "width")).toBe("320");
     await page.click("button.theme-toggle");
-    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
+    await waitForTrue(page, "document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
     // Remembered: the next visit starts dark, the dark image with it.
     await page.reload();
-    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
+    await waitForTrue(page, "document.querySelector('figure picture img').currentSrc.endsWith('/dark.png')");
     // A dark system and a reader who picked light: the light image.
     await page.emulateMedia({ colorScheme: "dark" });
     await page.click("button.theme-toggle");
-    await page.waitForFunction("document.querySelector('figure picture img').currentSrc.endsWith('/light.png')");
+    await waitForTrue(page, "document.querySelector('figure picture img').currentSrc.endsWith('/light.png')");
     expect(await page.evaluate("document.documentElement.getAttribute('data-theme')")).toBe("light");
     await page.evaluate("localStorage.removeItem('docshelf-theme')");
     expect(trace.dialogs).toEqual([]);
