@@ -328,6 +328,24 @@ function start(): void {
   };
   const mark = (name: string): Command => toggleMark(schema.marks[name]);
 
+  /**
+   * Live redo (y-prosemirror's) with the cursor at the end of what came back: y-prosemirror puts back the selection
+   * it kept from before the undo, whose relative positions pointed into the text the undo deleted; the redo makes
+   * that text anew, so those positions resolve to the page's start and the next keystroke landed there.
+   */
+  const liveRedo: Command = (state, dispatch, editorView) => {
+    if (!dispatch || !editorView) return yRedo(state);
+    const before = editorView.state.doc;
+    if (!yRedo(state)) return false;
+    const after = editorView.state.doc;
+    const end = after.content.findDiffEnd(before.content);
+    if (end) {
+      const at = Math.max(0, Math.min(end.a, after.content.size));
+      editorView.dispatch(editorView.state.tr.setSelection(TextSelection.near(after.resolve(at), -1)).setMeta("addToHistory", false));
+    }
+    return true;
+  };
+
   const open = (shared: Live | undefined) => {
     if (view) return;
     live = shared;
@@ -356,8 +374,8 @@ function start(): void {
         rules,
         keymap({
           "Mod-z": shared ? yUndo : undo,
-          "Mod-y": shared ? yRedo : redo,
-          "Shift-Mod-z": shared ? yRedo : redo,
+          "Mod-y": shared ? liveRedo : redo,
+          "Shift-Mod-z": shared ? liveRedo : redo,
           "Mod-b": mark("bold"),
           "Mod-i": mark("italic"),
           "Mod-e": mark("code"),
