@@ -132,7 +132,8 @@ export const acceptInvite = action<{ organizationId: string; inviteId: string },
 export const deleteInvite = action<{ organizationId: string; inviteId: string }, null>("orgs.deleteInvite");
 export const updateMember = action<{ organizationId: string; userId: string; role: RoleOrGuest }, unknown>("orgs.updateMember");
 export const createTeam = action<{ organizationId: string; title: string }, Team>("orgs.createTeam");
-export const listMembers = action<{ organizationId: string } & ListParams, Listed<Member>>("orgs.listMembers");
+/** GitBook's listOrganizationMembers; `search` matches the lower-cased display name and email. */
+export const listMembers = action<{ organizationId: string; search?: string } & ListParams, Listed<Member>>("orgs.listMembers");
 export const listTeams = action<{ organizationId: string } & ListParams, Listed<Team>>("orgs.listTeams");
 export const listCollections = action<{ organizationId: string } & ListParams, Listed<CollectionResource>>("orgs.listCollections");
 export const getCollection = action<{ collectionId: string }, CollectionResource>("orgs.getCollection");

@@ -111,7 +111,8 @@ export interface SiteSpaceResource {
   [field: string]: unknown;
 }
 export const listSiteSpacesOf = action<{ organizationId: string; siteId: string; limit?: number }, { items: SiteSpaceResource[] }>("sites.listSiteSpaces");
-export const addSiteSpace = action<{ organizationId: string; siteId: string; spaceId: string }, SiteSpaceResource>("sites.addSiteSpace");
+/** GitBook's addSiteSpace; `sectionId` puts the space in a section of a site that has sections. */
+export const addSiteSpace = action<{ organizationId: string; siteId: string; spaceId: string; sectionId?: string }, SiteSpaceResource>("sites.addSiteSpace");
 export const removeSiteSpace = action<{ organizationId: string; siteId: string; siteSpaceId: string }, null>("sites.removeSiteSpace");
 export interface ShareLinkResource {
   object: "share-link";

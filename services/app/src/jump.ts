@@ -6,7 +6,6 @@
 //   API's member list, as the viewer: full members only) who can read the space, matching `q`.
 // Everything is read as the viewer, so the API's rules decide: another organization's space is a 404.
 import { atLeast } from "@docshelf/access";
-import { action } from "@docshelf/contracts/action";
 import * as contentApi from "@docshelf/contracts/content";
 import * as orgs from "@docshelf/contracts/orgs";
 import type { As } from "./admin";
@@ -22,8 +21,6 @@ export const JUMP_LIMITS = { organizations: 50, spacesPerOrganization: 100, page
 /** The most suggestions one @ answers, and the members read to find them. */
 export const MENTION_LIMITS = { suggestions: 8, read: 50, query: 64 };
 
-/** GitBook's listOrganizationMembers with its `search` filter (lower-cased display name and email). */
-const listMembers = action<{ organizationId: string; search?: string; limit?: number }, contentApi.Listed<orgs.Member>>("orgs.listMembers");
 
 /** The viewer's spaces, in every organization they belong to. */
 async function spacesOf(as: As): Promise<JumpItem[]> {
@@ -99,7 +96,7 @@ export function mentionsRoute(as: As, req: AppRequest, spaceId: string, askerId:
     if (query.length > MENTION_LIMITS.query) return json(400, { error: `'q' is at most ${MENTION_LIMITS.query} characters.` });
     // The viewer must see the space (a 404 otherwise); its organization's member list is the API's, as the viewer.
     const space = await as(contentApi.getSpace, { spaceId });
-    const listed = await as(listMembers, { organizationId: space.organization, limit: MENTION_LIMITS.read, ...(query ? { search: query } : {}) });
+    const listed = await as(orgs.listMembers, { organizationId: space.organization, limit: MENTION_LIMITS.read, ...(query ? { search: query } : {}) });
     const candidates = listed.items.filter((m) => !m.disabled && m.user.id !== askerId).slice(0, MENTION_LIMITS.read);
     // Only those who can read this space (a member may be kept out of it, or a guest without it).
     const access = await Promise.all(candidates.map((m) => as(contentApi.spaceAccess, { spaceId, userId: m.user.id })));

@@ -4,7 +4,7 @@
 // path changed. Every form calls the sites service's action as the signed-in user (its rules decide: the
 // create role on the organization), after the app refused a malformed field by name.
 import { action } from "@docshelf/contracts/action";
-import type * as sites from "@docshelf/contracts/sites";
+import * as sites from "@docshelf/contracts/sites";
 import type { As } from "./admin";
 import { badForm, notFound } from "./page-error";
 
@@ -23,7 +23,6 @@ export const listSections = action<SiteRef & { limit?: number }, { items: SiteSe
 const addSection = action<SiteRef & { spaceId: string; title?: string }, SiteSectionView>("sites.addSection");
 const updateSection = action<SiteRef & { siteSectionId: string; title?: string; path?: string }, SiteSectionView>("sites.updateSection");
 const removeSection = action<SiteRef & { siteSectionId: string }, null>("sites.removeSection");
-const addSiteSpace = action<SiteRef & { spaceId: string; sectionId?: string }, sites.SiteSpaceResource>("sites.addSiteSpace");
 const updateSiteSpace = action<SiteRef & { siteSpaceId: string; path: string }, sites.SiteSpaceResource>("sites.updateSiteSpace");
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -77,7 +76,7 @@ export async function sectionForm(as: As, form: Record<string, string>, ref: Sit
     case "add-space": {
       // The organization's space published in the site, in the section picked (when the site has sections).
       const spaceId = idOf(form, "space");
-      await as(addSiteSpace, form.section ? { ...ref, spaceId, sectionId: idOf(form, "section") } : { ...ref, spaceId });
+      await as(sites.addSiteSpace, form.section ? { ...ref, spaceId, sectionId: idOf(form, "section") } : { ...ref, spaceId });
       return true;
     }
     case "site-space-path": {
