@@ -34,8 +34,18 @@ export function serviceSchema(name: ServiceName, cfg: Config): ServiceSchema {
   return factory(cfg);
 }
 
+/**
+ * What a node reports as its CPU use in its heartbeats. Moleculer samples the machine's CPU for it at every heartbeat
+ * (every second here: three `os.cpus()` reads 100 ms apart, each reading /proc), for its CpuUsage balancing strategy
+ * and node lists; docshelf balances RoundRobin and reads no node's CPU, so a process does not measure it (over NATS
+ * that sampling was about 4 % of the busy time of a test run's service processes).
+ */
+export const NO_CPU_SAMPLE = (): Promise<{ avg: number; usages: number[] }> => Promise.resolve({ avg: 0, usages: [] });
+
 export function createBroker(cfg: Config, overrides: Partial<ReturnType<typeof brokerOptions>> = {}): ServiceBroker {
   const broker = new ServiceBroker({ ...brokerOptions(cfg), ...overrides });
+  // Not in moleculer's types: the discoverer calls `broker.getCpuUsage` at each heartbeat.
+  (broker as unknown as { getCpuUsage: typeof NO_CPU_SAMPLE }).getCpuUsage = NO_CPU_SAMPLE;
   bindConfig(broker, cfg);
   for (const name of cfg.services) broker.createService(serviceSchema(name, cfg));
   return broker;
