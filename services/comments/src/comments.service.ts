@@ -192,7 +192,13 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       },
 
       async watchersOf(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string) {
-        return (await call(ctx, changeRequests.watchers, { spaceId, changeRequestId })).userIds;
+        // Without an answer, the mentions and replies are still notified.
+        try {
+          return (await call(ctx, changeRequests.watchers, { spaceId, changeRequestId })).userIds;
+        } catch (err) {
+          this.logger.warn({ err: { message: (err as Error)?.message }, changeRequestId }, "reading a change request's watchers failed; they are not notified of this post");
+          return [];
+        }
       },
 
       async participantsOf(parent: CommentDoc) {
