@@ -62,7 +62,7 @@ describe("notifications", () => {
     await broker.call("identity.setNotificationSettings", { email: false }, { meta: { user: { id: carol.id } } });
     expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({
       email: false,
-      emailKinds: { mention: true, reply: true, "review-request": true, merge: true },
+      emailKinds: { mention: true, reply: true, "review-request": true, merge: true, watch: true },
     });
     await broker.call("identity.notify", { notifications: [note(carol.id, "c")] });
     expect(sent.filter((m) => m.to === "carol@example.com")).toEqual([]);
