@@ -23,7 +23,7 @@ export const listSections = action<SiteRef & { limit?: number }, { items: SiteSe
 const addSection = action<SiteRef & { spaceId: string; title?: string }, SiteSectionView>("sites.addSection");
 const updateSection = action<SiteRef & { siteSectionId: string; title?: string; path?: string }, SiteSectionView>("sites.updateSection");
 const removeSection = action<SiteRef & { siteSectionId: string }, null>("sites.removeSection");
-type SectionPointer = { type: "site-section"; siteSectionId: string };
+type SectionPointer = { type: "site-section"; siteSection: string };
 const moveSection = action<SiteRef & { siteSectionId: string; position: { before?: SectionPointer; after?: SectionPointer } }, SiteSectionView>("sites.moveSection");
 const updateSiteSpace = action<SiteRef & { siteSpaceId: string; path: string }, sites.SiteSpaceResource>("sites.updateSiteSpace");
 
@@ -86,7 +86,7 @@ export async function sectionForm(as: As, form: Record<string, string>, ref: Sit
       const other = items[direction === "up" ? at - 1 : at + 1];
       // Already first (or last): nothing to move.
       if (!other) return true;
-      const pointer: SectionPointer = { type: "site-section", siteSectionId: other.id };
+      const pointer: SectionPointer = { type: "site-section", siteSection: other.id };
       await as(moveSection, { ...ref, siteSectionId, position: direction === "up" ? { before: pointer } : { after: pointer } });
       return true;
     }
