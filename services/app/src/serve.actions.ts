@@ -619,11 +619,9 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
           throw err;
         })
       : undefined,
-    // Only members of the space's organization watch (404 for others): no form for them.
-    as(changeRequests.getWatch, ref).catch((err: unknown) => {
-      if ((err as { code?: unknown }).code === 404) return undefined;
-      throw err;
-    }),
+    // Only members of the space's organization watch (404 for others): no form for them. The page still
+    // answers when the watch state cannot be read (as the bell's count), without the form.
+    as(changeRequests.getWatch, ref).catch(() => undefined),
   ]);
   const diff = content
     ? main === null || main === undefined
