@@ -2,7 +2,8 @@
 // a real SMTP server on loopback: a member watches (the Watch form on the change request's page) and is then
 // notified, in the bell and by email, of its new comments, replies, review requests and merge; Unwatch stops
 // it. The author watches without choosing to; a requested reviewer starts watching when asked. A user of
-// another organization, or a member who cannot read the space, cannot watch (404) and hears nothing. The form
+// another organization (even on a public space they may read), or a member who cannot read the space, cannot
+// watch (404) and hears nothing. The form
 // needs its CSRF token; the per-kind email switch "Change requests I watch" stops the mail, not the bell.
 import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
@@ -207,6 +208,24 @@ describe.each(MODES)("watching a change request over %s", (mode: Mode) => {
     expect(await unreadOf(outsider)).toEqual([]);
     expect(mailbox.count(guest.email)).toBe(guestMails);
     expect(mailbox.count(outsider.email)).toBe(outsiderMails);
+  });
+
+  test("on a public space, which anyone may read, only members watch: an outsider has no form, is refused (404) and receives nothing", async () => {
+    // (change-requests' own check, for a non-member who reads the change request through the API: watch.test.ts.)
+    const cr = await changeRequest("Public");
+    expect((await owner.api.patch(`/v1/spaces/${cr.spaceId}`, { visibility: "public" })).status).toBe(200);
+    await clear(outsider);
+    const browser = await browserOf(outsider);
+    const page = await browser.get(cr.page);
+    expect(page.text).not.toContain('id="watch"');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec((await browser.get("/app/notifications")).text)?.[1] ?? "";
+    expect((await browser.post(cr.page, { _csrf: csrf, intent: "watch" })).status).toBe(404);
+    expect((await browser.get(cr.page)).text).not.toContain('id="watch"');
+    const mails = mailbox.count(outsider.email);
+    expect((await owner.api.post(`${cr.api}/comments`, { body: { markdown: "For members" } })).status).toBe(200);
+    await settle();
+    expect(await unreadOf(outsider)).toEqual([]);
+    expect(mailbox.count(outsider.email)).toBe(mails);
   });
 
   test("the form needs its CSRF token; signed out is refused; nothing changes", async () => {
