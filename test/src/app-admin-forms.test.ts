@@ -382,7 +382,7 @@ describe.each(MODES)("setup and administration forms in the app over %s", (mode)
       ["/app/account", ["create-token", "revoke-token", "revoke-session", "password", "nonsense"]],
       [home(), ["create-space", "create-collection", "create-site", "create-link-invite", "delete-link-invite", "revoke-invite", "nonsense"]],
       [sitePath, ["settings", "customization", "add-space", "remove-space", "create-share-link", "remove-share-link", "create-redirect", "delete-redirect", "delete", "nonsense"]],
-      [`${home()}/sso`, ["add-domain", "verify-domain", "delete-domain", "add-oidc", "delete-oidc", "add-saml", "delete-saml", "nonsense"]],
+      [`${home()}/sso`, ["add-domain", "verify-domain", "delete-domain", "add-oidc", "delete-oidc", "add-saml", "edit-saml", "delete-saml", "nonsense"]],
     ];
     for (const [path, intents] of targets) {
       const csrf = csrfOf((await aliceB.get(path)).text);

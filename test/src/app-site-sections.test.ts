@@ -1,6 +1,6 @@
 // A site's sections and its site spaces' paths in the app's site settings, through the HTTP gateway in both
 // process modes: a section added with a first space, a space added to a section, a section renamed and given
-// another path, a site space's path changed, a section deleted (only with its confirm box). Every form: no
+// another path, a site space's path changed, sections moved up and down, a section deleted (only with its confirm box). Every form: no
 // session, no CSRF token, a reader (refused, nothing changed), another organization's user (404), a field
 // refused by name, odd input never a 5xx; the API shows each change.
 import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
@@ -170,5 +170,43 @@ describe.each(MODES)("a site's sections in the app over %s", (mode) => {
     const signedOut = await new Browser(sys.url).get(sitePath);
     expect(signedOut.status).toBe(303);
     expect(signedOut.location).toMatch(/^\/app\/sign-in\?return=/);
+  });
+
+  test("sections move up and down (their order is the site's tabs'); a bad direction is a 400 naming it; a reader, another organization's user, no CSRF token: refused, order kept", async () => {
+    for (const title of ["Second", "Third"]) expect((await postAs(aliceB, sitePath, sitePath, { intent: "add-section", title, space: guides })).status).toBe(303);
+    const titles = async () => (await sections()).map((s) => s.title);
+    expect(await titles()).toEqual(["API", "Second", "Third"]);
+    const byTitle = async (title: string) => (await sections()).find((s) => s.title === title)!.id;
+    const page = await aliceB.get(sitePath);
+    // The first section moves only down, the last only up; the page lists them in order.
+    const first = await byTitle("API");
+    const last = await byTitle("Third");
+    expect(page.text).toMatch(new RegExp(`<li id="section-${first}">[\\s\\S]*?value="move-section"><input type="hidden" name="section" value="${first}"><button type="submit" name="direction" value="down"`));
+    expect(page.text).toMatch(new RegExp(`value="move-section"><input type="hidden" name="section" value="${last}"><button type="submit" name="direction" value="up"[^>]*>Move up<span class="visually-hidden"> the section Third</span></button> </form>`));
+
+    const moved = await postAs(aliceB, sitePath, sitePath, { intent: "move-section", section: last, direction: "up" });
+    expect(moved.status).toBe(303);
+    expect(moved.location).toBe(sitePath);
+    expect(await titles()).toEqual(["API", "Third", "Second"]);
+    expect((await postAs(aliceB, sitePath, sitePath, { intent: "move-section", section: first, direction: "down" })).status).toBe(303);
+    expect(await titles()).toEqual(["Third", "API", "Second"]);
+    // Already first: nothing moves.
+    expect((await postAs(aliceB, sitePath, sitePath, { intent: "move-section", section: last, direction: "up" })).status).toBe(303);
+    expect(await titles()).toEqual(["Third", "API", "Second"]);
+    // The page shows the new order.
+    const shown = (await aliceB.get(sitePath)).text;
+    expect(shown.indexOf(`<li id="section-${last}">`)).toBeLessThan(shown.indexOf(`<li id="section-${first}">`));
+
+    const bad = await postAs(aliceB, sitePath, sitePath, { intent: "move-section", section: first, direction: "sideways" });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain(named("direction"));
+    expect((await postAs(aliceB, sitePath, sitePath, { intent: "move-section", section: "nosuchsection", direction: "up" })).status).toBe(404);
+    const fields = { intent: "move-section", section: first, direction: "up" };
+    expect([403, 404]).toContain((await postAs(readerB, sitePath, sitePath, fields)).status);
+    expect((await postAs(bobB, "/app", sitePath, fields)).status).toBe(404);
+    expect((await aliceB.post(sitePath, fields)).status).toBe(403);
+    expect((await new Browser(sys.url).post(sitePath, { _csrf: "x", ...fields })).status).toBe(403);
+    expect(await titles()).toEqual(["Third", "API", "Second"]);
+    expect((await readerB.get(sitePath)).text).not.toContain('value="move-section"');
   });
 });

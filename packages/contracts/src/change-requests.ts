@@ -25,6 +25,12 @@ export const moveRevision = action<{ spaceId: string; changeRequestId: string; f
 
 export const setComments = action<{ spaceId: string; changeRequestId: string; comments: number }, { updated: boolean }>("change-requests.setComments");
 
+/**
+ * Internal, no access check (issue 39): who watches the change request (`changeRequestId`: its id), at most
+ * MAX_WATCHERS. The caller notifies only those who are members of the space's organization and may read it.
+ */
+export const watchers = action<{ spaceId: string; changeRequestId: string }, { userIds: string[] }>("change-requests.watchers");
+
 /** What `change-requests.merged` (the broadcast, and the channel) carries. */
 export interface ChangeRequestMerged {
   spaceId: string;
@@ -78,6 +84,17 @@ export const listReviews = action<ChangeRequestRef & { outdated?: boolean; limit
 export const getRevision = action<ChangeRequestRef, RevisionResource>("change-requests.getRevision");
 export const getPageByPath = action<ChangeRequestRef & { pagePath: string; format?: "document" | "markdown" }, PageResource>("change-requests.getPageByPath");
 export const listFiles = action<ChangeRequestRef & { limit?: number; page?: string }, Listed<FileResource>>("change-requests.listFiles");
+/** Whether the caller watches the change request, and how many people do (issue 39). */
+export interface WatchState {
+  watching: boolean;
+  watchers: number;
+}
+/** Read role, and membership of the space's organization (404 otherwise). */
+export const getWatch = action<ChangeRequestRef, WatchState>("change-requests.getWatch");
+/** Watches (`watching: true`) or stops watching the change request; read role and membership (404 otherwise). */
+export const setWatch = action<ChangeRequestRef & { watching: boolean }, WatchState>("change-requests.setWatch");
+/** The most people who watch one change request (a watch beyond them is refused with 409). */
+export const MAX_WATCHERS = 200;
 /** GitBook's getChangeRequestChanges: the change request's semantic changes against its base (`limit` 1–1000, default 10). */
 export const listChanges = action<ChangeRequestRef & { limit?: number }, SemanticChanges>("change-requests.listChanges");
 

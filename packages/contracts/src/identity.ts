@@ -1,5 +1,5 @@
 // The identity service's internal actions other services call, and the answers they give.
-import type { Caller } from "@docshelf/access";
+import type { Caller, RoleOrGuest } from "@docshelf/access";
 import { action, call, type ActionCaller } from "./action";
 
 /** GitBook's embedded User, as `identity.getMany` gives it (and as members, change requests and comments embed it). */
@@ -168,13 +168,25 @@ export const createSamlProvider = action<
   { organizationId: string; label: string; entityID: string; ssoURL: string; certificate: string },
   SsoProviderResource
 >("identity.createSamlProvider");
+/** Changes the fields given (a certificate, when given, replaces the current one); 400 naming a refused field. */
+export const updateSamlProvider = action<
+  { organizationId: string; samlProviderId: string; label?: string; entityID?: string; ssoURL?: string; certificate?: string; defaultRole?: RoleOrGuest },
+  SsoProviderResource
+>("identity.updateSamlProvider");
 export const deleteSamlProvider = action<{ organizationId: string; samlProviderId: string }, null>("identity.deleteSamlProvider");
 
 // Notifications (issue 39): stored per user by identity, which also mails them (mailer.ts) unless the user
 // turned notification emails off. Other services send them with `notify` after checking that each recipient
 // may see what the notification is about; the app lists them and marks them read as the signed-in user.
-export const NOTIFICATION_KINDS = ["mention", "reply", "review-request", "merge"] as const;
+// `watch`: something happened on a change request the user watches (its `activity` tells what); each user gets
+// one notification per event, the direct kind (mention, reply, review request, merge) before `watch`.
+export const NOTIFICATION_KINDS = ["mention", "reply", "review-request", "merge", "watch"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/** What a `watch` notification is about. */
+export const WATCH_ACTIVITIES = ["comment", "reply", "review-request", "merge"] as const;
+export type WatchActivity = (typeof WATCH_ACTIVITIES)[number];
+/** The most notifications one `notify` call stores. */
+export const MAX_NOTIFY_BATCH = 100;
 
 /** One notification to store (and mail) for `userId`. */
 export interface NewNotification {
@@ -191,6 +203,8 @@ export interface NewNotification {
   spaceId: string;
   changeRequestId?: string;
   commentId?: string;
+  /** With kind `watch`: what happened on the watched change request. */
+  activity?: WatchActivity;
 }
 
 /** Internal, no access check (the sender checked each recipient may see it): stores and mails. */
@@ -201,6 +215,8 @@ export interface NotificationResource {
   object: "notification";
   id: string;
   kind: NotificationKind;
+  /** With kind `watch`: what happened on the watched change request. */
+  activity?: WatchActivity;
   actor: User | null;
   excerpt: string;
   where: string;

@@ -436,6 +436,23 @@ async function ssoSettings(as: As, req: AppRequest, viewer: Viewer, organization
           certificate: text(form, "certificate", "The certificate", 1, 10000),
         });
         return redirect(here);
+      case "edit-saml": {
+        // Fields named as the API names them; identity answers 400 naming the field it refuses (a certificate that is no certificate, an ssoURL that is no URL).
+        const defaultRole = form.defaultRole ?? "read";
+        if (!["read", "comment", "edit", "review", "create", "admin"].includes(defaultRole)) throw badForm("Pick one of the roles offered ('defaultRole').");
+        const certificate = (form.certificate ?? "").trim();
+        if (certificate.length > 10000) throw badForm("The certificate ('certificate') is at most 10000 characters.");
+        await as(identity.updateSamlProvider, {
+          organizationId,
+          samlProviderId: idOf(form, "provider"),
+          label: text(form, "label", "A provider's name", 1, 30),
+          entityID: text(form, "entityID", "The entity ID", 1, 1024),
+          ssoURL: text(form, "ssoURL", "The sign-in URL", 1, 2048),
+          defaultRole: defaultRole as Role,
+          ...(certificate ? { certificate } : {}),
+        });
+        return redirect(here);
+      }
       case "delete-saml":
         await as(identity.deleteSamlProvider, { organizationId, samlProviderId: idOf(form, "provider") });
         return redirect(here);

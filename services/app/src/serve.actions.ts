@@ -524,6 +524,10 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       await postComment(as, req, changeRequestThread, ref);
       return redirect(back);
     }
+    if (intent === "watch" || intent === "unwatch") {
+      await as(changeRequests.setWatch, { ...ref, watching: intent === "watch" });
+      return redirect(`${back}#watch`);
+    }
     if (intent === "add-page") {
       const title = (req.form?.title ?? "").trim().slice(0, 200);
       if (!title) throw new PageError(400, "That did not work", "A page needs a title.");
@@ -604,7 +608,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
     const live = { url: `/app/collab/${encodeURIComponent(spaceId)}/${cr.number}/${content.path}`, revision: typeof cr.revision === "string" ? cr.revision : "" };
     return scriptPage(200, blockEditorPage(viewer, space, cr, content, document ?? { object: "document", data: {}, nodes: [] }, pages, editorAssets(), live));
   }
-  const [revision, shown, reviews, main] = await Promise.all([
+  const [revision, shown, reviews, main, watch] = await Promise.all([
     as(changeRequests.getRevision, ref),
     threadComments(as, changeRequestThread, ref, {}),
     as(changeRequests.listReviews, { ...ref, limit: 50 }).then((l) => l.items, () => []),
@@ -615,6 +619,9 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
           throw err;
         })
       : undefined,
+    // Only members of the space's organization watch (404 for others): no form for them. The page still
+    // answers when the watch state cannot be read (as the bell's count), without the form.
+    as(changeRequests.getWatch, ref).catch(() => undefined),
   ]);
   const diff = content
     ? main === null || main === undefined
@@ -622,7 +629,7 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       : (await compareOffThread(sharedWorkerPool(), [{ before: main.markdown ?? "", after: content.markdown ?? "" }], requestBudget(), PAGE_LIMITS))[0].diff
     : undefined;
   const diffLink = content ? `/s/${encodeURIComponent(spaceId)}/~/changes/${cr.number}/~diff?page=${encodeURIComponent(content.id)}` : undefined;
-  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink, Date.now(), { edit: may(space, "edit"), merge: may(space, "merge") }));
+  return page(200, changeRequestPage(viewer, space, cr, revision.pages, content && rendered(content), shown, reviews, diff, diffLink, Date.now(), { edit: may(space, "edit"), merge: may(space, "merge") }, watch));
 }
 
 /**

@@ -1,6 +1,6 @@
 // A site's sections and its site spaces' paths, on the site's settings page: GitBook's site sections (a
 // section publishes one or more spaces under its own path; a site with sections shows them as tabs) added
-// with a first space, renamed, given another path and deleted; a space added to a section; a site space's
+// with a first space, renamed, given another path, moved up or down (their order is the tabs') and deleted; a space added to a section; a site space's
 // path changed. Every form calls the sites service's action as the signed-in user (its rules decide: the
 // create role on the organization), after the app refused a malformed field by name.
 import { action } from "@docshelf/contracts/action";
@@ -23,6 +23,8 @@ export const listSections = action<SiteRef & { limit?: number }, { items: SiteSe
 const addSection = action<SiteRef & { spaceId: string; title?: string }, SiteSectionView>("sites.addSection");
 const updateSection = action<SiteRef & { siteSectionId: string; title?: string; path?: string }, SiteSectionView>("sites.updateSection");
 const removeSection = action<SiteRef & { siteSectionId: string }, null>("sites.removeSection");
+type SectionPointer = { type: "site-section"; siteSection: string };
+const moveSection = action<SiteRef & { siteSectionId: string; position: { before?: SectionPointer; after?: SectionPointer } }, SiteSectionView>("sites.moveSection");
 const updateSiteSpace = action<SiteRef & { siteSpaceId: string; path: string }, sites.SiteSpaceResource>("sites.updateSiteSpace");
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -71,6 +73,21 @@ export async function sectionForm(as: As, form: Record<string, string>, ref: Sit
       const { items } = await as(listSections, { ...ref, limit: 100 });
       if (!items.some((s) => s.id === siteSectionId)) throw notFound();
       await as(removeSection, { ...ref, siteSectionId });
+      return true;
+    }
+    case "move-section": {
+      // One step up (before the section above) or down (after the section below), in the order the page lists them.
+      const siteSectionId = idOf(form, "section");
+      const direction = form.direction;
+      if (direction !== "up" && direction !== "down") throw badForm("A section moves up or down ('direction').");
+      const { items } = await as(listSections, { ...ref, limit: 100 });
+      const at = items.findIndex((s) => s.id === siteSectionId);
+      if (at < 0) throw notFound();
+      const other = items[direction === "up" ? at - 1 : at + 1];
+      // Already first (or last): nothing to move.
+      if (!other) return true;
+      const pointer: SectionPointer = { type: "site-section", siteSection: other.id };
+      await as(moveSection, { ...ref, siteSectionId, position: direction === "up" ? { before: pointer } : { after: pointer } });
       return true;
     }
     case "add-space": {

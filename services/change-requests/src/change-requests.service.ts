@@ -19,6 +19,7 @@ import { startMergedChannel, type MergedMessage } from "./merged-channel";
 import { pdfActions } from "./pdf.actions";
 import { queueActions } from "./queue.actions";
 import { reviewActions } from "./reviews.actions";
+import { watchActions } from "./watch.actions";
 import type { TreeContent } from "./merge";
 import { collections, refFilter, STATUSES, type ChangeRequestDoc, type Status } from "./models";
 import { presentChangeRequest } from "./present";
@@ -42,6 +43,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       ...pdfActions,
       ...reviewActions,
       ...queueActions,
+      ...watchActions,
     },
 
     events: {
@@ -57,6 +59,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
           await this.changeRequests.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviews.deleteMany({ spaceId: ctx.params.spaceId });
           await this.reviewRequests.deleteMany({ spaceId: ctx.params.spaceId });
+          await this.watches.deleteMany({ spaceId: ctx.params.spaceId });
           await this.counters.deleteOne({ id: ctx.params.spaceId });
         },
       },

@@ -50,7 +50,21 @@ export interface SettingDoc {
   value: string;
 }
 
-export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests", CollectionSpec> = {
+/**
+ * A user's choice to watch a change request or not (issue 39), one per user and change request (`id` is
+ * `changeRequestId:userId`). Without one, the author watches; requested reviewers and reviewers get one
+ * (watching) when asked or when they review, unless they already chose.
+ */
+export interface WatchDoc {
+  id: string;
+  spaceId: string;
+  changeRequestId: string;
+  userId: string;
+  watching: boolean;
+  updatedAt: string;
+}
+
+export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests" | "watches", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
     // [spaceId, status, number]: a space's list by status, newest first.
@@ -61,4 +75,6 @@ export const collections: Record<"changeRequests" | "counters" | "settings" | "r
   /** Reviews (reviews.ts), and the reviewers asked for one until they answer. */
   reviews: { name: "reviews", indexes: [{ fields: ["changeRequestId", "createdAt"] }] },
   reviewRequests: { name: "review_requests", indexes: [{ fields: ["changeRequestId", "createdAt"] }, { fields: ["userId"] }] },
+  /** Who watches a change request (watch.actions.ts). */
+  watches: { name: "watches", indexes: [{ fields: ["changeRequestId", "watching"] }, { fields: ["spaceId"] }] },
 };

@@ -14,6 +14,7 @@ import type { ChangeRequestDoc } from "./models";
 import { notifyOfChangeRequest } from "./notify";
 import { isReviewOutdated, REVIEW_STATUSES, type ReviewDoc, type ReviewRequestDoc, type ReviewStatus } from "./reviews";
 import type { ChangeRequestsActions, ChangeRequestsService, Ctx } from "./service-types";
+import { autoWatch } from "./watch.actions";
 
 const at = { spaceId: idRule, changeRequestId: { type: "string", min: 1, max: 64 } } as const;
 /** Reviewers asked at once; a change request keeps at most this many reviews listed. */
@@ -160,6 +161,8 @@ export const reviewActions: ChangeRequestsActions = {
       if (commentId) review.commentId = commentId;
       await this.reviews.insert(review);
       if (request) await this.reviewRequests.deleteOne({ id: request.id });
+      // A reviewer watches the change request from then on, unless they chose not to.
+      await autoWatch(this, cr, [caller.id]);
       const all = await reviewsOf(this, cr);
       const [out] = await presentReviews(this, ctx, cr, [review], all);
       ctx.meta.$statusCode = 201;
@@ -219,6 +222,8 @@ export const reviewActions: ChangeRequestsActions = {
         await this.reviewRequests.insert(doc);
         docs.push(doc);
       }
+      // Requested reviewers watch the change request from then on, unless they chose not to.
+      await autoWatch(this, cr, users);
       await notifyOfChangeRequest(this, ctx, ctx.params.subject ? { ...cr, subject: ctx.params.subject } : cr, "review-request", caller.id, users);
       return { users: await presentRequests(this, ctx, docs) };
     },

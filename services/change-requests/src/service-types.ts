@@ -8,7 +8,7 @@ import type { Collection } from "@docshelf/store";
 import type { CountSync } from "@docshelf/count-sync";
 import type { TreeContent } from "./merge";
 import type { MergedChannel } from "./merged-channel";
-import type { ChangeRequestDoc, CounterDoc, SettingDoc } from "./models";
+import type { ChangeRequestDoc, CounterDoc, SettingDoc, WatchDoc } from "./models";
 import type { ChangeRequestResource } from "./present";
 import type { ReviewDoc, ReviewRequestDoc } from "./reviews";
 import type { KeyedQueue } from "./keyed-queue";
@@ -21,6 +21,7 @@ export interface Vars {
   settings: Collection<SettingDoc>;
   reviews: Collection<ReviewDoc>;
   reviewRequests: Collection<ReviewRequestDoc>;
+  watches: Collection<WatchDoc>;
   countSync: CountSync;
   /** Signs the temporary PDF URLs; made once and kept, so URLs work on every replica. */
   pdfKey: string;

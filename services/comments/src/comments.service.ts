@@ -166,8 +166,11 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
           const mentioned = mentionedUserIds(posted.markdown).filter((id) => id !== posted.postedBy);
           const participants = parent ? await this.participantsOf(parent) : [];
           const replied = participants.filter((id) => id !== posted.postedBy && !mentioned.includes(id));
-          if (!mentioned.length && !replied.length) return;
-          const readers = await this.readersAmong(ctx, access, [...mentioned, ...replied]);
+          // A change request's watchers (issue 39) hear of every comment and reply, once: a mention or reply notification is enough.
+          const watching = access.thread.changeRequestId ? await this.watchersOf(ctx, access.thread.spaceId, access.thread.changeRequestId) : [];
+          const watchers = watching.filter((id) => id !== posted.postedBy && !mentioned.includes(id) && !replied.includes(id));
+          if (!mentioned.length && !replied.length && !watchers.length) return;
+          const readers = await this.readersAmong(ctx, access, [...mentioned, ...replied, ...watchers]);
           if (!readers.size) return;
           const { spaceId, changeRequestId } = access.thread;
           const title = [...readers.values()][0] || "a space";
@@ -178,10 +181,23 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
           const notifications: identity.NewNotification[] = [
             ...mentioned.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "mention" as const })),
             ...replied.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "reply" as const })),
+            ...watchers.filter((id) => readers.has(id)).map((userId) => ({ ...base, userId, kind: "watch" as const, activity: parent ? ("reply" as const) : ("comment" as const) })),
           ];
-          if (notifications.length) await call(ctx, identity.notify, { notifications });
+          for (let i = 0; i < notifications.length; i += identity.MAX_NOTIFY_BATCH) {
+            await call(ctx, identity.notify, { notifications: notifications.slice(i, i + identity.MAX_NOTIFY_BATCH) });
+          }
         } catch (err) {
           this.logger.warn({ err: { message: (err as Error)?.message } }, "notifying of a comment failed; it was posted");
+        }
+      },
+
+      async watchersOf(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string) {
+        // Without an answer, the mentions and replies are still notified.
+        try {
+          return (await call(ctx, changeRequests.watchers, { spaceId, changeRequestId })).userIds;
+        } catch (err) {
+          this.logger.warn({ err: { message: (err as Error)?.message }, changeRequestId }, "reading a change request's watchers failed; they are not notified of this post");
+          return [];
         }
       },
 

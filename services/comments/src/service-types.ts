@@ -63,9 +63,12 @@ export interface Methods {
   forgetSilent(thread: Thread, userIds: string[]): Promise<void>;
   /**
    * Notifies, best effort (a failure is logged), the users `posted` mentions and, for a reply (`parent`), the
-   * comment's author and earlier repliers: only members of the space's organization who may read the space.
+   * comment's author and earlier repliers, and a change request's watchers: only members of the space's
+   * organization who may read the space.
    */
   notifyPosted(ctx: Ctx<unknown>, access: ThreadAccess, posted: Posted, parent?: CommentDoc): Promise<void>;
+  /** Who watches the change request (issue 39), as change-requests tells (bounded). */
+  watchersOf(ctx: Ctx<unknown>, spaceId: string, changeRequestId: string): Promise<string[]>;
   /** A comment's author and its earlier repliers (bounded). */
   participantsOf(parent: CommentDoc): Promise<string[]>;
   /** Those of `userIds` who are members of the space's organization and may read the space, with its title. */

@@ -3,7 +3,16 @@
 // that each recipient may see what it is about. The rest act as the signed-in user on their own notifications.
 import { callerOf } from "@docshelf/access";
 import { configFor } from "@docshelf/config";
-import { NOTIFICATION_KINDS, type NewNotification, type NotificationKind, type NotificationResource, type NotificationSettings } from "@docshelf/contracts/identity";
+import {
+  MAX_NOTIFY_BATCH,
+  NOTIFICATION_KINDS,
+  WATCH_ACTIVITIES,
+  type NewNotification,
+  type NotificationKind,
+  type NotificationResource,
+  type NotificationSettings,
+  type WatchActivity,
+} from "@docshelf/contracts/identity";
 import { NotFoundError } from "@docshelf/errors";
 import { newId, op } from "@docshelf/store";
 import { idRule } from "@docshelf/validation";
@@ -14,20 +23,26 @@ import type { Ctx, IdentityActions, IdentityService } from "./service-types";
 
 /** The most notifications kept per user: older ones are deleted as new ones come. */
 export const MAX_NOTIFICATIONS = 200;
-/** The most notifications one `notify` call stores. */
-export const MAX_NOTIFY_BATCH = 100;
+export { MAX_NOTIFY_BATCH };
 const MAX_EXCERPT = 300;
 
-const VERBS: Record<NotificationKind, string> = {
+const VERBS: Record<Exclude<NotificationKind, "watch">, string> = {
   mention: "mentioned you in",
   reply: "replied in",
   "review-request": "asked you to review",
   merge: "merged",
 };
+/** What happened on a change request the user watches. */
+const WATCH_VERBS: Record<WatchActivity, string> = {
+  comment: "commented on",
+  reply: "replied in",
+  "review-request": "asked for a review of",
+  merge: "merged",
+};
 
-/** The sentence a notification reads as: "Ada mentioned you in Handbook". */
-export function headline(actorName: string, kind: NotificationKind, where: string): string {
-  return `${actorName} ${VERBS[kind]} ${where}`;
+/** The sentence a notification reads as: "Ada mentioned you in Handbook", "Ada commented on change request #3 of Handbook". */
+export function headline(actorName: string, kind: NotificationKind, where: string, activity?: WatchActivity): string {
+  return `${actorName} ${kind === "watch" ? WATCH_VERBS[activity ?? "comment"] : VERBS[kind]} ${where}`;
 }
 
 /** The user's notification settings: the email switch and the kinds emailed. */
@@ -59,11 +74,17 @@ async function prune(service: IdentityService, userId: string): Promise<void> {
 
 function mail(service: IdentityService, doc: NotificationDoc, to: UserDoc, actor: UserDoc | undefined): Promise<void> {
   const publicUrl = configFor(service.broker).publicUrl;
-  const sentence = headline(actor?.displayName ?? "Someone", doc.kind, doc.where);
+  const sentence = headline(actor?.displayName ?? "Someone", doc.kind, doc.where, doc.activity);
   return service.mailer.send({
     to: to.email,
     subject: sentence,
-    lines: [`${sentence}:`, doc.excerpt, `You get these emails because notification emails are on for your account; turn them off at ${publicUrl}/app/account.`],
+    lines: [
+      `${sentence}:`,
+      doc.excerpt,
+      doc.kind === "watch"
+        ? `You get this email because you watch this change request (stop watching it on its page) and emails of watched change requests are on for your account; turn them off at ${publicUrl}/app/account.`
+        : `You get these emails because notification emails are on for your account; turn them off at ${publicUrl}/app/account.`,
+    ],
     link: { url: `${publicUrl}${doc.link}`, label: "Open it in docshelf" },
   });
 }
@@ -81,6 +102,7 @@ const notificationRule = {
     spaceId: idRule,
     changeRequestId: { ...idRule, optional: true },
     commentId: { ...idRule, optional: true },
+    activity: { type: "enum", values: [...WATCH_ACTIVITIES], optional: true },
   },
 } as const;
 
@@ -102,6 +124,7 @@ export const notificationActions: IdentityActions = {
         const doc: NotificationDoc = { id: newId(), userId: n.userId, kind: n.kind, actorId: n.actorId, excerpt: excerptOf(n.excerpt), where: excerptOf(n.where), link: n.link, spaceId: n.spaceId, createdAt: now, read: false };
         if (n.changeRequestId) doc.changeRequestId = n.changeRequestId;
         if (n.commentId) doc.commentId = n.commentId;
+        if (n.kind === "watch") doc.activity = n.activity ?? "comment";
         await this.notifications.insert(doc);
         stored++;
         await prune(this, n.userId);
@@ -127,6 +150,7 @@ export const notificationActions: IdentityActions = {
         object: "notification",
         id: d.id,
         kind: d.kind,
+        ...(d.kind === "watch" ? { activity: d.activity ?? "comment" } : {}),
         actor: actors.get(d.actorId) ?? null,
         excerpt: d.excerpt,
         where: d.where,

@@ -62,7 +62,7 @@ describe("notifications", () => {
     await broker.call("identity.setNotificationSettings", { email: false }, { meta: { user: { id: carol.id } } });
     expect(await broker.call("identity.getNotificationSettings", {}, { meta: { user: { id: carol.id } } })).toEqual({
       email: false,
-      emailKinds: { mention: true, reply: true, "review-request": true, merge: true },
+      emailKinds: { mention: true, reply: true, "review-request": true, merge: true, watch: true },
     });
     await broker.call("identity.notify", { notifications: [note(carol.id, "c")] });
     expect(sent.filter((m) => m.to === "carol@example.com")).toEqual([]);
@@ -77,12 +77,12 @@ describe("notifications", () => {
     const as = { meta: { user: { id: erin.id } } };
     expect(await broker.call("identity.setNotificationSettings", { emailKinds: { reply: false, merge: false } }, as)).toEqual({
       email: true,
-      emailKinds: { mention: true, reply: false, "review-request": true, merge: false },
+      emailKinds: { mention: true, reply: false, "review-request": true, merge: false, watch: true },
     });
     // Another call naming one kind keeps the others as they were; the email switch stays on.
     expect(await broker.call("identity.setNotificationSettings", { emailKinds: { merge: true } }, as)).toMatchObject({
       email: true,
-      emailKinds: { mention: true, reply: false, "review-request": true, merge: true },
+      emailKinds: { mention: true, reply: false, "review-request": true, merge: true, watch: true },
     });
     const kinds = ["mention", "reply", "review-request", "merge"] as const;
     await broker.call("identity.notify", { notifications: kinds.map((kind) => ({ ...note(erin.id, kind), kind })) });
@@ -91,6 +91,35 @@ describe("notifications", () => {
     // An unknown kind, or a value that is not a boolean, is refused.
     await expect(broker.call("identity.setNotificationSettings", { emailKinds: { digest: false } }, as)).rejects.toMatchObject({ code: 422 });
     await expect(broker.call("identity.setNotificationSettings", { emailKinds: { reply: "no" } }, as)).rejects.toMatchObject({ code: 422 });
+  });
+
+  test("watch notifications carry what happened (the headline, the mail's subject); the watch kind has its own email switch", async () => {
+    const fay = await broker.call<{ id: string }, object>("identity.createUser", { email: "fay@example.com", displayName: "Fay" }, { meta: { user: admin } });
+    const sent: Mail[] = [];
+    const svc = broker.getLocalService("identity") as unknown as { mailer: { send(mail: Mail): Promise<void> } };
+    svc.mailer.send = async (mail) => void sent.push(mail);
+    const watched = (activity: string): NewNotification => ({ ...note(fay.id, activity), kind: "watch", activity: activity as NewNotification["activity"], where: "change request #3 of Space", link: "/s/space1/~/changes/3" });
+    await broker.call("identity.notify", { notifications: ["comment", "reply", "review-request", "merge"].map(watched) });
+    const mine = () => sent.filter((m) => m.to === "fay@example.com").map((m) => m.subject);
+    const verbs = mine().map((subject) => / (commented on|replied in|asked for a review of|merged) change request #3 of Space$/.exec(subject)?.[1]);
+    expect(verbs).toEqual(["commented on", "replied in", "asked for a review of", "merged"]);
+    const { items } = await list(fay);
+    expect(items.map((n) => [n.kind, n.activity])).toEqual([
+      ["watch", "merge"],
+      ["watch", "review-request"],
+      ["watch", "reply"],
+      ["watch", "comment"],
+    ]);
+    // Other kinds carry no activity; an unknown activity is refused.
+    await broker.call("identity.notify", { notifications: [note(fay.id, "plain")] });
+    expect((await list(fay)).items[0]).not.toHaveProperty("activity");
+    await expect(broker.call("identity.notify", { notifications: [{ ...watched("comment"), activity: "poke" }] })).rejects.toMatchObject({ code: 422 });
+    // Watch emails off: stored, not mailed; a mention still mailed.
+    await broker.call("identity.setNotificationSettings", { emailKinds: { watch: false } }, { meta: { user: { id: fay.id } } });
+    const before = mine().length;
+    await broker.call("identity.notify", { notifications: [watched("comment"), note(fay.id, "still mailed")] });
+    expect(mine().length).toBe(before + 1);
+    expect((await list(fay)).unread).toBe(7);
   });
 
   test("marking read: one's own only (another's is 404), or all", async () => {

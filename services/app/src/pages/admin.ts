@@ -115,6 +115,7 @@ const KIND_LABELS: Record<identity.NotificationKind, string> = {
   reply: "Replies in threads I am in",
   "review-request": "Review requests",
   merge: "Merges of my change requests",
+  watch: "Change requests I watch (their comments, replies, review requests and merge)",
 };
 
 /** The kinds of notification emailed (the bell shows them all). */
@@ -214,8 +215,8 @@ const VISIBILITIES: Array<[sites.SiteVisibility, string]> = [
 
 /**
  * The site's sections (GitBook's: each publishes its spaces under its own path, shown as the site's tabs):
- * listed with their path and spaces; for the create role a form per section (title, path; delete with its
- * confirm box) and one adding a section with a first space.
+ * listed in their order (the site's tabs) with their path and spaces; for the create role a form per section
+ * (move up or down, title, path; delete with its confirm box) and one adding a section with a first space.
  */
 function sectionsSection(viewer: Viewer, action: string, view: SiteSettingsView, sections: SiteSectionView[]): Html | string {
   const admin = view.canAdmin;
@@ -224,11 +225,23 @@ function sectionsSection(viewer: Viewer, action: string, view: SiteSettingsView,
 <p class="meta">Sections split a site into parts, each with its own path and spaces, shown as tabs. A site without sections publishes its spaces side by side.</p>
 ${
   sections.length
-    ? html`<ul>${sections.map(
-        (x) => html`<li id="section-${x.id}"><strong>${x.title}</strong> <span class="meta">/${x.path}${x.default ? " · the default" : ""} · ${x.siteSpaces.length} ${x.siteSpaces.length === 1 ? "space" : "spaces"}${x.siteSpaces.length ? html`: ${x.siteSpaces.map((s) => s.title ?? s.space.title ?? s.space.id).join(", ")}` : ""}</span>
+    ? html`<ol class="sections">${sections.map(
+        (x, i) => html`<li id="section-${x.id}"><strong>${x.title}</strong> <span class="meta">/${x.path}${x.default ? " · the default" : ""} · ${x.siteSpaces.length} ${x.siteSpaces.length === 1 ? "space" : "spaces"}${x.siteSpaces.length ? html`: ${x.siteSpaces.map((s) => s.title ?? s.space.title ?? s.space.id).join(", ")}` : ""}</span>
 ${
   admin
-    ? html`${form(
+    ? html`${
+        sections.length > 1
+          ? form(
+              viewer,
+              action,
+              "move-section",
+              html`<input type="hidden" name="section" value="${x.id}">${
+                i > 0 ? html`<button type="submit" name="direction" value="up" class="small secondary">Move up<span class="visually-hidden"> the section ${x.title}</span></button> ` : ""
+              }${i < sections.length - 1 ? html`<button type="submit" name="direction" value="down" class="small secondary">Move down<span class="visually-hidden"> the section ${x.title}</span></button>` : ""}`,
+              trusted(' class="inline move-section"'),
+            )
+          : ""
+      }${form(
         viewer,
         action,
         "update-section",
@@ -243,7 +256,7 @@ ${
       )}`
     : ""
 }</li>`,
-      )}</ul>`
+      )}</ol>`
     : html`<p class="meta">No section.</p>`
 }
 ${
@@ -476,7 +489,8 @@ ${form(
 <section><h2>SAML</h2>
 ${
   view.saml.length
-    ? html`<ul>${view.saml.map((p) => html`<li>${p.label ?? p.id} <span class="meta">metadata <a href="${view.base}/sso/saml/${p.id}/metadata">${view.base}/sso/saml/${p.id}/metadata</a></span> ${remove("delete-saml", "provider", p.id, `the provider ${p.label ?? p.id}`)}</li>`)}</ul>`
+    ? html`<ul>${view.saml.map((p) => html`<li id="saml-${p.id}">${p.label ?? p.id} <span class="meta">metadata <a href="${view.base}/sso/saml/${p.id}/metadata">${view.base}/sso/saml/${p.id}/metadata</a></span> ${remove("delete-saml", "provider", p.id, `the provider ${p.label ?? p.id}`)}
+${samlEditForm(viewer, action, p)}</li>`)}</ul>`
     : html`<p class="meta">No SAML provider.</p>`
 }
 ${form(
@@ -490,6 +504,28 @@ ${form(
 <p><button type="submit">Add the provider</button></p>`,
 )}</section>`,
   );
+}
+
+const SAML_ROLES = ["read", "comment", "edit", "review", "create", "admin"] as const;
+
+/** A SAML provider's settings, changed in place (a details element: no script); a blank certificate keeps the current one. */
+function samlEditForm(viewer: Viewer, action: string, p: identity.SsoProviderResource): Html {
+  const id = p.id;
+  const str = (v: unknown) => (typeof v === "string" ? v : "");
+  const role = str(p.defaultRole) || "read";
+  return html`<details class="edit-saml"><summary>Edit<span class="visually-hidden"> the provider ${p.label ?? p.id}</span></summary>
+${form(
+  viewer,
+  action,
+  "edit-saml",
+  html`<input type="hidden" name="provider" value="${id}">
+<label for="saml-label-${id}">Name</label><input type="text" id="saml-label-${id}" name="label" required maxlength="30" value="${str(p.label)}">
+<label for="saml-entity-${id}">Identity provider's entity ID</label><input type="text" id="saml-entity-${id}" name="entityID" required maxlength="1024" value="${str(p.entityID)}">
+<label for="saml-url-${id}">Sign-in URL (https://…)</label><input type="text" id="saml-url-${id}" name="ssoURL" required maxlength="2048" value="${str(p.ssoURL)}">
+<label for="saml-role-${id}">Role of new members</label><select id="saml-role-${id}" name="defaultRole">${SAML_ROLES.map((r) => html`<option value="${r}"${r === role ? trusted(" selected") : ""}>${r}</option>`)}</select>
+<label for="saml-cert-${id}">New signing certificate (PEM; leave empty to keep the current one)</label><textarea id="saml-cert-${id}" name="certificate" maxlength="10000" class="short"></textarea>
+<p><button type="submit">Save the provider</button></p>`,
+)}</details>`;
 }
 
 /** `/app/join/{org}/{invite}`: joining an organization by an invite link, one button. */

@@ -245,6 +245,8 @@ export function changeRequestPage(
   now = Date.now(),
   /** What the viewer may do (the space's permissions): mark it ready (edit), merge it. */
   can: { edit: boolean; merge: boolean } = { edit: true, merge: true },
+  /** Whether the viewer watches it and how many do; undefined when they may not watch it (not a member). */
+  watch?: { watching: boolean; watchers: number },
 ): string {
   const spaceBase = `/s/${encodeURIComponent(space.id)}`;
   const base = `${spaceBase}/~/changes/${cr.number}`;
@@ -262,6 +264,7 @@ ${
       ? html`<form method="post" action="${base}" class="ready">${csrfField(viewer)}<p class="meta">Open for review. <button type="submit" name="intent" value="to-draft" class="small">Back to draft</button></p></form>`
       : ""
 }
+${watch ? watchForm(viewer, base, watch) : ""}
 ${cr.outdated ? html`<p class="notice">Main changed since this change request was made: <a href="${base}/~diff#conflicts">see its changes and any conflicts</a>.</p>` : ""}
 ${
   current
@@ -295,6 +298,17 @@ ${
 ${commentsSection(viewer, base, comments, now)}`,
     pageTree(tree, base, current?.path),
   );
+}
+
+/** Watch or stop watching (issue 39): watchers are notified of new comments, replies, review requests and the merge. */
+function watchForm(viewer: Viewer, base: string, watch: { watching: boolean; watchers: number }): Html {
+  const others = watch.watchers - (watch.watching ? 1 : 0);
+  const count = others === 0 ? "" : watch.watching ? ` You and ${others} other ${others === 1 ? "person" : "people"} watch it.` : ` ${others} ${others === 1 ? "person watches" : "people watch"} it.`;
+  return html`<form method="post" action="${base}" class="watch" id="watch">${csrfField(viewer)}<p class="meta">${
+    watch.watching
+      ? html`You watch this change request: you are notified of its comments, replies, review requests and merge.${count} <button type="submit" name="intent" value="unwatch" class="small secondary">Unwatch</button>`
+      : html`Watch this change request to be notified of its comments, replies, review requests and merge.${count} <button type="submit" name="intent" value="watch" class="small secondary">Watch</button>`
+  }</p></form>`;
 }
 
 export type ShownComment = CommentView & { html: string; replyList?: Array<CommentView & { html: string }> };

@@ -62,7 +62,7 @@ select{font:inherit;padding:.3rem;max-width:100%}
 .notice{border-left:4px solid var(--notice);padding:.3rem .8rem;background:var(--warn-bg)}
 .error{color:var(--danger)}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.meta{color:var(--muted);font-size:.9rem}
+.meta{color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}
 .preview{border:1px dashed var(--field-line);padding:0 1rem;margin:1rem 0}
 pre{background:var(--soft);padding:.8rem;overflow:auto}
 code{background:var(--soft)}
