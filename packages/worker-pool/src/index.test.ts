@@ -103,6 +103,13 @@ describe.each(["thread", "process"] as const)("WorkerPool with isolation %s", (i
     expect(sid).toBe(pid);
   });
 
+  test("arguments or an answer that cannot be copied fail that task only; the pool goes on", async () => {
+    pool = new WorkerPool({ isolation, threads: 1, taskTimeoutMs: 10_000, memoryMb: 64, maxQueue: 4 });
+    await expect(pool.run(TASKS, "add", [() => 1, 2])).rejects.toThrow();
+    await expect(pool.run(TASKS, "uncopyable", [])).rejects.toThrow();
+    expect(await pool.run<number>(TASKS, "add", [2, 5])).toBe(7);
+  });
+
   test("a closed pool runs nothing more", async () => {
     pool = new WorkerPool({ isolation, threads: 1, taskTimeoutMs: 1_000, memoryMb: 64, maxQueue: 1 });
     await pool.close();

@@ -71,18 +71,31 @@ export class ProcessPool {
     });
   }
 
+  /** Hands waiting tasks to idle processes (starting processes up to the limit). Never throws: it also runs from the processes' events. */
   private dispatch(): void {
     while (this.queue.length > 0) {
       let worker = this.workers.find((w) => !w.job);
-      if (!worker) {
-        if (this.workers.length >= this.options.processes) return;
-        worker = this.spawn();
+      const job = this.queue[0];
+      try {
+        if (!worker) {
+          if (this.workers.length >= this.options.processes) return;
+          worker = this.spawn();
+        }
+        this.queue.shift();
+        if (job.startTimer) clearTimeout(job.startTimer);
+        worker.job = job;
+        worker.child.channel?.ref();
+        // Serializes the arguments here (a value that cannot be copied throws).
+        worker.child.send(job.message);
+      } catch (err) {
+        if (this.queue[0] === job) this.queue.shift();
+        if (job.startTimer) clearTimeout(job.startTimer);
+        if (worker?.job === job) {
+          worker.job = undefined;
+          worker.child.channel?.unref();
+        }
+        job.reject(err instanceof Error ? err : this.errors.failed(String(err)));
       }
-      const job = this.queue.shift()!;
-      if (job.startTimer) clearTimeout(job.startTimer);
-      worker.job = job;
-      worker.child.channel?.ref();
-      worker.child.send(job.message);
     }
   }
 

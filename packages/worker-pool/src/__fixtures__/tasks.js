@@ -25,3 +25,5 @@ exports.session = () => {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return { pid: process.pid, sid: Number(fields[3]) };
 };
+/** Answers something a copy cannot be made of (a function). */
+exports.uncopyable = () => ({ fn: () => 1 });
