@@ -139,7 +139,7 @@ export class WorkerPool {
   private processes(): ProcessPool {
     if (this.closed) throw new WorkerPoolError("The worker pool is closed.", "WORKER_FAILED");
     this.processPool ??= new ProcessPool(
-      { processes: this.options.threads, memoryMb: this.options.memoryMb, maxQueue: this.options.maxQueue },
+      { processes: this.options.threads, memoryMb: this.options.memoryMb, maxQueue: this.options.maxQueue, autogroupNice: NICE_INCREMENT },
       {
         timeout: (limitMs) => new WorkerTimeoutError(limitMs),
         memory: () => new WorkerMemoryError(this.options.memoryMb),

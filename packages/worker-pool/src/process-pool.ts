@@ -43,7 +43,7 @@ export class ProcessPool {
   private closed = false;
 
   constructor(
-    private readonly options: { processes: number; memoryMb: number; maxQueue: number },
+    private readonly options: { processes: number; memoryMb: number; maxQueue: number; autogroupNice: number },
     private readonly errors: ProcessPoolErrors,
   ) {}
 
@@ -106,6 +106,7 @@ export class ProcessPool {
       serialization: "advanced",
       execArgv: [`--max-old-space-size=${this.options.memoryMb}`],
       stdio: ["ignore", "inherit", "pipe", "ipc"],
+      env: { ...process.env, DOCSHELF_WORKER_AUTOGROUP_NICE: String(this.options.autogroupNice) },
     });
     // Never what keeps this process running: it ends with its IPC channel.
     child.unref();

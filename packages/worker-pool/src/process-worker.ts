@@ -3,6 +3,9 @@
 // answers what the export returned or the error it threw. A task's module is loaded once per process and
 // kept. The process ends with its parent: when the IPC channel closes (the parent exited or closed the pool).
 
+import { writeFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
+
 export interface ProcessTaskMessage {
   module: string;
   fn: string;
@@ -14,6 +17,25 @@ export type ProcessAnswer = { kind: "started" } | { kind: "done"; value: unknown
 const send = (answer: ProcessAnswer) => new Promise<void>((resolve) => process.send!(answer, undefined, {}, () => resolve()));
 
 process.on("disconnect", () => process.exit(0));
+
+// Below the service's processes in the scheduler's eyes: on Linux the session's autogroup at a nice of
+// DOCSHELF_WORKER_AUTOGROUP_NICE (the pool's NICE_INCREMENT): weight 110 against a group's 1,024 at 0, so when
+// the service needs the cores it gets them, and the worker takes the rest. Elsewhere (no /proc/self/autogroup,
+// or autogroup off) the process keeps its priority, and lowers its own nice instead.
+{
+  const nice = Number(process.env.DOCSHELF_WORKER_AUTOGROUP_NICE ?? "0");
+  if (nice > 0) {
+    try {
+      writeFileSync("/proc/self/autogroup", String(nice));
+    } catch {
+      try {
+        setPriority(Math.min(19, getPriority() + nice));
+      } catch {
+        // not allowed here: the process keeps its priority
+      }
+    }
+  }
+}
 process.on("message", (message: ProcessTaskMessage) => {
   void (async () => {
     let task: unknown;

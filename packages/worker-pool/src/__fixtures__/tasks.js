@@ -27,3 +27,5 @@ exports.session = () => {
 };
 /** Answers something a copy cannot be made of (a function). */
 exports.uncopyable = () => ({ fn: () => 1 });
+/** The process's autogroup line (Linux: "/autogroup-N nice K"). */
+exports.autogroup = () => require("node:fs").readFileSync("/proc/self/autogroup", "utf8").trim();
