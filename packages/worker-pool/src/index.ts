@@ -47,6 +47,13 @@ export const DEFAULT_OPTIONS: Readonly<WorkerPoolOptions> = Object.freeze({
 /** How much lower than the process the worker threads run (nice), so requests win a contended core. */
 export const NICE_INCREMENT = 10;
 
+/**
+ * The autogroup nice of worker processes (isolation "process"). 0: at 10, on a two-core machine shared with other
+ * busy sessions, a page read as a document on a worker process timed out (10 s) where at 0 it took 6 s, as
+ * threads at nice +19 starved imports before: a low group weight starves the worker whenever other sessions are busy.
+ */
+export const PROCESS_AUTOGROUP_NICE = 0;
+
 /** Base of the pool's own failures (not the task's): each names the limit it hit. */
 export class WorkerPoolError extends Error {
   constructor(
@@ -139,7 +146,7 @@ export class WorkerPool {
   private processes(): ProcessPool {
     if (this.closed) throw new WorkerPoolError("The worker pool is closed.", "WORKER_FAILED");
     this.processPool ??= new ProcessPool(
-      { processes: this.options.threads, memoryMb: this.options.memoryMb, maxQueue: this.options.maxQueue, autogroupNice: NICE_INCREMENT },
+      { processes: this.options.threads, memoryMb: this.options.memoryMb, maxQueue: this.options.maxQueue, autogroupNice: PROCESS_AUTOGROUP_NICE },
       {
         timeout: (limitMs) => new WorkerTimeoutError(limitMs),
         memory: () => new WorkerMemoryError(this.options.memoryMb),

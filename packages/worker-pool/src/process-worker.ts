@@ -18,9 +18,9 @@ const send = (answer: ProcessAnswer) => new Promise<void>((resolve) => process.s
 
 process.on("disconnect", () => process.exit(0));
 
-// Below the service's processes in the scheduler's eyes: on Linux the session's autogroup at a nice of
-// DOCSHELF_WORKER_AUTOGROUP_NICE (the pool's NICE_INCREMENT): weight 110 against a group's 1,024 at 0, so when
-// the service needs the cores it gets them, and the worker takes the rest. Elsewhere (no /proc/self/autogroup,
+// When DOCSHELF_WORKER_AUTOGROUP_NICE is positive (the pool's PROCESS_AUTOGROUP_NICE, 0 for now), below the
+// service's processes in the scheduler's eyes: on Linux the session's autogroup at that nice (10: weight 110
+// against a group's 1,024 at 0). Elsewhere (no /proc/self/autogroup,
 // or autogroup off) the process keeps its priority, and lowers its own nice instead.
 {
   const nice = Number(process.env.DOCSHELF_WORKER_AUTOGROUP_NICE ?? "0");
