@@ -50,7 +50,7 @@ describe("defaults", () => {
       tracingExporter: "none",
       otlp: { tracesUrl: "", headers: {}, serviceName: "", timeoutMs: 10000, scheduleDelayMs: 5000 },
       zipkinUrl: "http://localhost:9411",
-      workers: { threads: Math.max(1, Math.min(2, availableParallelism() - 1)), taskTimeoutMs: 60000, memoryMb: 512, maxQueue: 64, orgConcurrency: 1 },
+      workers: { threads: Math.max(1, Math.min(2, availableParallelism() - 1)), taskTimeoutMs: 60000, memoryMb: 512, maxQueue: 64, orgConcurrency: 1, isolation: "thread" },
       healthPort: 0,
       openapi: { fetchTimeoutMs: 10000, maxBytes: 5242880, refreshIntervalMs: 21600000, sweepIntervalMs: 60000, fetchAllowPrivate: [] },
       maxTokensPerUser: 100,
@@ -473,7 +473,9 @@ describe("configFor", () => {
 describe("worker threads", () => {
   test("WORKER_* set the pool's limits; WORKER_THREADS 0 means one less than the cores, at least 1, at most 2", () => {
     const cfg = loadConfig({ WORKER_THREADS: "3", WORKER_TASK_TIMEOUT_MS: "5000", WORKER_MEMORY_MB: "128", WORKER_MAX_QUEUE: "0", WORKER_ORG_CONCURRENCY: "2" });
-    expect(cfg.workers).toEqual({ threads: 3, taskTimeoutMs: 5000, memoryMb: 128, maxQueue: 0, orgConcurrency: 2 });
+    expect(cfg.workers).toEqual({ threads: 3, taskTimeoutMs: 5000, memoryMb: 128, maxQueue: 0, orgConcurrency: 2, isolation: "thread" });
+    expect(loadConfig({ WORKER_ISOLATION: "process" }).workers.isolation).toBe("process");
+    expect(() => loadConfig({ WORKER_ISOLATION: "fork" })).toThrow('WORKER_ISOLATION must be one of thread, process, got "fork"');
     expect(loadConfig({ WORKER_THREADS: "0" }).workers.threads).toBe(Math.max(1, Math.min(2, availableParallelism() - 1)));
   });
 

@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { ProcessPool } from "./process-pool";
 import type { TaskMessage } from "./worker";
 
 export interface WorkerPoolOptions {
@@ -21,7 +22,15 @@ export interface WorkerPoolOptions {
   memoryMb: number;
   /** Tasks that may wait for a thread; one more fails with WorkerBusyError at once. */
   maxQueue: number;
+  /**
+   * Where tasks run: worker threads of this process ("thread", the default), or worker processes each in a
+   * session of its own ("process": on Linux its CPU then competes as its own autogroup, see process-pool.ts).
+   * `threads` is then the count of processes.
+   */
+  isolation?: WorkerIsolation;
 }
+
+export type WorkerIsolation = "thread" | "process";
 
 /** The threads' default count: one core less than the machine has (the event loop keeps one), one at least, two at most. */
 export function defaultThreads(): number {
@@ -37,6 +46,13 @@ export const DEFAULT_OPTIONS: Readonly<WorkerPoolOptions> = Object.freeze({
 
 /** How much lower than the process the worker threads run (nice), so requests win a contended core. */
 export const NICE_INCREMENT = 10;
+
+/**
+ * The autogroup nice of worker processes (isolation "process"). 0: at 10, on a two-core machine shared with other
+ * busy sessions, a page read as a document on a worker process timed out (10 s) where at 0 it took 6 s, as
+ * threads at nice +19 starved imports before: a low group weight starves the worker whenever other sessions are busy.
+ */
+export const PROCESS_AUTOGROUP_NICE = 0;
 
 /** Base of the pool's own failures (not the task's): each names the limit it hit. */
 export class WorkerPoolError extends Error {
@@ -96,6 +112,7 @@ export interface RunLimits {
 
 export class WorkerPool {
   private piscina: Piscina | undefined;
+  private processPool: ProcessPool | undefined;
   private closed = false;
   /** Tasks given to piscina and not yet ended: running or waiting. */
   private inFlight = 0;
@@ -125,6 +142,21 @@ export class WorkerPool {
     return this.piscina;
   }
 
+  /** The worker processes (isolation "process"), made on first use. */
+  private processes(): ProcessPool {
+    if (this.closed) throw new WorkerPoolError("The worker pool is closed.", "WORKER_FAILED");
+    this.processPool ??= new ProcessPool(
+      { processes: this.options.threads, memoryMb: this.options.memoryMb, maxQueue: this.options.maxQueue, autogroupNice: PROCESS_AUTOGROUP_NICE },
+      {
+        timeout: (limitMs) => new WorkerTimeoutError(limitMs),
+        memory: () => new WorkerMemoryError(this.options.memoryMb),
+        busy: () => new WorkerBusyError(this.options.maxQueue),
+        failed: (message) => new WorkerPoolError(message, "WORKER_FAILED"),
+      },
+    );
+    return this.processPool;
+  }
+
   /**
    * Runs `fn` of the compiled module at `module` (an absolute path) with `args` on a worker thread and answers
    * what it returned. Arguments and result are copied (structured clone). The task's own errors come back as
@@ -140,6 +172,7 @@ export class WorkerPool {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return (await (require(module) as Record<string, (...a: unknown[]) => unknown>)[fn](...args)) as T;
     }
+    if (this.options.isolation === "process") return (await this.processes().run({ module, fn, args }, limits.timeoutMs ?? this.options.taskTimeoutMs, limits.startWithinMs)) as T;
     const piscina = this.threads();
     // The queue's bound is kept here (piscina's own maxQueue lets tasks wait beside a thread's current one uncounted).
     if (this.inFlight >= this.options.threads + this.options.maxQueue) throw new WorkerBusyError(this.options.maxQueue);
@@ -184,8 +217,10 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     const piscina = this.piscina;
+    const processes = this.processPool;
     this.piscina = undefined;
-    await piscina?.destroy();
+    this.processPool = undefined;
+    await Promise.all([piscina?.destroy(), processes?.close()]);
   }
 }
 

@@ -4,8 +4,30 @@ import type { Context } from "moleculer";
 import { callerOf } from "@docshelf/access";
 import { NotFoundError } from "@docshelf/errors";
 import { op, type Filter } from "@docshelf/store";
+import { taskModule, WorkerBusyError } from "@docshelf/worker-pool";
+import { join } from "node:path";
+import { analyzeSections, type AnalyzedSection, type AnalyzePages } from "./search/space-index";
 import type { SpaceDoc } from "./models";
 import type { ContentService } from "./service-types";
+
+/** search/analyze-task.ts: large pages analysed for the index on the worker pool. */
+const ANALYZE_TASK = taskModule(join(__dirname, "search"), "analyze-task");
+
+/**
+ * Large pages' analysis on the pool's workers (one task of the space's organization at a time, as its other
+ * work there). When the queue is full the page is analysed here, as it was before the pool (search must not
+ * fail because imports are busy).
+ */
+function analyzeOnWorkers(service: ContentService, organizationId: string): AnalyzePages {
+  return async (pages) => {
+    try {
+      return await service.importLimiter.run(organizationId, () => service.workers.run<AnalyzedSection[][]>(ANALYZE_TASK, "analyzePagesTask", [pages]));
+    } catch (err) {
+      if (err instanceof WorkerBusyError) return pages.map(analyzeSections);
+      throw err;
+    }
+  };
+}
 
 /** Spaces indexed at once while a search waits for them. */
 const BUILD_CONCURRENCY = 4;
@@ -39,7 +61,8 @@ export function indexSpace(service: ContentService, spaceId: string, revisionId:
     const revision = await service.revisions.findOne({ id: revisionId });
     if (!revision || revision.spaceId !== spaceId) return;
     // In turns: a space of megabytes (an import) never holds the event loop for its whole build.
-    await service.searchIndex.indexRevisionInTurns(spaceId, revisionId, await service.pagesWithMarkdown(revision));
+    const organizationId = (await service.spaces.findOne({ id: spaceId }))?.organizationId ?? spaceId;
+    await service.searchIndex.indexRevisionInTurns(spaceId, revisionId, await service.pagesWithMarkdown(revision), analyzeOnWorkers(service, organizationId));
   });
 }
 

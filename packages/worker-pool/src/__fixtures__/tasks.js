@@ -17,3 +17,15 @@ exports.fail = (message) => {
   throw new TypeError(message);
 };
 exports.threadId = () => require("node:worker_threads").threadId;
+/** Which thread of which process runs the task. */
+exports.whoAmI = () => `${process.pid}:${require("node:worker_threads").threadId}`;
+/** The process's id and its session's (Linux: /proc/self/stat's sixth field), for the process pool's test. */
+exports.session = () => {
+  const stat = require("node:fs").readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { pid: process.pid, sid: Number(fields[3]) };
+};
+/** Answers something a copy cannot be made of (a function). */
+exports.uncopyable = () => ({ fn: () => 1 });
+/** The process's autogroup line (Linux: "/autogroup-N nice K"). */
+exports.autogroup = () => require("node:fs").readFileSync("/proc/self/autogroup", "utf8").trim();

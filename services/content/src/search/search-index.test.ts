@@ -1,6 +1,6 @@
 import { BadRequestError } from "@docshelf/errors";
 import { SearchIndex, type PageInput } from "./search-index";
-import { SpaceIndex } from "./space-index";
+import { analyzeSections, LARGE_PAGE_CHARS, SpaceIndex, type AnalyzePages } from "./space-index";
 
 let seq = 0;
 function page(fields: Partial<PageInput> = {}): PageInput {
@@ -235,6 +235,40 @@ describe("SearchIndex built in turns", () => {
     a.indexRevision("s", "r1", large);
     await b.indexRevisionInTurns("s", "r1", large);
     for (const query of ["widget7", "topic13", "tail", "end of page"]) {
+      expect(b.search(query, { spaceIds: ["s"] })).toEqual(a.search(query, { spaceIds: ["s"] }));
+    }
+  });
+
+  test("large pages analysed elsewhere (a worker's copy of the answer) give the same index; small pages are analysed here", async () => {
+    const small: PageInput = { id: "small", title: "Small", path: "small", markdown: "# Short\n\nA short page about widget99." };
+    const pages = [...large, small];
+    const analysed: string[] = [];
+    const analyzeLarge: AnalyzePages = async (batch) => {
+      analysed.push(...batch.map((page) => page.id));
+      // As a worker answers: a structured-clone copy.
+      return structuredClone(batch.map(analyzeSections));
+    };
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const elsewhere = await SpaceIndex.buildInTurns("s", "r1", pages, undefined, analyzeLarge);
+    running = false;
+    expect(analysed).toEqual(large.filter((page) => page.markdown.length >= LARGE_PAGE_CHARS).map((page) => page.id));
+    expect(analysed).toHaveLength(12);
+    expect(turns).toBeGreaterThanOrEqual(2);
+    const atOnce = SpaceIndex.build("s", "r1", pages);
+    expect(elsewhere.sectionCount).toBe(atOnce.sectionCount);
+    expect(elsewhere.termCount).toBe(atOnce.termCount);
+    const a = new SearchIndex();
+    const b = new SearchIndex();
+    a.indexRevision("s", "r1", pages);
+    await b.indexRevisionInTurns("s", "r1", pages, analyzeLarge);
+    for (const query of ["widget7", "topic13", "tail", "end of page", "widget99", "short"]) {
       expect(b.search(query, { spaceIds: ["s"] })).toEqual(a.search(query, { spaceIds: ["s"] }));
     }
   });

@@ -2,7 +2,7 @@
 import { checkLimit, checkOffset, checkQuery } from "./query";
 import { excerpt } from "./excerpt";
 import { type PageInput } from "./sections";
-import { FIELDS, infixBytes, isDense, queryTerms, SpaceIndex, usesInfix, wordsHolding } from "./space-index";
+import { FIELDS, infixBytes, isDense, queryTerms, SpaceIndex, usesInfix, wordsHolding, type AnalyzePages } from "./space-index";
 
 export type { PageInput } from "./sections";
 
@@ -193,9 +193,9 @@ export class SearchIndex {
    * previous index for searches until the new one replaces it at once. The caller runs one build of a space
    * at a time (search-indexing.ts).
    */
-  async indexRevisionInTurns(spaceId: string, revisionId: string, pages: readonly PageInput[]): Promise<void> {
+  async indexRevisionInTurns(spaceId: string, revisionId: string, pages: readonly PageInput[], analyzeLarge?: AnalyzePages): Promise<void> {
     if (this.spaces.get(spaceId)?.space.revisionId === revisionId) return;
-    this.hold(spaceId, await SpaceIndex.buildInTurns(spaceId, revisionId, pages));
+    this.hold(spaceId, await SpaceIndex.buildInTurns(spaceId, revisionId, pages, undefined, analyzeLarge));
   }
 
   private hold(spaceId: string, space: SpaceIndex): void {

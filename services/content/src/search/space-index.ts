@@ -6,6 +6,45 @@ import { processTerm } from "./stop-words";
 /** Markdown indexed per turn of the event loop by SpaceIndex.buildInTurns. */
 export const BUILD_TURN_CHARS = 256 * 1024;
 
+/**
+ * A page of this much Markdown or more is analysed by buildInTurns' `analyzeLarge` (a worker thread or process)
+ * when it is given: its parse alone (markdown-it, then the words) holds a thread about 2 s per MiB, too long for
+ * one turn of the event loop that answers requests.
+ */
+export const LARGE_PAGE_CHARS = 32 * 1024;
+
+/** One section of a page as the index counts it: per field (FIELDS), its distinct words' count and its terms with their frequencies. */
+export interface AnalyzedSection {
+  lengths: number[];
+  terms: string[][];
+  counts: number[][];
+}
+
+/** Analyses pages (analyzeSections of each), somewhere else than this thread: its answer is copied back. */
+export type AnalyzePages = (pages: PageInput[]) => Promise<AnalyzedSection[][]>;
+
+/** A page's sections, each split into the terms the index counts (what buildInTurns' `analyzeLarge` answers per page). */
+export function analyzeSections(page: PageInput): AnalyzedSection[] {
+  const counts = new Map<string, number>();
+  const words = new Set<string>();
+  return splitIntoSections(page).map((section) => {
+    const out: AnalyzedSection = { lengths: [], terms: [], counts: [] };
+    for (const field of FIELDS) {
+      counts.clear();
+      words.clear();
+      for (const token of wordsOf(section[field])) {
+        words.add(token);
+        const term = processTerm(token);
+        if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+      }
+      out.lengths.push(words.size);
+      out.terms.push([...counts.keys()]);
+      out.counts.push([...counts.values()]);
+    }
+    return out;
+  });
+}
+
 /** Word separators, as MiniSearch's default tokenizer: Unicode spaces, line breaks, punctuation. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
@@ -224,14 +263,25 @@ export class SpaceIndex {
   /**
    * build, giving the event loop a turn (setImmediate) after each `turnChars` of Markdown indexed, so a
    * large space (an import's megabytes) never holds the process for the whole build: at most one page's
-   * splitting and the final packing at a time. The same index as build.
+   * splitting and the final packing at a time. With `analyzeLarge`, a page of LARGE_PAGE_CHARS or more is
+   * split and its words counted there (a worker), and only its terms are added here, in turns too: one large
+   * page never holds the event loop for its parse. The same index as build.
    */
-  static async buildInTurns(spaceId: string, revisionId: string, input: readonly PageInput[], turnChars = BUILD_TURN_CHARS): Promise<SpaceIndex> {
+  static async buildInTurns(spaceId: string, revisionId: string, input: readonly PageInput[], turnChars = BUILD_TURN_CHARS, analyzeLarge?: AnalyzePages): Promise<SpaceIndex> {
     const building = SpaceIndex.builder(spaceId, revisionId, input);
     let weight = 0;
     for (let p = 0; p < building.pages.length; p++) {
+      const page = building.pages[p];
+      if (analyzeLarge && page.markdown.length >= LARGE_PAGE_CHARS) {
+        // Parsed elsewhere (a worker): here only its terms are counted in, in turns of sections.
+        const sections = (await analyzeLarge([page]))[0];
+        await building.addAnalyzedInTurns(p, sections, turnChars);
+        weight = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       building.add(p);
-      weight += building.pages[p].markdown.length + 1024;
+      weight += page.markdown.length + 1024;
       if (weight >= turnChars) {
         weight = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -240,7 +290,11 @@ export class SpaceIndex {
     return building.finish();
   }
 
-  private static builder(spaceId: string, revisionId: string, input: readonly PageInput[]): { pages: PageInput[]; add(p: number): void; finish(): SpaceIndex } {
+  private static builder(
+    spaceId: string,
+    revisionId: string,
+    input: readonly PageInput[],
+  ): { pages: PageInput[]; add(p: number): void; addAnalyzedInTurns(p: number, sections: AnalyzedSection[], turnChars: number): Promise<void>; finish(): SpaceIndex } {
     const seen = new Set<string>();
     const pages = input.filter((page) => !seen.has(page.id) && seen.add(page.id));
     // A plain map while building (the searchable one is slower to fill), term → term number.
@@ -250,29 +304,35 @@ export class SpaceIndex {
     const fieldLengths: number[][] = FIELDS.map(() => []);
     const firstSection = new Uint32Array(pages.length + 1);
     const sectionPage: number[] = [];
-    const counts = new Map<string, number>();
-    const words = new Set<string>();
+    const addSection = (p: number, section: AnalyzedSection) => {
+      const s = sectionPage.length;
+      sectionPage.push(p);
+      FIELDS.forEach((_field, f) => {
+        fieldLengths[f].push(section.lengths[f]);
+        const terms = section.terms[f];
+        const counts = section.counts[f];
+        for (let i = 0; i < terms.length; i++) {
+          let t = termIds.get(terms[i]);
+          if (t === undefined) termIds.set(terms[i], (t = termIds.size));
+          (building[f][t] ??= []).push(s, counts[i]);
+        }
+      });
+    };
     const add = (p: number) => {
-      const page = pages[p];
       firstSection[p] = sectionPage.length;
-      for (const section of splitIntoSections(page)) {
-        const s = sectionPage.length;
-        sectionPage.push(p);
-        FIELDS.forEach((field, f) => {
-          counts.clear();
-          words.clear();
-          for (const token of wordsOf(section[field])) {
-            words.add(token);
-            const term = processTerm(token);
-            if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
-          }
-          fieldLengths[f].push(words.size);
-          for (const [term, count] of counts) {
-            let t = termIds.get(term);
-            if (t === undefined) termIds.set(term, (t = termIds.size));
-            (building[f][t] ??= []).push(s, count);
-          }
-        });
+      for (const section of analyzeSections(pages[p])) addSection(p, section);
+    };
+    const addAnalyzedInTurns = async (p: number, sections: AnalyzedSection[], turnChars: number) => {
+      firstSection[p] = sectionPage.length;
+      // A term counts about as much work as 8 characters of Markdown analysed here would.
+      let weight = 0;
+      for (const section of sections) {
+        addSection(p, section);
+        weight += 8 * (section.terms[0].length + section.terms[1].length) + 64;
+        if (weight >= turnChars) {
+          weight = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       }
     };
     const finish = () => {
@@ -291,7 +351,7 @@ export class SpaceIndex {
         buildInfix(termIds.keys()),
       );
     };
-    return { pages, add, finish };
+    return { pages, add, addAnalyzedInTurns, finish };
   }
 
   /** Whether section `s` holds term number `t` in any field (binary search in the postings). */
