@@ -40,7 +40,6 @@ import { loggedRevisions } from "./revisions-logged";
 import { presentSpace } from "./present";
 import { purgeDeleted } from "./purge";
 import { walk, type FileMeta } from "./revisions/tree";
-import { readDocuments, readDocument } from "./revisions/documents";
 import type { SpacePublishedUrl } from "@docshelf/contracts/sites";
 import type { CollectionInfo, ContentSchema, KeptAnswers } from "./service-types";
 
@@ -320,12 +319,16 @@ export function contentSchema(): ContentSchema {
 
       async markdownOf(documentId: string | undefined) {
         if (!documentId) return "";
-        return (await readDocument(this.documents, documentId)) ?? "";
+        const doc = await this.documents.findOne({ id: documentId });
+        return doc?.markdown ?? "";
       },
 
       async pagesWithMarkdown(revision: RevisionDoc) {
         const ids = [...new Set([...walk(revision.pages)].flatMap(({ page }) => (page.documentId ? [page.documentId] : [])))];
-        const bodies = await readDocuments(this.documents, ids);
+        const bodies = new Map<string, string>();
+        for (let i = 0; i < ids.length; i += 500) {
+          for (const doc of await this.documents.find({ id: op.in(ids.slice(i, i + 500)) })) bodies.set(doc.id, doc.markdown);
+        }
         return [...walk(revision.pages)].map(({ page }) => ({ id: page.id, title: page.title, path: page.path, markdown: bodies.get(page.documentId ?? "") ?? "" }));
       },
 

@@ -72,10 +72,7 @@ export interface RevisionHeadDoc {
 /** A page body, keyed by the SHA-256 of its markdown: identical bodies are stored once. */
 export interface DocumentDoc {
   id: string;
-  /** The body; "" when it is stored in `parts` (revisions/documents.ts). */
   markdown: string;
-  /** A long body's parts, stored under `<id>.0` … `<id>.<parts - 1>`. */
-  parts?: number;
   createdAt: string;
 }
 

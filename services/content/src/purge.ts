@@ -6,7 +6,6 @@ import * as events from "@docshelf/contracts/events";
 import { ConflictError } from "@docshelf/errors";
 import { op } from "@docshelf/store";
 import { walk, type PageNode } from "./revisions/tree";
-import { removeDocument } from "./revisions/documents";
 import { RETENTION_MS, type ContentService } from "./service-types";
 
 /** How long a purged space is announced again by every purge sweep (so for a day, once an hour). */
@@ -48,7 +47,7 @@ export async function purgeDeleted(service: ContentService): Promise<number> {
       for (const r of revision.reusableContents) removedDocuments.delete(r.documentId ?? "");
       for (const f of revision.files) removedFiles.delete(f.sha256);
     }
-    for (const id of removedDocuments) await removeDocument(service.documents, id);
+    for (const id of removedDocuments) await service.documents.deleteOne({ id });
     for (const sha256 of removedFiles) await service.files.remove(sha256);
   }
   return expired.length;

@@ -6,13 +6,12 @@ import type { Readable } from "node:stream";
 import { BadRequestError, NotFoundError } from "@docshelf/errors";
 import { jsonStream, readJson } from "@docshelf/runtime";
 import { listParams } from "@docshelf/list";
-import { newId } from "@docshelf/store";
+import { newId, op } from "@docshelf/store";
 import { idRule, urlRule, contentReadFlags as flags, pageReadFlags as pageFlags } from "@docshelf/validation";
 import type { RevisionDoc } from "./models";
 import { presentPage } from "./present";
 import { importWebsite } from "./website-import";
 import { commitChanges } from "./revisions/commit";
-import { readDocuments } from "./revisions/documents";
 import { changesForPaths, findPageByPath, normalizePaths, type FileMeta, type PageNode, type ReusableContentMeta } from "./revisions/tree";
 import { viewFor } from "./computed";
 import { serveFile, serveFiles, servePage, serveRevision } from "./content-answers";
@@ -195,7 +194,8 @@ export const revisionsInternalActions: ContentActions = {
     visibility: "public",
     params: { ids: { type: "array", items: idRule, max: 1000 }, stream: { type: "boolean", optional: true } },
     async handler(ctx: Ctx<{ ids: string[]; stream?: boolean }>): Promise<Record<string, string> | Readable> {
-      const bodies = Object.fromEntries(await readDocuments(this.documents, ctx.params.ids));
+      const docs = ctx.params.ids.length ? await this.documents.find({ id: op.in(ctx.params.ids) }) : [];
+      const bodies = Object.fromEntries(docs.map((d) => [d.id, d.markdown]));
       return ctx.params.stream ? jsonStream(bodies) : bodies;
     },
   },

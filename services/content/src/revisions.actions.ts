@@ -11,7 +11,6 @@ import { presentPage, type PageResource } from "./present";
 import { documentResolver, refIndex } from "./revisions/document-refs";
 import { semanticChanges } from "./revisions/semantic-changes";
 import { walk } from "./revisions/tree";
-import { readDocument } from "./revisions/documents";
 import { serveFile, serveFiles, servePage } from "./content-answers";
 import type { ContentActions, ContentService, Ctx } from "./service-types";
 
@@ -151,8 +150,8 @@ export const revisionActions: ContentActions = {
       const { documentId } = ctx.params;
       const missing = () => new NotFoundError(`Document ${documentId} was not found in the space.`);
       // An id stored nowhere is answered at once, without reading the space's older revisions.
-      const markdown = await readDocument(this.documents, documentId);
-      if (markdown === undefined) throw missing();
+      const doc = await this.documents.findOne({ id: documentId });
+      if (!doc) throw missing();
       let revision: RevisionDoc | undefined = await this.loadRevision(space.id, space.revision);
       let use = useOf(revision, documentId);
       if (!use) {
@@ -167,7 +166,7 @@ export const revisionActions: ContentActions = {
         }
       }
       if (!revision || !use) throw missing();
-      return markdownToDocument(markdown, documentResolver(refIndex(revision.pages, revision.files, revision.reusableContents), use.path));
+      return markdownToDocument(doc.markdown, documentResolver(refIndex(revision.pages, revision.files, revision.reusableContents), use.path));
     },
   },
 };
