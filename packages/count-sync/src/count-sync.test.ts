@@ -6,6 +6,8 @@ function controlledSync() {
   const sync = (key: string) => new Promise<void>((resolve) => runs.push({ key, finish: resolve }));
   const nextRun = async () => {
     for (let i = 0; i < 100 && runs.length === 0; i++) await Promise.resolve();
+    // A count after a write starts from a timer (its delay).
+    for (let i = 0; i < 50 && runs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
     return runs.shift()!;
   };
   return { sync, nextRun, pending: () => runs.length };
@@ -111,6 +113,27 @@ describe("CountSync with durable marks", () => {
     await counts.idle();
     expect(kept.size).toBe(0);
     expect(log).toEqual(["mark m0001", "write", "unmark m0001"]);
+  });
+
+  test("writes within the delay share one count sent and, once it is durable, one mark; marks sent are deleted with the next write", async () => {
+    const { marks, kept, log, newId } = memoryMarks();
+    const sent: string[] = [];
+    const counts = new CountSync(async (key) => void sent.push(key), () => {}, { marks, inOrder: true, newId, delayMs: 50 });
+    const write = (n: number) => counts.afterWrite("a", async () => void log.push(`write ${n}`));
+    await write(1);
+    await write(2);
+    await Promise.all([write(3), write(4)]);
+    expect(sent).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(sent).toEqual(["a"]);
+    expect(log).toEqual(["mark m0001", "write 1", "write 2", "write 3", "write 4"]);
+    // The sent mark is deleted with the next write (before it: in its commit on an ordered store) ...
+    await write(5);
+    expect(log.slice(5)).toEqual(["unmark m0001", "mark m0002", "write 5"]);
+    // ... or by itself when no write comes.
+    await counts.idle();
+    expect(sent).toEqual(["a", "a"]);
+    expect(kept.size).toBe(0);
   });
 
   test("when the store does not keep writes in order, the mark is acknowledged before the write is made", async () => {

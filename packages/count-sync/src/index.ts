@@ -7,6 +7,11 @@
 // owner). Marks left behind (the process killed before the count went out, or its owner unreachable) are sent
 // again by `resume` when the service starts. So the count is eventually right, also after a kill: the write is
 // never kept without its mark, and a mark goes only after a count taken after its write was acknowledged.
+//
+// What that costs is kept small, as each durable commit costs an fsync: the writes of a key within `delayMs` share
+// one count sent (and one mark: on a store that keeps writes in order, a write reuses the key's mark once it is
+// durable), and marks whose count went out are deleted with the next write made through `afterWrite` (the same
+// commit on such a store), or after FORGET_MS when none comes.
 interface Waiting {
   done: Promise<void>;
   resolve: () => void;
@@ -36,18 +41,34 @@ export interface DurableMarks {
    */
   inOrder: boolean;
   newId: () => string;
+  /** How long the count of a key waits after a write for more writes to send it with (0: sent at once). */
+  delayMs?: number;
 }
 
 /** Marks read per page by `resume`. */
 const RESUME_PAGE = 500;
+/** Marks whose count went out wait this long at most for a write to be deleted with. */
+const FORGET_MS = 1000;
+
+/** Writes of a key waiting for `delayMs` to send its count, and their marks. */
+interface Bucket {
+  marks: string[];
+  /** A mark of this bucket known to be durable, which a later write of the key may share (ordered stores). */
+  reusable?: string;
+}
 
 export class CountSync {
   /** Per key: whether a run is under way, and the run that will start after it (shared by its requests). */
   private readonly state = new Map<string, { running: boolean; next: Waiting | null }>();
   /** Per key, marks whose count failed to go out: deleted after the next run that sends it. */
   private readonly unsent = new Map<string, string[]>();
-  /** Runs and mark deletions under way, for `idle`. */
+  /** Runs, delays and mark deletions under way, for `idle`. */
   private readonly busy = new Set<Promise<unknown>>();
+  /** Per key, the writes waiting for the delay before their count is requested. */
+  private readonly buckets = new Map<string, Bucket>();
+  /** Marks whose count went out, to delete. */
+  private forgotten: string[] = [];
+  private forgetTimer?: NodeJS.Timeout;
   constructor(
     private readonly sync: (key: string) => Promise<void>,
     private readonly onError: (key: string, err: unknown) => void,
@@ -85,27 +106,65 @@ export class CountSync {
       await this.request(key);
       return result;
     }
-    const mark: PendingMark = { id: durable.newId(), key };
-    const marked = durable.marks.insert(mark).then(
-      () => true,
-      (err: unknown) => {
-        this.onError(key, err);
-        return false;
-      },
-    );
+    // Marks whose count went out are deleted now: on an ordered store, in this write's commit.
+    this.flushForgotten();
+    // On an ordered store the key's mark, once durable, covers this write too (made after it, counted by the run
+    // that deletes it: that run starts after this call, and the call makes its write before returning).
+    const shared = durable.inOrder ? this.buckets.get(key)?.reusable : undefined;
+    const mark = shared ?? durable.newId();
+    const marked: Promise<boolean> = shared
+      ? Promise.resolve(true)
+      : durable.marks.insert({ id: mark, key }).then(
+          () => {
+            const bucket = this.buckets.get(key);
+            if (bucket?.marks.includes(mark)) bucket.reusable ??= mark;
+            return true;
+          },
+          (err: unknown) => {
+            this.onError(key, err);
+            return false;
+          },
+        );
     // In order: the mark's write is made first, so the write is never kept without it.
     const isMarked = durable.inOrder ? undefined : await marked;
+    if (durable.inOrder) this.bucketOf(key).marks.push(mark);
     let result: T;
     try {
       result = await write();
     } catch (err) {
       // Refused: the count did not move; a mark that was written goes with the next count sent.
-      if (await marked) void this.request(key, [mark.id]);
+      if (await marked) this.later(key, mark);
       throw err;
     }
-    if (isMarked ?? (await marked)) void this.request(key, [mark.id]);
+    if (isMarked ?? (await marked)) this.later(key, mark);
     else await this.request(key);
     return result;
+  }
+
+  /** The key's bucket, made (and its delay started) if there is none. */
+  private bucketOf(key: string): Bucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      const made: Bucket = { marks: [] };
+      this.buckets.set(key, (bucket = made));
+      const delay = this.durable?.delayMs ?? 0;
+      this.track(
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            if (this.buckets.get(key) === made) this.buckets.delete(key);
+            this.track(this.request(key, [...new Set(made.marks)]));
+            resolve();
+          }, delay),
+        ),
+      );
+    }
+    return bucket;
+  }
+
+  /** Has `key`'s count sent after the delay, with `mark` deleted once it went out. */
+  private later(key: string, mark: string): void {
+    const bucket = this.bucketOf(key);
+    if (!bucket.marks.includes(mark)) bucket.marks.push(mark);
   }
 
   /**
@@ -130,7 +189,11 @@ export class CountSync {
 
   /** Resolves once no run and no mark deletion is under way (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.busy.size) await Promise.allSettled([...this.busy]);
+    for (;;) {
+      this.flushForgotten();
+      if (!this.busy.size) return;
+      await Promise.allSettled([...this.busy]);
+    }
   }
 
   private track(work: Promise<unknown>): void {
@@ -153,7 +216,7 @@ export class CountSync {
         } catch (err) {
           this.onError(key, err);
         }
-        if (sent) this.forget(key, marks);
+        if (sent) this.forget(marks);
         else if (marks.length) this.unsent.set(key, [...(this.unsent.get(key) ?? []), ...marks]);
         run.resolve();
       }
@@ -163,12 +226,39 @@ export class CountSync {
     }
   }
 
-  /** Deletes marks whose count went out (not awaited by anyone; one that fails is sent again at the next start). */
-  private forget(key: string, marks: string[]): void {
+  /** Deletes marks whose count went out, with the next write or after FORGET_MS (one that fails is sent again at the next start). */
+  private forget(marks: string[]): void {
     const durable = this.durable;
     if (!durable || !marks.length) return;
-    this.track(
-      Promise.all(marks.map((id) => durable.marks.deleteOne({ id }))).catch((err: unknown) => this.onError(key, err)),
-    );
+    this.forgotten.push(...marks);
+    if (!durable.inOrder) this.flushForgotten();
+    else if (!this.forgetTimer) {
+      let fired!: () => void;
+      this.track(new Promise<void>((resolve) => (fired = resolve)));
+      this.forgetTimer = setTimeout(() => {
+        this.forgetTimer = undefined;
+        this.flushForgotten();
+        fired();
+      }, FORGET_MS);
+      this.forgetTimer.unref?.();
+      this.forgetFired = fired;
+    }
+  }
+
+  private forgetFired?: () => void;
+
+  private flushForgotten(): void {
+    const durable = this.durable;
+    if (this.forgetTimer) {
+      clearTimeout(this.forgetTimer);
+      this.forgetTimer = undefined;
+      this.forgetFired?.();
+    }
+    if (!durable || !this.forgotten.length) return;
+    const ids = [...new Set(this.forgotten)];
+    this.forgotten = [];
+    // Every delete is made now (in this turn: one commit with whatever else is written in it).
+    const deletes = ids.map((id) => durable.marks.deleteOne({ id }));
+    this.track(Promise.all(deletes).catch((err: unknown) => this.onError("(marks)", err)));
   }
 }

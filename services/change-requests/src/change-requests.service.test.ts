@@ -133,6 +133,7 @@ describe("change-requests service", () => {
     expect((await call<{ number: number }>("create", { spaceId: "s-counted" })).number).toBe(42);
     expect((await call<{ number: number }>("create", { spaceId: "s-counted" })).number).toBe(43);
     // Counts go in the background, each mark deleted once its count was sent.
+    await service.countSync.idle();
     world.counts = [];
     await call("create", { spaceId: space });
     await service.countSync.idle();

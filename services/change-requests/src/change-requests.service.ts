@@ -31,6 +31,9 @@ const ANNOUNCE_SWEEP_MS = 30_000;
 /** Creates in one space at the same moment each take the next free number; this many tries before giving up. */
 const MAX_NUMBER_ATTEMPTS = 20;
 
+/** Writes within this long of each other share one count sent (and one mark): a count is eventually right, this much later. */
+const COUNT_DELAY_MS = 100;
+
 export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "change-requests",
@@ -210,7 +213,7 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
           }
         },
         (spaceId, err) => this.logger.warn({ err, spaceId }, "sending a space's change request counts failed; they are sent again with the next change and at the next start"),
-        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId },
+        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId, delayMs: COUNT_DELAY_MS },
       );
       // Counts a previous process left unsent (killed after a create was acknowledged, before its counts went out).
       if ((await this.countMarks.find({}, { limit: 1 })).length) {

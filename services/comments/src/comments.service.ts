@@ -32,6 +32,9 @@ function threadKey(thread: Thread): string {
   return JSON.stringify([thread.spaceId, thread.changeRequestId]);
 }
 
+/** Writes within this long of each other share one count sent (and one mark): a count is eventually right, this much later. */
+const COUNT_DELAY_MS = 100;
+
 export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "comments",
@@ -244,7 +247,7 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       this.countSync = new CountSync(
         (key) => this.syncCounts(key),
         (key, err) => this.logger.warn({ err, thread: key }, "sending a comment count failed; it is sent again with the next change and at the next start"),
-        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId },
+        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId, delayMs: COUNT_DELAY_MS },
       );
       // Counts a previous process left unsent (killed after a comment was acknowledged, before its count went out).
       if ((await this.countMarks.find({}, { limit: 1 })).length) {
