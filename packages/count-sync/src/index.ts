@@ -132,8 +132,10 @@ export class CountSync {
     try {
       result = await write();
     } catch (err) {
-      // Refused: the count did not move; a mark that was written goes with the next count sent.
+      // Refused: the count did not move; a mark that was written goes with the next count sent. (Without one,
+      // the count is sent again anyway: a run may have counted the write before a failed commit undid it.)
       if (await marked) this.later(key, mark);
+      else this.track(this.request(key));
       throw err;
     }
     if (isMarked ?? (await marked)) this.later(key, mark);
