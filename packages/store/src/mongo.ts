@@ -216,6 +216,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
 export class MongoStore implements Store {
   readonly kind = "mongo" as const;
+  readonly writesInOrder = false;
   private constructor(
     private readonly connection: mongoose.Connection,
     private readonly prefix: string,

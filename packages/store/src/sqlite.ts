@@ -801,6 +801,8 @@ export interface SqliteOptions {
 
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
+  /** One connection per directory, its transactions committed and fsynced in order (see the head of this file). */
+  readonly writesInOrder = true;
   private readonly connection: Connection;
   private open = true;
 

@@ -62,6 +62,13 @@ export interface CollectionSpec {
 
 export interface Store {
   readonly kind: "sqlite" | "mongo";
+  /**
+   * Whether writes to this store become durable in the order they were made, on any of its collections: a write
+   * made after another (its call made after the other's, not after its answer) is never kept without it. SQLite:
+   * yes (one connection, transactions committed in order, the WAL replayed in order after a crash). MongoDB: no
+   * (writes go over a pool of connections). A caller that needs "B only with A" may then skip awaiting A before B.
+   */
+  readonly writesInOrder: boolean;
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
   /** The service's content-addressed bytes named `name`: files beside the embedded store's database, a GridFS bucket in MongoDB. */
   blobs(name: string): BlobStore;

@@ -124,6 +124,23 @@ describe("change-requests service", () => {
     return cr;
   }
 
+  test("concurrent creates in one space get distinct numbers in turn; the space's counts follow them", async () => {
+    const space = "s-numbered";
+    const created = await Promise.all(Array.from({ length: 8 }, (_, i) => call<{ number: number }>("create", { spaceId: space, subject: `n${i}` })));
+    expect(created.map((cr) => cr.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // A space whose counter (earlier versions) is ahead of its change requests goes on from the counter.
+    await service.counters.insert({ id: "s-counted", last: 41 });
+    expect((await call<{ number: number }>("create", { spaceId: "s-counted" })).number).toBe(42);
+    expect((await call<{ number: number }>("create", { spaceId: "s-counted" })).number).toBe(43);
+    // Counts go in the background, each mark deleted once its count was sent.
+    await service.countSync.idle();
+    world.counts = [];
+    await call("create", { spaceId: space });
+    await service.countSync.idle();
+    expect(world.counts.at(-1)).toBe(9);
+    expect(await service.countMarks.count({})).toBe(0);
+  });
+
   test("a merge reads the three trees and stores the result as streams, then announces it once", async () => {
     const cr = await divergedChangeRequest();
     world.stored = [];

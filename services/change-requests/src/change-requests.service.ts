@@ -9,7 +9,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { atLeast, callerOf, type Role } from "@docshelf/access";
 import { configFor, natsConnectionOptions } from "@docshelf/config";
 import { ConflictError, ForbiddenError, NotFoundError } from "@docshelf/errors";
-import { newSecret, op, storeMixin } from "@docshelf/store";
+import { newId, newSecret, op, storeMixin } from "@docshelf/store";
 import { changeRequestContentActions } from "./change-request-content.actions";
 import { CountSync } from "@docshelf/count-sync";
 import { jsonStream, readJson } from "@docshelf/runtime";
@@ -29,6 +29,11 @@ import { KeyedQueue } from "./keyed-queue";
 /** A merge still pending this long after it was committed is announced by the sweep (its own request had time). */
 const ANNOUNCE_GRACE_MS = 30_000;
 const ANNOUNCE_SWEEP_MS = 30_000;
+/** Creates in one space at the same moment each take the next free number; this many tries before giving up. */
+const MAX_NUMBER_ATTEMPTS = 20;
+
+/** Writes within this long of each other share one count sent (and one mark): a count is eventually right, this much later. */
+const COUNT_DELAY_MS = 100;
 
 export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
@@ -99,14 +104,23 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
       },
 
       async nextNumber(spaceId: string) {
-        for (;;) {
-          const counter = await this.counters.updateOne({ id: spaceId }, { $inc: { last: 1 } });
-          if (counter) return counter.last;
+        // Change requests are deleted only with their space, so the highest number is the last one given. The
+        // counter is read for data written by earlier versions, which counted there (and never skipped back).
+        const [[last], counter] = await Promise.all([
+          this.changeRequests.find({ spaceId }, { sort: [["number", -1]], limit: 1 }),
+          this.counters.findOne({ id: spaceId }),
+        ]);
+        return Math.max(last?.number ?? 0, counter?.last ?? 0) + 1;
+      },
+
+      async insertNumbered(doc: Omit<ChangeRequestDoc, "number">) {
+        // The [spaceId, number] unique index refuses a number another create took meanwhile: take the next one.
+        for (let attempt = 1; ; attempt++) {
+          const numbered: ChangeRequestDoc = { ...doc, number: await this.nextNumber(doc.spaceId) } as ChangeRequestDoc;
           try {
-            await this.counters.insert({ id: spaceId, last: 0 });
+            return await this.countSync.afterWrite(doc.spaceId, () => this.changeRequests.insert(numbered));
           } catch (err) {
-            // Another create made the counter first: increment theirs.
-            if (!(err instanceof ConflictError)) throw err;
+            if (!(err instanceof ConflictError) || attempt >= MAX_NUMBER_ATTEMPTS) throw err;
           }
         }
       },
@@ -182,6 +196,10 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
     created() {
       this.clockOffsetMs = 0;
       this.mergeQueue = new KeyedQueue();
+    },
+
+    async started() {
+      // After the store mixin's started: the marks live in the service's store (packages/count-sync).
       this.countSync = new CountSync(
         async (spaceId) => {
           // Per status, each from the [spaceId, status] index; the total is their sum (a count by space alone
@@ -190,13 +208,25 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
           const of = (status: Status) => byStatus[STATUSES.indexOf(status)];
           const changeRequests = byStatus.reduce((sum, n) => sum + n, 0);
           const [changeRequestsOpen, changeRequestsDraft] = [of("open"), of("draft")];
-          await call(this.broker, content.setCounts, { spaceId, changeRequests, changeRequestsOpen, changeRequestsDraft });
+          try {
+            await call(this.broker, content.setCounts, { spaceId, changeRequests, changeRequestsOpen, changeRequestsDraft });
+          } catch (err) {
+            // The space is gone (purged since): its counts have nowhere to go, and its marks may go.
+            if ((err as { code?: unknown })?.code !== 404) throw err;
+          }
         },
-        (spaceId, err) => this.logger.warn({ err, spaceId }, "sending a space's change request counts failed; the next change sends them again"),
+        (spaceId, err) => this.logger.warn({ err, spaceId }, "sending a space's change request counts failed; they are sent again with the next change and at the next start"),
+        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId, delayMs: COUNT_DELAY_MS },
       );
-    },
+      // Counts a previous process left unsent (killed after a create was acknowledged, before its counts went out).
+      if ((await this.countMarks.find({}, { limit: 1 })).length) {
+        void this.broker
+          .waitForServices(["content"])
+          .then(() => this.countSync.resume())
+          .then((sent) => this.logger.info(`sent the change request counts of ${sent} spaces left unsent by the last run`))
+          .catch((err: unknown) => this.logger.warn({ err }, "sending the change request counts left unsent failed; the next start tries again"));
+      }
 
-    async started() {
       const nats = configFor(this.broker).nats;
       if (nats) {
         // Not awaited: readiness does not wait on JetStream. Until the channel is up, merges stay pending.

@@ -45,10 +45,9 @@ export const lifecycleActions: ChangeRequestsActions = {
       const [space] = await afterCheck(this.loadSpace(ctx, ctx.params.spaceId), creator);
       this.requireRole(space, "edit", "Creating a change request");
       const now = new Date().toISOString();
-      const doc: ChangeRequestDoc = {
+      const fields: Omit<ChangeRequestDoc, "number"> = {
         id: newId(),
         spaceId: space.spaceId,
-        number: await this.nextNumber(space.spaceId),
         status: "draft",
         subject: ctx.params.subject ?? "",
         createdBy: caller.id,
@@ -60,10 +59,11 @@ export const lifecycleActions: ChangeRequestsActions = {
         createdAt: now,
         updatedAt: now,
       };
-      if (ctx.params.agentTaskId) doc.agentTaskId = ctx.params.agentTaskId;
-      await this.changeRequests.insert(doc);
-      // The answer is presented while the space's counts are sent; it answers after both.
-      const [[resource]] = await Promise.all([this.present(ctx, [doc], space.revision, creator), this.syncCounts(space.spaceId)]);
+      if (ctx.params.agentTaskId) fields.agentTaskId = ctx.params.agentTaskId;
+      // One write: the number is the space's next free one, and the space's counts follow in the background,
+      // durably (a mark kept with the change request until they were sent).
+      const doc = await this.insertNumbered(fields);
+      const [resource] = await this.present(ctx, [doc], space.revision, creator);
       ctx.meta.$statusCode = 201;
       ctx.meta.$responseHeaders = { Location: `${this.publicUrl()}/v1/spaces/${space.spaceId}/change-requests/${doc.id}` };
       return resource;

@@ -1,4 +1,4 @@
-// Change requests and the per-space number counters as stored.
+// Change requests, the per-space number counters of earlier versions and the counts still to be sent, as stored.
 import type { CollectionSpec } from "@docshelf/store";
 
 export const STATUSES = ["draft", "open", "archived", "merged"] as const;
@@ -7,7 +7,7 @@ export type Status = (typeof STATUSES)[number];
 export interface ChangeRequestDoc {
   id: string;
   spaceId: string;
-  /** 1, 2, 3… per space, from the space's counter: never reused. */
+  /** 1, 2, 3… per space: one above the highest given (unique per space; change requests are deleted only with their space, so never reused). */
   number: number;
   status: Status;
   subject: string;
@@ -64,16 +64,19 @@ export interface WatchDoc {
   updatedAt: string;
 }
 
-export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests" | "watches", CollectionSpec> = {
+export const collections: Record<"changeRequests" | "counters" | "settings" | "reviews" | "reviewRequests" | "watches" | "countMarks", CollectionSpec> = {
   changeRequests: {
     name: "change_requests",
     // [spaceId, status, number]: a space's list by status, newest first.
     indexes: [{ fields: ["spaceId", "number"], unique: true }, { fields: ["spaceId", "status"] }, { fields: ["spaceId", "status", "number"] }, { fields: ["status", "updatedAt"] }, { fields: ["contributors"] }, { fields: ["announcePending"] }],
   },
+  /** Per space, the last number given by earlier versions (read, no longer written: numbers come from the unique index). */
   counters: { name: "counters" },
   settings: { name: "settings" },
   /** Reviews (reviews.ts), and the reviewers asked for one until they answer. */
   reviews: { name: "reviews", indexes: [{ fields: ["changeRequestId", "createdAt"] }] },
+  /** A space whose change request counts are still to be sent, written with the change (packages/count-sync); deleted once sent. */
+  countMarks: { name: "count_marks" },
   reviewRequests: { name: "review_requests", indexes: [{ fields: ["changeRequestId", "createdAt"] }, { fields: ["userId"] }] },
   /** Who watches a change request (watch.actions.ts). */
   watches: { name: "watches", indexes: [{ fields: ["changeRequestId", "watching"] }, { fields: ["spaceId"] }] },

@@ -4,8 +4,8 @@ import type { KeptSpaceAccess } from "@docshelf/contracts/kept-access";
 import type { User } from "@docshelf/contracts/identity";
 import type { Context, Service } from "moleculer";
 import type { Caller, Role } from "@docshelf/access";
-import type { Collection } from "@docshelf/store";
-import type { CountSync } from "@docshelf/count-sync";
+import type { Collection, Store } from "@docshelf/store";
+import type { CountSync, PendingMark } from "@docshelf/count-sync";
 import type { TreeContent } from "./merge";
 import type { MergedChannel } from "./merged-channel";
 import type { ChangeRequestDoc, CounterDoc, SettingDoc, WatchDoc } from "./models";
@@ -22,6 +22,9 @@ export interface Vars {
   reviews: Collection<ReviewDoc>;
   reviewRequests: Collection<ReviewRequestDoc>;
   watches: Collection<WatchDoc>;
+  /** Spaces whose change request counts are still to be sent (packages/count-sync's durable marks). */
+  countMarks: Collection<PendingMark>;
+  store: Store;
   countSync: CountSync;
   /** Signs the temporary PDF URLs; made once and kept, so URLs work on every replica. */
   pdfKey: string;
@@ -55,8 +58,13 @@ export interface Methods {
   loadChangeRequest(spaceId: string, ref: string): Promise<ChangeRequestDoc>;
   /** Both at once, as the caller: 404 for a hidden space or an unknown change request. */
   load(ctx: Context, spaceId: string, ref: string): Promise<{ space: SpaceSeen; cr: ChangeRequestDoc; caller: Caller }>;
-  /** The next number of the space, from its counter (atomic $inc: concurrent creates never share one). */
+  /** The next number of the space: one above the highest given (and above the counter of earlier versions). */
   nextNumber(spaceId: string): Promise<number>;
+  /**
+   * Inserts a new change request with the space's next number (again with the next one when a concurrent create
+   * took it: the unique index refuses it) and answers it without waiting for the space's counts (CountSync.afterWrite).
+   */
+  insertNumbered(doc: Omit<ChangeRequestDoc, "number">): Promise<ChangeRequestDoc>;
   /** `users`, when given, are the creators of `docs` (creatorsOf), already asked for. */
   present(ctx: Context, docs: ChangeRequestDoc[], mainRevision: string | null, users?: Promise<Record<string, User>>): Promise<ChangeRequestResource[]>;
   /** The creators of `docs`, as GitBook embeds them. */

@@ -100,12 +100,12 @@ function commentActionsIn(kind: ThreadKind): Record<"list"|"post"|"get"|"update"
           if (!page) throw new NotFoundError(`Page ${ctx.params.page} was not found in the space.`);
           comment.target.page = page;
         }
-        await this.comments.insert(comment);
-        // The answer is presented while the commenter and the count are recorded; it answers after all three.
+        // The thread's count follows in the background, durably (a mark kept with the comment until it was sent).
+        await this.countedWrite(access.thread, () => this.comments.insert(comment));
+        // The answer is presented while the commenter is recorded; it answers after both.
         const [[resource]] = await Promise.all([
           this.presentComments(ctx, access, [comment], undefined, author),
           this.recordCommenter(access.thread, comment.postedBy, comment.postedAt),
-          this.countsChanged(access.thread),
           this.notifyPosted(ctx, access, { commentId: comment.id, postedBy: comment.postedBy, markdown: comment.markdown, page: comment.target.page }),
         ]);
         return resource;

@@ -1,4 +1,5 @@
 // The comments service on a broker of its own, with stand-ins for content, identity, orgs and change requests.
+import type { CountSync } from "@docshelf/count-sync";
 import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { bindConfig, loadConfig } from "@docshelf/config";
 import { commentsSchema } from "./comments.service";
@@ -100,6 +101,8 @@ describe("comments service", () => {
     await broker.start();
   });
   afterAll(() => broker.stop());
+  /** Counts follow a post in the background (packages/count-sync): until they were sent. */
+  const countsSent = () => (broker.getLocalService("comments") as unknown as { countSync: CountSync }).countSync.idle();
 
   test("a page comment turns outdated when the page's updatedAt moves, and keeps its snapshot when the page goes", async () => {
     world.pages = { p1: page("2026-01-02T00:00:00.000Z") };
@@ -115,6 +118,7 @@ describe("comments service", () => {
     const before = (await call<{ count: number }>("list", { spaceId: SPACE, status: "open" })).count;
     world.spaceCounts = [];
     await Promise.all(Array.from({ length: 10 }, () => call("post", { spaceId: SPACE, body: { markdown: "x" } })));
+    await countsSent();
     expect(world.spaceCounts.at(-1)).toBe(before + 10);
   });
 
@@ -122,6 +126,7 @@ describe("comments service", () => {
     world.crCounts = [];
     const posted = await call<{ target: { changeRequest: string; revision: string } }>("postInChangeRequest", { spaceId: SPACE, changeRequestId: "7", body: { markdown: "x" } });
     expect(posted.target).toMatchObject({ changeRequest: "cr1", revision: "crrev" });
+    await countsSent();
     expect(world.crCounts).toEqual([{ changeRequestId: "cr1", comments: 1 }]);
     await expect(call("listInChangeRequest", { spaceId: SPACE, changeRequestId: "nope" })).rejects.toMatchObject({ code: 404 });
   });

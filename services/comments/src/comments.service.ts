@@ -32,6 +32,9 @@ function threadKey(thread: Thread): string {
   return JSON.stringify([thread.spaceId, thread.changeRequestId]);
 }
 
+/** Writes within this long of each other share one count sent (and one mark): a count is eventually right, this much later. */
+const COUNT_DELAY_MS = 100;
+
 export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods, Vars> {
   return {
     name: "comments",
@@ -235,22 +238,41 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
         return this.countSync.request(threadKey(thread));
       },
 
+      countedWrite<T>(thread: Thread, write: () => Promise<T>) {
+        return this.countSync.afterWrite(threadKey(thread), write);
+      },
+
       async syncCounts(key: string) {
         const [spaceId, changeRequestId] = JSON.parse(key) as [string, string | null];
         const comments = await this.comments.count({ spaceId, changeRequestId, status: "open" });
-        if (changeRequestId) {
-          await call(this.broker, changeRequests.setComments, { spaceId, changeRequestId, comments });
-        } else {
-          await call(this.broker, content.setCounts, { spaceId, comments });
+        try {
+          if (changeRequestId) {
+            await call(this.broker, changeRequests.setComments, { spaceId, changeRequestId, comments });
+          } else {
+            await call(this.broker, content.setCounts, { spaceId, comments });
+          }
+        } catch (err) {
+          // The space or change request is gone (deleted since): its count has nowhere to go, and its marks may go.
+          if ((err as { code?: unknown })?.code !== 404) throw err;
         }
       },
     },
 
-    created() {
+    async started() {
+      // After the store mixin's started: the marks live in the service's store (packages/count-sync).
       this.countSync = new CountSync(
         (key) => this.syncCounts(key),
-        (key, err) => this.logger.warn({ err, thread: key }, "sending a comment count failed; the next change sends it again"),
+        (key, err) => this.logger.warn({ err, thread: key }, "sending a comment count failed; it is sent again with the next change and at the next start"),
+        { marks: this.countMarks, inOrder: this.store.writesInOrder, newId, delayMs: COUNT_DELAY_MS },
       );
+      // Counts a previous process left unsent (killed after a comment was acknowledged, before its count went out).
+      if ((await this.countMarks.find({}, { limit: 1 })).length) {
+        void this.broker
+          .waitForServices(["content", "change-requests"])
+          .then(() => this.countSync.resume())
+          .then((sent) => this.logger.info(`sent the comment counts of ${sent} threads left unsent by the last run`))
+          .catch((err: unknown) => this.logger.warn({ err }, "sending the comment counts left unsent failed; the next start tries again"));
+      }
     },
   };
 }

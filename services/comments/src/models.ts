@@ -61,11 +61,13 @@ export interface CommenterDoc extends Thread {
   firstAt: string;
 }
 
-export const collections: Record<"comments" | "replies" | "commenters", CollectionSpec> = {
+export const collections: Record<"comments" | "replies" | "commenters" | "countMarks", CollectionSpec> = {
   comments: {
     name: "comments",
     indexes: [{ fields: ["spaceId", "changeRequestId", "status"] }, { fields: ["spaceId", "changeRequestId", "postedAt"] }, { fields: ["target.page.id"] }],
   },
   replies: { name: "replies", indexes: [{ fields: ["commentId", "postedAt"] }, { fields: ["spaceId", "changeRequestId", "postedBy"] }] },
   commenters: { name: "commenters", indexes: [{ fields: ["spaceId", "changeRequestId", "userId"], unique: true }, { fields: ["spaceId", "changeRequestId", "firstAt"] }] },
+  /** A thread whose open-comment count is still to be sent, written with the comment (packages/count-sync); deleted once sent. */
+  countMarks: { name: "count_marks" },
 };

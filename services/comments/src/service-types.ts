@@ -1,9 +1,9 @@
 // The comments service's shape as its action modules see it: its collections and shared methods.
 import type { Context, Service } from "moleculer";
 import type { Caller, RoleOrGuest } from "@docshelf/access";
-import type { Collection } from "@docshelf/store";
+import type { Collection, Store } from "@docshelf/store";
 import type { BodyFormat } from "./body";
-import type { CountSync } from "@docshelf/count-sync";
+import type { CountSync, PendingMark } from "@docshelf/count-sync";
 import type { CommenterDoc, CommentDoc, ReplyDoc, Thread } from "./models";
 import type { CommentResource, ReplyResource, User } from "./present";
 
@@ -11,6 +11,9 @@ export interface Vars {
   comments: Collection<CommentDoc>;
   replies: Collection<ReplyDoc>;
   commenters: Collection<CommenterDoc>;
+  /** Threads whose comment count is still to be sent (packages/count-sync's durable marks). */
+  countMarks: Collection<PendingMark>;
+  store: Store;
   countSync: CountSync;
 }
 
@@ -57,6 +60,8 @@ export interface Methods {
   /** Sends the thread's open-comment count to its owner; resolves after a count taken after the call went out. */
   countsChanged(thread: Thread): Promise<void>;
   syncCounts(key: string): Promise<void>;
+  /** Makes `write` (a new comment) and answers it without waiting for the thread's count, which follows it (CountSync.afterWrite). */
+  countedWrite<T>(thread: Thread, write: () => Promise<T>): Promise<T>;
   /** Notes that `userId` has commented or replied in the thread. */
   recordCommenter(thread: Thread, userId: string, at: string): Promise<void>;
   /** Drops those of `userIds` who have no comment or reply left in the thread from its commenters. */
