@@ -88,7 +88,11 @@ export function setUpTree(doc: Document): void {
       title.after(box);
       box.focus();
       box.select();
+      let finished = false;
       const done = (save: boolean) => {
+        // Once: removing the box blurs it, and the blur would end it again.
+        if (finished) return;
+        finished = true;
         const value = box.value.trim();
         if (save && value && value !== title.textContent) {
           field(form, "title").value = value;
@@ -109,9 +113,7 @@ export function setUpTree(doc: Document): void {
           done(false);
         }
       });
-      box.addEventListener("blur", () => {
-        if (box.isConnected) done(false);
-      });
+      box.addEventListener("blur", () => done(false));
     };
     details.querySelector("summary")?.addEventListener("click", (event) => {
       event.preventDefault();
