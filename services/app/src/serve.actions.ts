@@ -756,6 +756,8 @@ async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentAp
     const gone = canEdit ? await deletedPage(as, space.id, req.query.deleted, req.query.from) : undefined;
     return page(200, arrangePage(viewer, space, cr, revision.pages, canEdit, undefined, gone && !placeOf(revision.pages, gone.id) ? gone : undefined));
   }
+  // A reader's post is refused before any of its fields is looked at.
+  if (!canEdit) throw new PageError(403, "Forbidden", "Only people who may edit this space arrange its pages.");
   const form = req.form ?? {};
   const refuse = (message: string) => page(400, arrangePage(viewer, space, cr, revision.pages, canEdit, message));
   // A page dragged onto another in the tree (the tree's script), before, after or inside it.
