@@ -1,6 +1,6 @@
 // The block editor of a change request's page (`…/changes/{n}/{page}?edit=blocks`): ProseMirror over
 // GitBook's document model (schema.ts, convert.ts), with a slash menu, a floating toolbar, Markdown
-// shortcuts, undo/redo, moving blocks with Alt+arrows, pasting HTML and Markdown (paste.ts), and saving
+// shortcuts, undo/redo, moving blocks with Alt+arrows or their drag handles (block-handle.ts), pasting HTML and Markdown (paste.ts), and saving
 // into the change request (save.ts); live with the page's other editors (collab.ts: Yjs through y-prosemirror,
 // presence with y-protocols' awareness), alone when live editing is not available.
 import "./editor.css";
@@ -21,6 +21,7 @@ import { prosemirrorToYXmlFragment, redo as yRedo, undo as yUndo, yCursorPlugin,
 import { LiveConnection, seedUpdate, type LiveState } from "./collab";
 import { mergeBlocks } from "./merge";
 import { blockBar } from "./block-bar";
+import { blockHandles } from "./block-handle";
 import { codeEnter, moveBlock, toggleTask } from "./blocks";
 import { fromEditor, toEditor } from "./convert";
 import { Saver, type SaveState } from "./save";
@@ -419,6 +420,7 @@ function start(): void {
         gapCursor(),
         floatingToolbar(picker),
         blockBar(),
+        blockHandles(),
         imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
         pasting(),
         new Plugin({
