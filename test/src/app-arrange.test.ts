@@ -1,7 +1,8 @@
 // The app's change-request and team pages through the HTTP gateway, in both process modes: arranging a
 // change request's pages (up, down, nest, un-nest, add under a page) as GitBook's update_page `into`/`at`
 // moves them; its changes page by page and the pages that conflict with main (and a merge refused with
-// them); a team's members and removing a member of the organization. Each: a reader sees no form and is
+// them); placing a page before, inside or after another (the tree's drag and drop), renaming, deleting and undoing it;
+// a team's members and removing a member of the organization. Each: a reader sees no form and is
 // refused posting, another organization's user finds nothing, a form without its CSRF token is 403.
 import { addMember, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, appWorld, csrfOf, signedIn, type AppWorld } from "./app-fixtures";
@@ -96,6 +97,71 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       expect(JSON.stringify(main.body.pages)).not.toContain("Alpha");
     });
 
+    test("a page placed before, inside or after another (the tree's drag and drop), renamed, deleted and brought back by its undo", async () => {
+      const cr = await changeRequest("Placed", [
+        { operation: "insert_page", title: "One", document: { markdown: "1" } },
+        { operation: "insert_page", title: "Two", document: { markdown: "2" } },
+        { operation: "insert_page", title: "Three", document: { markdown: "3" } },
+      ]);
+      const pages = `${cr.app}/~pages`;
+      const head = titles(await tree(cr.api)).slice(0, -3);
+      const mine = async () => titles(await tree(cr.api)).slice(head.length);
+      const place = async (title: string, target: string, position: string) => {
+        const now = await tree(cr.api);
+        return alice.submit(pages, pages, { intent: "place", page: idOf(now, title), target: idOf(now, target), position });
+      };
+      expect((await place("Three", "One", "before")).location).toBe(pages);
+      expect(await mine()).toEqual(["Three", "One", "Two"]);
+      expect((await place("One", "Three", "inside")).status).toBe(303);
+      expect(await mine()).toEqual([["Three", ["One"]], "Two"]);
+      expect((await place("Three", "Two", "after")).status).toBe(303);
+      expect(await mine()).toEqual(["Two", ["Three", ["One"]]]);
+      // Into its own subpage, onto itself, or a position not offered: 400 naming it, nothing moved; an unknown page: 404.
+      const bad = await place("Three", "One", "inside");
+      expect(bad.status).toBe(400);
+      expect(bad.text).toContain("cannot go there");
+      expect((await place("Two", "Two", "before")).status).toBe(400);
+      const sideways = await place("Two", "Three", "sideways");
+      expect(sideways.status).toBe(400);
+      expect(sideways.text).toContain("position");
+      expect((await alice.submit(pages, pages, { intent: "place", page: "nope", target: idOf(await tree(cr.api), "Two"), position: "before" })).status).toBe(404);
+      expect(await mine()).toEqual(["Two", ["Three", ["One"]]]);
+
+      // Rename: the title; an empty or too long one is a 400 naming the field.
+      expect((await alice.submit(pages, pages, { intent: "rename", page: idOf(await tree(cr.api), "Two"), title: "Deux" })).status).toBe(303);
+      expect(await mine()).toEqual(["Deux", ["Three", ["One"]]]);
+      for (const title of ["  ", "x".repeat(201)]) {
+        const refused = await alice.submit(pages, pages, { intent: "rename", page: idOf(await tree(cr.api), "Deux"), title });
+        expect(refused.status).toBe(400);
+        expect(refused.text).toContain("title:");
+      }
+
+      // Delete Three (and One under it): the next page offers to undo it; Undo brings both back at their place.
+      const deleted = await alice.submit(pages, pages, { intent: "delete", page: idOf(await tree(cr.api), "Three") });
+      expect(deleted.status).toBe(303);
+      expect(deleted.location).toMatch(/~pages\?deleted=[\w-]+&from=[\w-]+$/);
+      expect(await mine()).toEqual(["Deux"]);
+      const offered = await alice.get(deleted.location!);
+      expect(offered.text).toContain("Deleted “Three” and 1 page under it");
+      const revision = /name="revision" value="([\w-]+)"/.exec(offered.text)?.[1] ?? "";
+      const page = /name="intent" value="restore"><input type="hidden" name="page" value="([\w-]+)"/.exec(offered.text)?.[1] ?? "";
+      // A reader sees no undo; another organization's user finds nothing.
+      expect((await readerBrowser.get(deleted.location!)).text).not.toContain("restore");
+      expect((await bob.get(deleted.location!)).status).toBe(404);
+      // A revision or page that is not one: refused, nothing written.
+      const wrong = await alice.submit(pages, pages, { intent: "restore", page, revision: "nope" });
+      expect(wrong.status).toBe(400);
+      expect(await mine()).toEqual(["Deux"]);
+      expect((await alice.submit(pages, pages, { intent: "restore", page, revision })).status).toBe(303);
+      expect(await mine()).toEqual(["Deux", ["Three", ["One"]]]);
+      // Once back, the undo is no longer offered, and a second undo is refused.
+      expect((await alice.get(deleted.location!)).text).not.toContain("undo-delete");
+      expect((await alice.submit(pages, pages, { intent: "restore", page, revision })).status).toBe(400);
+      const one = await w.alice.api.get(`${cr.api}/content/path/three/one?format=markdown`);
+      expect(one.status).toBe(200);
+      expect(one.body.markdown).toContain("1");
+    });
+
     test("without the CSRF token a move is refused (403); a reader sees no move form and is refused; another organization's user finds nothing", async () => {
       const cr = await changeRequest("Arrange guarded", [{ operation: "insert_page", title: "Delta", document: { markdown: "D" } }]);
       const pages = `${cr.app}/~pages`;
@@ -116,6 +182,21 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       expect(theirs.status).toBe(404);
       expect(theirs.text).not.toContain("Delta");
       expect((await bob.post(pages, { _csrf: csrfOf(theirs.text), intent: "move", page: id, direction: "up" })).status).toBe(404);
+      // The tree's other forms alike: place, rename, delete and restore.
+      const others: Array<Record<string, string>> = [
+        { intent: "place", page: id, target: id, position: "before" },
+        { intent: "rename", page: id, title: "Renamed" },
+        { intent: "delete", page: id },
+        { intent: "restore", page: id, revision: "r" },
+      ];
+      for (const fields of others) {
+        expect((await alice.post(pages, fields)).status).toBe(403);
+        expect([403, 404]).toContain((await readerBrowser.post(pages, { _csrf: csrfOf(seen.text), ...fields })).status);
+        expect((await bob.post(pages, { _csrf: csrfOf(theirs.text), ...fields })).status).toBe(404);
+      }
+      expect(seen.text).not.toContain('value="delete"');
+      expect(seen.text).not.toContain('value="rename"');
+      expect(JSON.stringify(await tree(cr.api))).toBe(before);
     });
   });
 

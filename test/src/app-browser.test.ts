@@ -80,10 +80,10 @@ suites("the app in Chromium over %s", (mode) => {
     await page.selectOption("#new-parent", { label: "Welcome" });
     await page.click('button:text-is("Add page")');
     await page.waitForURL(/\/~pages$/);
-    expect(await page.textContent("ol.arrange li:has(> span:text-is('Welcome')) ol")).toContain("Appendix");
+    expect(await page.textContent("ol.arrange li:has(> .tree-row > span:text-is('Welcome')) ol")).toContain("Appendix");
     await page.click('button:has-text("Un-nest"):has(span:text-is(" Appendix out of its parent"))');
     await page.waitForURL(/\/~pages$/);
-    expect(await page.locator("ol.arrange > li > span.page-title").allTextContents()).toContain("Appendix");
+    expect(await page.locator("ol.arrange > li > .tree-row > span.page-title").allTextContents()).toContain("Appendix");
     await shot(page, "arrange");
     await page.click('p.meta a:has-text("Browser edit")');
     await page.click('a:text-is("Changes")');

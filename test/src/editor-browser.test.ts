@@ -260,6 +260,31 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.close();
   });
 
+  test("a block dragged by its handle moves there, once, and is saved so", async () => {
+    const cr = await changeRequest("Dragged blocks");
+    const { page, trace } = await openEditor(cr.path);
+    await page.click(".editor-content");
+    await page.keyboard.press("Control+End");
+    for (const text of ["Para Alpha", "Para Bravo", "Para Charlie"]) {
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(text);
+    }
+    // Hovering a block shows its handle; dragged onto the top of Para Alpha, Para Charlie goes before it.
+    await page.hover('.editor-content p:has-text("Para Charlie")');
+    await page.waitForSelector(".block-handle:not([hidden])");
+    await page.dragAndDrop(".block-handle", '.editor-content p:has-text("Para Alpha")', { targetPosition: { x: 40, y: 2 } });
+    const order = await page.$$eval(".editor-content p", (ps) => ps.map((p) => p.textContent ?? "").filter((t) => t.startsWith("Para ")));
+    expect(order).toEqual(["Para Charlie", "Para Alpha", "Para Bravo"]);
+    await page.keyboard.press("Control+s");
+    await saved(page);
+    const { markdown } = await stored(cr.number);
+    expect(markdown.indexOf("Para Charlie")).toBeLessThan(markdown.indexOf("Para Alpha"));
+    expect(markdown.indexOf("Para Alpha")).toBeLessThan(markdown.indexOf("Para Bravo"));
+    expect(markdown.split("Para Charlie").length).toBe(2);
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  });
+
   test("a link to another page is picked from the change request's pages and stored as a page reference", async () => {
     const cr = await changeRequest("Page link");
     const { page, trace } = await openEditor(cr.path);

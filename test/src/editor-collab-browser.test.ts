@@ -86,14 +86,20 @@ suites("live collaboration in the block editor over %s", (mode) => {
     return { path: pathOf(cr.body.urls.app), number: String(cr.body.number) };
   }
 
-  async function openEditor(who: 0 | 1, crPath: string): Promise<{ page: Page; trace: ScriptTrace }> {
+  async function openEditor(who: 0 | 1, crPath: string): Promise<{ page: Page; trace: ScriptTrace; words: string[] }> {
     const page = await contexts[who].newPage();
     const trace = watch(page);
+    // The relay's text frames this page receives: its hello, who left, and the word that the content changed.
+    const words: string[] = [];
+    page.on("websocket", (ws) => ws.on("framereceived", (frame) => typeof frame.payload === "string" && words.push(frame.payload)));
     await page.goto(`${urls[who]}${crPath}/welcome?edit=blocks`);
     await page.waitForSelector('#editor-app[data-ready="true"]');
     await page.waitForSelector('#editor-app[data-ready="true"][data-live="true"]');
-    return { page, trace };
+    return { page, trace, words };
   }
+
+  /** The revisions the relay said the change request's content moved to, as a page heard them. */
+  const changedWords = (words: string[]) => words.map((w) => JSON.parse(w) as { type: string; revision?: string }).filter((w) => w.type === "changed").map((w) => w.revision);
 
   async function storedMarkdown(number: string): Promise<string> {
     const md = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
@@ -161,6 +167,10 @@ suites("live collaboration in the block editor over %s", (mode) => {
       changes: [{ operation: "update_page", page: await pageId(cr.number), document: { markdown: `${markdown.trimEnd()}\n\nCharlie line from the API\n` } }],
     });
     expect(update.status).toBeLessThan(300);
+    // Both heard it from the relay (Carol's gateway over NATS is another process than the API's caller's).
+    for (const { words } of [alice, carolEditor]) for (let i = 0; i < 100 && !changedWords(words).includes(update.body.revision); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(changedWords(alice.words)).toContain(update.body.revision);
+    expect(changedWords(carolEditor.words)).toContain(update.body.revision);
     await alice.page.waitForSelector('.editor-content p:has-text("Charlie line from the API")', { timeout: 30_000 });
     await carolEditor.page.waitForSelector('.editor-content p:has-text("Charlie line from the API")', { timeout: 30_000 });
     await alice.page.keyboard.type(" and more");
@@ -173,6 +183,39 @@ suites("live collaboration in the block editor over %s", (mode) => {
     await alice.page.close();
     await carolEditor.page.close();
   });
+
+  test("an edit through the API reaches an open editor at once, on the relay's word, with no poll", async () => {
+    const cr = await changeRequest("Changed through the API");
+    const editor = await openEditor(1, cr.path);
+    // The editor's questions for the page as stored (`?edit=state`): one when it opens, then only when told.
+    const asked: number[] = [];
+    editor.page.on("request", (req) => {
+      if (/[?&]edit=state/.test(req.url())) asked.push(Date.now());
+    });
+    await editor.page.waitForSelector('#save-status[data-state="saved"]');
+    const markdown = await storedMarkdown(cr.number);
+    // Quiet: no question while nothing changes (the fallback check is a minute away; the poll was every 3 s).
+    await editor.page.waitForTimeout(1000);
+    asked.length = 0;
+    await editor.page.waitForTimeout(4000);
+    expect(asked).toEqual([]);
+    const update = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content`, {
+      changes: [{ operation: "update_page", page: await pageId(cr.number), document: { markdown: `${markdown.trimEnd()}\n\nDelta line from the API\n` } }],
+    });
+    expect(update.status).toBeLessThan(300);
+    await editor.page.waitForSelector('.editor-content p:has-text("Delta line from the API")', { timeout: 20_000 });
+    expect(changedWords(editor.words)).toEqual([update.body.revision]);
+    expect(asked.length).toBe(1);
+    // Typing after it saves on top (no conflict, nothing lost).
+    await editor.page.click(".editor-content");
+    await editor.page.keyboard.press("Control+End");
+    await editor.page.keyboard.type(" Echo");
+    const after = await storedWith(cr.number, ["Delta line from the API Echo"]);
+    expect(after).toContain("Delta line from the API Echo");
+    expect(count(after, "Delta line from the API")).toBe(1);
+    expect(editor.trace.errors).toEqual([]);
+    await editor.page.close();
+  }, 120_000);
 
   async function pageId(number: string): Promise<string> {
     const page = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome`);

@@ -29,6 +29,13 @@ export const sitesSiteChanged = event<{ organizationId: string; siteId: string; 
 
 /** A change request was merged: also sent on the durable NATS JetStream channel of the same name when scaled out. */
 export const changeRequestsMerged = event<ChangeRequestMerged>("change-requests.merged");
+/**
+ * A change request's content moved to a new revision (an edit through the API or the app, an import, an update
+ * from main): broadcast by change-requests after the write, best effort (a lost one costs an open editor only
+ * its fallback check). The gateways tell the block editors open on the change request's pages over their live
+ * connections (services/gateway/src/collab.ts), so an edit made elsewhere reaches them at once.
+ */
+export const changeRequestsContentChanged = event<{ spaceId: string; changeRequestId: string; revision: string }>("change-requests.content.changed");
 
 export const contentSpaceDeleted = event<{ spaceId: string; organizationId: string; deletedAt: string }>("content.space.deleted");
 export const contentSpaceRestored = event<{ spaceId: string; organizationId: string }>("content.space.restored");

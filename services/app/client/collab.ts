@@ -42,6 +42,12 @@ interface Left {
   clients: number[];
 }
 
+/** The relay's word that the change request's content moved to `revision` (an edit through the API, the app…). */
+interface Changed {
+  type: "changed";
+  revision: string;
+}
+
 export type LiveState = "connecting" | "live" | "offline" | "alone" | "stopped";
 
 export interface LiveOptions {
@@ -55,6 +61,8 @@ export interface LiveOptions {
   onHello(hello: Hello): void;
   /** The shared document is in sync with the room for the first time (the editor may show it). */
   onSynced(): void;
+  /** The change request's content moved to `revision` (its page may have been changed elsewhere). */
+  onChanged?(revision: string): void;
 }
 
 /** A 32-bit client id of a stored document: the same document, the same seed items in every editor. */
@@ -103,7 +111,7 @@ export class LiveConnection {
     this.ws = ws;
     ws.onmessage = (event: MessageEvent) => {
       try {
-        if (typeof event.data === "string") this.control(JSON.parse(event.data) as Hello | Left);
+        if (typeof event.data === "string") this.control(JSON.parse(event.data) as Hello | Left | Changed);
         else this.frame(new Uint8Array(event.data as ArrayBuffer));
       } catch (err) {
         // A frame the editor cannot read (another editor's bug): dropped, the next sync repairs it.
@@ -146,8 +154,12 @@ export class LiveConnection {
     this.backoff = Math.min(this.backoff * 2, 10_000);
   }
 
-  private control(message: Hello | Left): void {
+  private control(message: Hello | Left | Changed): void {
     const { awareness } = this.options;
+    if (message.type === "changed") {
+      if (typeof message.revision === "string") this.options.onChanged?.(message.revision);
+      return;
+    }
     if (message.type === "left") {
       const gone = message.clients.filter((id) => typeof id === "number" && id !== this.options.doc.clientID);
       awarenessProtocol.removeAwarenessStates(awareness, gone, this);

@@ -1,6 +1,6 @@
 // The block editor of a change request's page (`…/changes/{n}/{page}?edit=blocks`): ProseMirror over
 // GitBook's document model (schema.ts, convert.ts), with a slash menu, a floating toolbar, Markdown
-// shortcuts, undo/redo, moving blocks with Alt+arrows, pasting HTML and Markdown (paste.ts), and saving
+// shortcuts, undo/redo, moving blocks with Alt+arrows or their drag handles (block-handle.ts), pasting HTML and Markdown (paste.ts), and saving
 // into the change request (save.ts); live with the page's other editors (collab.ts: Yjs through y-prosemirror,
 // presence with y-protocols' awareness), alone when live editing is not available.
 import "./editor.css";
@@ -21,6 +21,7 @@ import { prosemirrorToYXmlFragment, redo as yRedo, undo as yUndo, yCursorPlugin,
 import { LiveConnection, seedUpdate, type LiveState } from "./collab";
 import { mergeBlocks } from "./merge";
 import { blockBar } from "./block-bar";
+import { blockHandles } from "./block-handle";
 import { codeEnter, moveBlock, toggleTask } from "./blocks";
 import { fromEditor, toEditor } from "./convert";
 import { Saver, type SaveState } from "./save";
@@ -98,8 +99,12 @@ function statusText(state: SaveState, message?: string): string {
   }
 }
 
-/** How often the editor that saves asks whether the page was changed elsewhere (the API, the Markdown editor). */
-const CHECK_EVERY_MS = 3000;
+/**
+ * The editor that saves asks whether the page was changed elsewhere (the API, the Markdown editor) when the relay
+ * says the change request's content moved (`{"type":"changed"}`, from change-requests' `change-requests.content.changed`
+ * event), when it opens, reconnects or becomes the one that saves; and, in case a word was lost, this seldom.
+ */
+const FALLBACK_CHECK_MS = 60_000;
 /** How long the editor waits for live editing before it opens alone. */
 const LIVE_WAIT_MS = 6000;
 /** How many of the page's own saves the shared document remembers (by hash and by revision, in its `saved` map). */
@@ -254,6 +259,8 @@ function start(): void {
     return { res, answer };
   };
 
+  /** A check is owed: the relay said the content moved while a save was on its way (or the tab was hidden). */
+  let checkOwed = false;
   const saver = new Saver({
     snapshot: () => (view ? JSON.stringify(documentOf(view.state.doc)) : base),
     async post(document, keepalive) {
@@ -281,6 +288,7 @@ function start(): void {
       throw new Error("the page kept changing elsewhere");
     },
     onState(state, message) {
+      if (state === "saved" && checkOwed) void check();
       if (!saves()) return;
       say(statusText(state, message), state);
     },
@@ -288,15 +296,26 @@ function start(): void {
 
   /** Asks whether the page was changed elsewhere; brings it in (the editor that saves, live, when idle). */
   const check = async () => {
-    if (!live || !view || !saves() || saver.pending || document.visibilityState !== "visible") return;
+    if (!live || !view || !saves()) return;
+    if (saver.pending || document.visibilityState !== "visible") {
+      checkOwed = true;
+      return;
+    }
+    checkOwed = false;
     const url = `${saveUrl}?edit=state&revision=${encodeURIComponent(knownRevision)}`;
     const savesBefore = saving;
     const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => undefined);
-    if (!res?.ok || saver.pending) return;
+    if (!res?.ok || saver.pending) {
+      checkOwed = true;
+      return;
+    }
     const answer = (await res.json().catch(() => ({}))) as { revision?: string | null; document?: JSONDocument | null };
     // A save went out while the question was on its way: the answer may describe the page before that save (an older
     // revision than the one the save made, or the save's own document): the next check asks again.
-    if (saving !== savesBefore || saver.pending) return;
+    if (saving !== savesBefore || saver.pending) {
+      checkOwed = true;
+      return;
+    }
     if (answer.revision) knownRevision = answer.revision;
     if (!answer.document) return;
     if (bringIn(answer.document, answer.revision ?? undefined)) {
@@ -305,6 +324,12 @@ function start(): void {
       else saver.changed();
       say("Changed elsewhere: brought into the editor", "merged");
     }
+  };
+
+  /** The relay's word that the change request moved to `revision`: asked at once unless this editor's own save made it. */
+  const changedElsewhere = (revision: string) => {
+    if (revision === knownRevision || ownRevisions.has(revision) || live?.doc.getMap<number>("saved").has(revisionKey(revision))) return;
+    void check();
   };
 
   const showPeople = () => {
@@ -395,6 +420,7 @@ function start(): void {
         gapCursor(),
         floatingToolbar(picker),
         blockBar(),
+        blockHandles(),
         imageUploads({ url: app.dataset.files ?? "", csrf, say: (message) => (status.textContent = message) }),
         pasting(),
         new Plugin({
@@ -430,7 +456,10 @@ function start(): void {
     app.dataset.ready = "true";
     app.dataset.live = shared ? "true" : "false";
     created.focus();
-    if (shared) setInterval(() => void check(), CHECK_EVERY_MS);
+    if (shared) {
+      void check();
+      setInterval(() => void check(), FALLBACK_CHECK_MS);
+    }
   };
 
   const liveUrl = app.dataset.collab;
@@ -443,7 +472,10 @@ function start(): void {
     awareness.on("change", () => {
       showPeople();
       const now = saves();
-      if (now && !lastSaver) saver.changed();
+      if (now && !lastSaver) {
+        saver.changed();
+        void check();
+      }
       if (!now) say(`Live: saved by the editor of ${saverName() ?? "someone else"}`, "peer");
       else if (!lastSaver) say(statusText("saved"), "saved");
       lastSaver = now;
@@ -473,7 +505,10 @@ function start(): void {
         else if (state === "offline") say("Offline: your edits are kept and merge when the connection returns", "offline");
         else if (state === "stopped") say(`Live editing stopped (${detail ?? "refused"}); reload the page`, "stopped");
         else if (state === "live" && detail) say(`Live (${detail})`, "live");
+        // Back after a time offline: the words sent meanwhile were missed.
+        if (state === "live" && !detail) void check();
       },
+      onChanged: changedElsewhere,
       onHello(hello) {
         const slot = hello.user.color % COLOURS.length;
         awareness.setLocalStateField("user", { name: hello.user.name, color: COLOURS[slot], slot });
@@ -509,6 +544,7 @@ function start(): void {
     event.preventDefault();
   });
   document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && checkOwed) void check();
     if (document.visibilityState === "hidden" && saver.pending) void saver.flush(true);
   });
 }

@@ -1,4 +1,4 @@
-import { moveChange, possibleMoves } from "./arrange";
+import { moveChange, placeChange, possibleMoves, subtreeIds } from "./arrange";
 import type { TreeNode } from "./pages/space";
 
 const node = (id: string, pages: TreeNode[] = [], type = "document"): TreeNode => ({ id, title: id.toUpperCase(), path: id, type, pages });
@@ -25,5 +25,36 @@ describe("moving a page one step", () => {
     expect(moveChange(tree, "d", "in")).toBeNull(); // a link holds no pages
     expect(moveChange(tree, "nope", "up")).toBeNull();
     expect([...possibleMoves(tree, "b1")].sort()).toEqual(["down", "out"]);
+  });
+});
+
+describe("placing a page dragged onto another", () => {
+  test("before or after a page: among its siblings, counted once the dragged page is taken out", () => {
+    expect(placeChange(tree, "a", "c", "before")).toEqual({ operation: "update_page", page: "a", into: null, at: 1 });
+    expect(placeChange(tree, "a", "c", "after")).toEqual({ operation: "update_page", page: "a", into: null, at: 2 });
+    expect(placeChange(tree, "d", "a", "before")).toEqual({ operation: "update_page", page: "d", into: null, at: 0 });
+    expect(placeChange(tree, "b1", "a", "after")).toEqual({ operation: "update_page", page: "b1", into: null, at: 1 });
+    expect(placeChange(tree, "a", "b2", "before")).toEqual({ operation: "update_page", page: "a", into: "b", at: 1 });
+  });
+  test("inside a page: last of its subpages (a link holds none)", () => {
+    expect(placeChange(tree, "a", "b", "inside")).toEqual({ operation: "update_page", page: "a", into: "b", at: 2 });
+    expect(placeChange(tree, "d", "c", "inside")).toEqual({ operation: "update_page", page: "d", into: "c", at: 0 });
+    expect(placeChange(tree, "b1", "b", "inside")).toEqual({ operation: "update_page", page: "b1", into: "b", at: 1 });
+    expect(placeChange(tree, "a", "l", "inside")).toBeNull();
+  });
+  test("nowhere into itself or its own subpages, nor to where it already is, nor for pages not in the tree", () => {
+    expect(placeChange(tree, "b", "b", "inside")).toBeNull();
+    expect(placeChange(tree, "b", "b1", "after")).toBeNull();
+    expect(placeChange(tree, "b", "b2", "inside")).toBeNull();
+    expect(placeChange(tree, "a", "b", "before")).toBeNull();
+    expect(placeChange(tree, "b", "a", "after")).toBeNull();
+    expect(placeChange(tree, "b2", "b", "inside")).toBeNull();
+    expect(placeChange(tree, "nope", "a", "before")).toBeNull();
+    expect(placeChange(tree, "a", "nope", "before")).toBeNull();
+  });
+  test("a page's subtree, parents first", () => {
+    expect(subtreeIds(tree, "b")).toEqual(["b", "b1", "b2"]);
+    expect(subtreeIds(tree, "a")).toEqual(["a"]);
+    expect(subtreeIds(tree, "nope")).toEqual([]);
   });
 });

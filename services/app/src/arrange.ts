@@ -75,3 +75,48 @@ export function flatten(pages: TreeNode[], depth = 0, out: Array<{ page: TreeNod
   }
   return out;
 }
+
+export type Position = "before" | "after" | "inside";
+export const POSITIONS: Position[] = ["before", "after", "inside"];
+
+/**
+ * The change that puts page `id` before or after page `target` (among the target's siblings), or last inside it (a
+ * page dragged onto another in the tree); null when it cannot go there (either page not in the tree, into itself or
+ * its own subpages, inside a link) or would not move.
+ */
+export function placeChange(pages: TreeNode[], id: string, target: string, position: Position): Move | null {
+  const from = placeOf(pages, id);
+  const to = placeOf(pages, target);
+  if (!from || !to || id === target) return null;
+  // Never into its own subpages.
+  if (placeOf(from.siblings[from.index].pages ?? [], target)) return null;
+  let into: string | null;
+  let at: number;
+  if (position === "inside") {
+    const host = to.siblings[to.index];
+    if (host.type === "link") return null;
+    into = host.id;
+    at = (host.pages ?? []).filter((p) => p.id !== id).length;
+  } else {
+    into = to.parent ? to.parent.id : null;
+    // Counted once the page is taken out of the list (when it is in the same one, before the target).
+    const index = from.siblings === to.siblings && from.index < to.index ? to.index - 1 : to.index;
+    at = position === "before" ? index : index + 1;
+  }
+  const sameParent = (from.parent ? from.parent.id : null) === into;
+  if (sameParent && from.index === at) return null;
+  return { operation: "update_page", page: id, into, at };
+}
+
+/** Page `id` and every page under it, parents first (what deleting it removes, and undoing brings back). */
+export function subtreeIds(pages: TreeNode[], id: string): string[] {
+  const place = placeOf(pages, id);
+  if (!place) return [];
+  const out: string[] = [];
+  const visit = (page: TreeNode) => {
+    out.push(page.id);
+    for (const child of page.pages ?? []) visit(child);
+  };
+  visit(place.siblings[place.index]);
+  return out;
+}

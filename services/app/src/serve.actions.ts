@@ -25,7 +25,7 @@ import { openapiPage, orgsPage, teamPage } from "./pages/org";
 import { mergeRulesOfForm } from "./merge-rules";
 import { settingsPage } from "./pages/settings";
 import { arrangePage, changesPage, type ShownConflict, type ShownPageChange } from "./pages/changes";
-import { DIRECTIONS, moveChange, placeOf, type Direction } from "./arrange";
+import { DIRECTIONS, POSITIONS, moveChange, placeChange, placeOf, subtreeIds, type Direction, type Position } from "./arrange";
 import { pageChanges, pageConflicts, type PageChanges } from "./conflicts";
 import { signInPage, ssoChoicePage } from "./pages/sign-in";
 import { MAX_UPLOAD_BYTES, blockEditorPage, changeRequestFilesPage, changeRequestPage, editPage, filesPage, firstDocument, searchPage, spacePage, type ChangeRequestView, type ShownComment, type SpaceView, type TreeNode } from "./pages/space";
@@ -758,9 +758,49 @@ async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentAp
   const canEdit = (space.permissions as { edit?: unknown } | undefined)?.edit === true;
   const back = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}/~pages`;
   const revision = await as(changeRequests.getRevision, ref);
-  if (req.method !== "POST") return page(200, arrangePage(viewer, space, cr, revision.pages, canEdit));
+  if (req.method !== "POST") {
+    // After a delete: the page as it was, to undo it (unless it is back already).
+    const gone = canEdit ? await deletedPage(as, space.id, req.query.deleted, req.query.from) : undefined;
+    return page(200, arrangePage(viewer, space, cr, revision.pages, canEdit, undefined, gone && !placeOf(revision.pages, gone.id) ? gone : undefined));
+  }
+  // A reader's post is refused before any of its fields is looked at.
+  if (!canEdit) throw new PageError(403, "Forbidden", "Only people who may edit this space arrange its pages.");
   const form = req.form ?? {};
   const refuse = (message: string) => page(400, arrangePage(viewer, space, cr, revision.pages, canEdit, message));
+  // A page dragged onto another in the tree (the tree's script), before, after or inside it.
+  if (form.intent === "place") {
+    const position = form.position as Position;
+    if (!POSITIONS.includes(position)) return refuse("position: pick before, after or inside.");
+    if (!form.page || !placeOf(revision.pages, form.page) || !form.target || !placeOf(revision.pages, form.target)) throw notFound();
+    const change = placeChange(revision.pages, form.page, form.target, position);
+    if (!change) return refuse("That page cannot go there.");
+    await as(changeRequests.updateContent, { ...ref, changes: [change] });
+    return redirect(back);
+  }
+  if (form.intent === "rename") {
+    const title = (form.title ?? "").trim();
+    if (!title) return refuse("title: a page needs a title.");
+    if (title.length > 200) return refuse("title: at most 200 characters.");
+    if (!form.page || !placeOf(revision.pages, form.page)) throw notFound();
+    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "update_page", page: form.page, title }] });
+    return redirect(back);
+  }
+  // Deleting a page (and its subpages): the next page offers to undo it, from the revision before the delete.
+  if (form.intent === "delete") {
+    if (!form.page || !placeOf(revision.pages, form.page)) throw notFound();
+    const before = (cr as { revision?: unknown }).revision;
+    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "delete_page", page: form.page }] });
+    return redirect(typeof before === "string" ? `${back}?deleted=${encodeURIComponent(form.page)}&from=${encodeURIComponent(before)}` : back);
+  }
+  // Undoing a delete: the page and its subpages as they were in `revision` (revert_page, parents first), at their places.
+  if (form.intent === "restore") {
+    const gone = await deletedPage(as, space.id, form.page, form.revision);
+    if (!gone) return refuse("That page cannot be brought back from there.");
+    if (placeOf(revision.pages, gone.id)) return refuse("That page is already there.");
+    if (gone.ids.length > MAX_RESTORED) return refuse(`At most ${MAX_RESTORED} pages are brought back at once.`);
+    await as(changeRequests.updateContent, { ...ref, changes: gone.ids.map((id) => ({ operation: "revert_page", page: id, revision: gone.revision })) });
+    return redirect(back);
+  }
   if (form.intent === "move") {
     const direction = form.direction as Direction;
     if (!DIRECTIONS.includes(direction)) return refuse("Pick a direction: up, down, nest or un-nest.");
@@ -779,6 +819,25 @@ async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentAp
     return redirect(back);
   }
   throw notFound();
+}
+
+/** The most pages an undone delete brings back (the API's changes per edit). */
+const MAX_RESTORED = 50;
+
+/**
+ * A page deleted from a change request, as it was in `revisionId` (the change request's revision before the
+ * delete): its title and its subtree's ids; undefined when either is missing or not a page of that revision.
+ */
+async function deletedPage(as: As, spaceId: string, pageId: unknown, revisionId: unknown): Promise<{ id: string; title: string; revision: string; ids: string[] } | undefined> {
+  if (typeof pageId !== "string" || typeof revisionId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(pageId) || !/^[A-Za-z0-9_-]{1,64}$/.test(revisionId)) return undefined;
+  const before = await as(contentApi.getRevision, { spaceId, revisionId }).catch((err: unknown) => {
+    const code = (err as { code?: unknown }).code;
+    if (code === 400 || code === 404) return undefined;
+    throw err;
+  });
+  const place = before && placeOf(before.pages, pageId);
+  if (!before || !place) return undefined;
+  return { id: pageId, title: place.siblings[place.index].title, revision: revisionId, ids: subtreeIds(before.pages, pageId) };
 }
 
 /** Pages whose content is read and diffed on one changes page; the others are listed with what changed and a link to their own diff. */

@@ -128,7 +128,16 @@ async function applyEdit(
   }
   const { changes, touched, insertedFiles, pageRefs } = toContentChanges(
     ctx.params.changes,
-    (change, index) => revertPage(change.page, trees.get(cr.revision)!, trees.get(change.revision ?? ancestorOf(cr))!, bodies, index),
+    (change, index) =>
+      revertPage(
+        change.page,
+        trees.get(cr.revision)!,
+        trees.get(change.revision ?? ancestorOf(cr))!,
+        bodies,
+        index,
+        // The pages this batch brings back before this one (a deleted page's subtree, parents first).
+        new Set(ctx.params.changes.slice(0, index).flatMap((c) => (c.operation === "revert_page" && typeof c.page === "string" ? [c.page] : []))),
+      ),
     newId,
     knownRefs(trees.get(cr.revision)),
   );

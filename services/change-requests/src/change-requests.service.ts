@@ -140,7 +140,17 @@ export function changeRequestsSchema(): ServiceSchema<Record<string, unknown>, M
         if (!cr.contributors.includes(contributor)) set.contributors = [...cr.contributors, contributor];
         const updated = await this.changeRequests.updateOne({ id: cr.id, revision: cr.revision, status: cr.status }, { $set: set });
         if (!updated) throw new ConflictError("The change request was edited, updated or merged meanwhile; read it and apply the changes again.");
+        await this.announceContent(updated);
         return updated;
+      },
+
+      async announceContent(cr: ChangeRequestDoc) {
+        // Best effort: the write is done; an open editor that misses the word finds the change at its next check.
+        try {
+          await broadcast(this.broker, events.changeRequestsContentChanged, { spaceId: cr.spaceId, changeRequestId: cr.id, revision: cr.revision });
+        } catch (err) {
+          this.logger.warn({ error: String((err as Error)?.message), changeRequestId: cr.id }, "announcing a change request's new content failed");
+        }
       },
 
       syncCounts(spaceId: string) {

@@ -148,5 +148,9 @@ describe("GitBook content changes", () => {
     expect(revertPage("n", now, then, {}, 0)).toEqual([{ type: "delete_page", page: "n" }]);
     expect(revertPage("b", now, then, {}, 0)[0]).toMatchObject({ type: "insert_page", id: "b", parent: "a", position: 0, title: "B" });
     expect(() => revertPage("zzz", now, then, {}, 3)).toThrow("changes[3].page");
+    // A deleted page's subpage goes back under it when the same batch brings the parent back first.
+    const gone = tree([page("n")]);
+    expect(revertPage("b", gone, then, {}, 1)[0]).toMatchObject({ type: "insert_page", id: "b", parent: null });
+    expect(revertPage("b", gone, then, {}, 1, new Set(["a"]))[0]).toMatchObject({ type: "insert_page", id: "b", parent: "a", position: 0 });
   });
 });

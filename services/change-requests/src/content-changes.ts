@@ -277,7 +277,7 @@ function linkDir(pagePath: string | undefined): string | undefined {
 }
 
 /** A page's state in `target` restored over `current`: the whole page (body and metadata), not its place. */
-export function revertPage(pageId: string, current: TreeContent, target: TreeContent, bodies: Record<string, string>, index: number): ContentChange[] {
+export function revertPage(pageId: string, current: TreeContent, target: TreeContent, bodies: Record<string, string>, index: number, restoring: ReadonlySet<string> = new Set()): ContentChange[] {
   const find = (pages: TreePage[], parent: string | null = null): { page: TreePage; parent: string | null; position: number } | undefined => {
     for (const [position, page] of pages.entries()) {
       if (page.id === pageId) return { page, parent, position };
@@ -307,7 +307,8 @@ export function revertPage(pageId: string, current: TreeContent, target: TreeCon
   if (p.layout) fields.layout = p.layout;
   if (p.cover) fields.cover = p.cover;
   if (now) return [{ type: "update_page", page: pageId, ...fields }];
-  const parentStillThere = then.parent === null || containsPage(current.pages, then.parent);
+  // A parent brought back by an earlier revert_page of the same batch (undoing a delete, parents first) counts as there.
+  const parentStillThere = then.parent === null || containsPage(current.pages, then.parent) || restoring.has(then.parent);
   return [{ type: "insert_page", id: pageId, parent: parentStillThere ? then.parent : null, position: then.position, ...fields }];
 }
 

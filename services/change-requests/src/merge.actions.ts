@@ -130,6 +130,7 @@ export const mergeActions: ChangeRequestsActions = {
         { $set: { revision, revisionMergedAncestor: main, updatedAt: new Date().toISOString() } },
       );
       if (!updated) throw new ConflictError("The change request was edited or merged meanwhile; update it again.");
+      await this.announceContent(updated);
       return { revision, result: "update" };
     },
   },

@@ -80,6 +80,8 @@ export interface Methods {
   sweepAnnouncements(): Promise<number>;
   /** Moves the change request to a revision made from its current one, by compare-and-swap; 409 when it moved first. */
   moveRevision(cr: ChangeRequestDoc, revision: string, contributor: string): Promise<ChangeRequestDoc>;
+  /** Tells who listens (the gateways, for open block editors) that the change request's content moved to `cr.revision`. */
+  announceContent(cr: ChangeRequestDoc): Promise<void>;
   /** Content trees of revisions of the space (base, ours, theirs), streamed from content. */
   trees(ctx: Context, spaceId: string, revisionIds: string[]): Promise<TreeContent[]>;
   /** Stores a merged tree as a new revision of the space (streamed to content); its id. */

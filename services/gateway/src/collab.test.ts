@@ -105,6 +105,26 @@ describe("the collaboration relay", () => {
     for (const x of [a, b, c]) x.ws.close();
   });
 
+  test("tells every connection to a page of a change request, and none of another, that its content changed", async () => {
+    w = await world();
+    grant(w, "a", "alice", "sp1/cr1/page1");
+    grant(w, "b", "bob", "sp1/cr1/page2");
+    grant(w, "c", "carol", "sp1/cr10/page1");
+    grant(w, "d", "dave", "sp2/cr1/page1");
+    const [a, b, c, d] = [opened(await connect(w, "a")), opened(await connect(w, "b")), opened(await connect(w, "c")), opened(await connect(w, "d"))];
+    expect(w.relay.contentChanged("sp1", "cr1", "rev2")).toBe(2);
+    await until(() => a.texts.length === 1 && b.texts.length === 1);
+    for (const x of [a, b]) expect(x.texts.map((t) => JSON.parse(t))).toEqual([{ type: "changed", revision: "rev2" }]);
+    // Text, never a binary (Yjs) frame; another change request (a longer id with the same start) and another space hear nothing.
+    expect(a.frames).toEqual([]);
+    expect(c.texts).toEqual([]);
+    expect(d.texts).toEqual([]);
+    // Nothing goes to the other processes: each gateway hears the event itself.
+    expect(w.published).toEqual([]);
+    expect(w.relay.contentChanged("sp3", "cr1", "rev1")).toBe(0);
+    for (const x of [a, b, c, d]) x.ws.close();
+  });
+
   test("counts the other processes' connections to the room in the hello", async () => {
     w = await world();
     grant(w, "a", "alice", "room1");

@@ -345,6 +345,25 @@ export class CollabRelay {
     }
   }
 
+  /**
+   * A change request's content moved to `revision` (change-requests' `change-requests.content.changed`, which every
+   * gateway hears): every connection of this process to one of its pages (rooms `{space}/{change request}/{page}`)
+   * gets a text control frame `{"type":"changed","revision":…}`, and the editor that saves asks for the page at once
+   * (an edit through the API reaches the open editors without a poll). How many: the rooms held here.
+   */
+  contentChanged(spaceId: string, changeRequestId: string, revision: string): number {
+    const prefix = `${spaceId}/${changeRequestId}/`;
+    let told = 0;
+    let frame: Buffer | undefined;
+    for (const [key, room] of this.rooms) {
+      if (!key.startsWith(prefix)) continue;
+      frame ??= Buffer.from(JSON.stringify({ type: "changed", revision }));
+      this.deliver(key, frame, undefined, true);
+      told += room.size;
+    }
+    return told;
+  }
+
   /** Closes every connection (the gateway is stopping): the editors reconnect to another process. */
   close(): void {
     for (const room of this.rooms.values()) for (const conn of room) conn.ws.close(CLOSE.GOING_AWAY, "Server stopping.");

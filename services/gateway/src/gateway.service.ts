@@ -339,6 +339,15 @@ export function gatewaySchema(cfg: Config): ServiceSchema<Record<string, unknown
           if (this.collab.peers(room) > 0) this.collab.deliver(room, Buffer.from(frame, "base64"), undefined, text === true);
         },
       },
+      // A change request's content moved (an edit through the API, the app, an import): the block editors open on
+      // its pages here learn it over their live connections (collab.ts) instead of waiting for a check.
+      "change-requests.content.changed": {
+        handler(this: GatewayVars, ctx: Context<Partial<PayloadOf<typeof events.changeRequestsContentChanged>>>) {
+          const { spaceId, changeRequestId, revision } = ctx.params;
+          if (typeof spaceId !== "string" || typeof changeRequestId !== "string" || typeof revision !== "string" || revision.length > 128) return;
+          this.collab.contentChanged(spaceId, changeRequestId, revision);
+        },
+      },
       // Revoking a token drops it from every gateway's cache at once.
       "identity.token.revoked": {
         handler(ctx: Context<PayloadOf<typeof events.identityTokenRevoked>>) {

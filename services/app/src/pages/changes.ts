@@ -20,20 +20,44 @@ function active(cr: ChangeRequestView): boolean {
   return cr.status === "open" || cr.status === "draft";
 }
 
-/** The change request's pages, each with the moves it can make, and a form adding a page under any of them. */
-export function arrangePage(viewer: Viewer, space: SpaceView, cr: ChangeRequestView, tree: TreeNode[], canEdit: boolean, error?: string): string {
+/** A page just deleted, as it was before (to undo the delete). */
+export interface DeletedPage {
+  id: string;
+  title: string;
+  revision: string;
+  ids: string[];
+}
+
+/**
+ * The change request's pages, each with the moves it can make (Up, Down, Nest, Un-nest: the keyboard's and the
+ * no-script way), rename and delete forms, and a form adding a page under any of them. With the app's script
+ * (client/tree.ts) the rows are dragged onto each other (the hidden `tree-place` form) and titles renamed in place.
+ */
+export function arrangePage(viewer: Viewer, space: SpaceView, cr: ChangeRequestView, tree: TreeNode[], canEdit: boolean, error?: string, deleted?: DeletedPage): string {
   const base = `/s/${encodeURIComponent(space.id)}/~/changes/${cr.number}`;
   const editable = canEdit && active(cr);
-  const rows = (pages: TreeNode[]): Html =>
-    html`<ol class="arrange">${pages.map((p) => {
+  const action = `${base}/~pages`;
+  const pageForm = (p: TreeNode, intent: string, body: Html, cls = "inline") =>
+    html`<form method="post" action="${action}" class="${cls}">${csrfField(viewer)}<input type="hidden" name="intent" value="${intent}"><input type="hidden" name="page" value="${p.id}">${body}</form>`;
+  const rows = (pages: TreeNode[], top: boolean): Html =>
+    html`<ol class="arrange"${top && editable ? html` id="page-tree" data-arrange="true"` : ""}>${pages.map((p) => {
       const moves = editable ? possibleMoves(tree, p.id) : new Set<Direction>();
-      return html`<li><span class="page-title">${p.title}</span>${
+      return html`<li><div class="tree-row" data-page="${p.id}" data-type="${p.type}"><span class="page-title">${p.title}</span>${
         moves.size
-          ? html` <form method="post" action="${base}/~pages" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="move"><input type="hidden" name="page" value="${p.id}">${[...moves].map(
+          ? html` <form method="post" action="${action}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="move"><input type="hidden" name="page" value="${p.id}">${[...moves].map(
               (d) => html` <button type="submit" name="direction" value="${d}" class="small">${LABELS[d]}<span class="visually-hidden"> ${p.title} ${DESCRIBED[d]}</span></button>`,
             )}</form>`
           : ""
-      }${p.pages?.length ? rows(p.pages) : ""}</li>`;
+      }${
+        editable
+          ? html` <details class="rename inline"><summary class="small">Rename<span class="visually-hidden"> ${p.title}</span></summary>${pageForm(
+              p,
+              "rename",
+              html`<label class="visually-hidden" for="title-${p.id}">New title of ${p.title}</label><input type="text" id="title-${p.id}" name="title" value="${p.title}" required maxlength="200"> <button type="submit" class="small">Save</button>`,
+              "rename-form",
+            )}</details> ${pageForm(p, "delete", html`<button type="submit" class="small">Delete<span class="visually-hidden"> ${p.title}</span></button>`)}`
+          : ""
+      }</div>${p.pages?.length ? rows(p.pages, false) : ""}</li>`;
     })}</ol>`;
   return layout(
     `Pages · #${cr.number} ${cr.subject || "Untitled"}`,
@@ -41,10 +65,19 @@ export function arrangePage(viewer: Viewer, space: SpaceView, cr: ChangeRequestV
     html`${crHeader(space, cr, "pages")}
 <h1>Arrange pages</h1>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-${tree.length ? rows(tree) : html`<p class="meta">No page yet.</p>`}
+${
+  deleted && editable
+    ? html`<div class="notice" role="status" id="undo-delete"><form method="post" action="${action}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="restore"><input type="hidden" name="page" value="${deleted.id}"><input type="hidden" name="revision" value="${deleted.revision}">Deleted “${deleted.title}”${
+        deleted.ids.length > 1 ? ` and ${deleted.ids.length - 1} page${deleted.ids.length > 2 ? "s" : ""} under it` : ""
+      }. <button type="submit" class="small">Undo</button></form></div>`
+    : ""
+}
+${editable && tree.length ? html`<p class="meta" id="tree-help">Drag a page onto another to put it before, inside or after it; or use its Up, Down, Nest and Un-nest buttons.</p>` : ""}
+${tree.length ? rows(tree, true) : html`<p class="meta">No page yet.</p>`}
 ${
   editable
-    ? html`<form method="post" action="${base}/~pages">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
+    ? html`<form method="post" action="${action}" id="tree-place" hidden>${csrfField(viewer)}<input type="hidden" name="intent" value="place"><input type="hidden" name="page" value=""><input type="hidden" name="target" value=""><input type="hidden" name="position" value=""></form>
+<form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
 <label for="new-title">New page</label><input type="text" id="new-title" name="title" required maxlength="200">
 <label for="new-parent">Under</label><select id="new-parent" name="parent"><option value="">the top level</option>${flatten(tree)
         .filter((f) => f.page.type !== "link")

@@ -57,6 +57,9 @@ section.merge{border:1px solid var(--ok);border-radius:6px;padding:0 1rem;margin
 button.small{padding:.1rem .5rem;font-size:.85rem}
 select{font:inherit;padding:.3rem;max-width:100%}
 .arrange li{margin:.3rem 0}
+.tree-row{padding:.1rem .3rem;border:2px solid transparent;border-radius:4px}.tree-row[draggable=true]{cursor:grab}.tree-row.dragging{opacity:.5}
+.tree-row[data-drop=before]{border-top-color:var(--link)}.tree-row[data-drop=after]{border-bottom-color:var(--link)}.tree-row[data-drop=inside]{border-color:var(--link);background:var(--warn-bg)}
+details.rename{display:inline}details.rename[open]{display:block}details.rename>summary{display:inline;cursor:pointer;color:var(--link)}.rename-form{display:inline}
 .page-change{border-top:1px solid var(--line);margin-top:1rem}
 .refused{border:1px solid var(--danger);padding:0 1rem;margin:1rem 0}
 .notice{border-left:4px solid var(--notice);padding:.3rem .8rem;background:var(--warn-bg)}
