@@ -8,7 +8,7 @@
 // Env: BENCH_RUNS (pairs, default 5), BENCH_ISOLATIONS (default "thread,process"), BENCH_MODES (default
 // "nats"; "embedded" runs one process), NATS_URL. Build first (npm run build at the root).
 import { strToU8, zipSync } from "fflate";
-import { createOrg, createSpace, createUser, startEmbedded, startNats, type ApiClient, type RunningSystem } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, probe, startEmbedded, startNats, type ApiClient, type Latencies, type RunningSystem } from "@docshelf/testkit";
 import { bounded } from "./systems";
 
 const RUNS = bounded("BENCH_RUNS", 5, 1, 50);
@@ -17,38 +17,6 @@ const MODES = (process.env.BENCH_MODES || "nats").split(",").map((s) => s.trim()
 const LOOPS = 3;
 const QUIET_MS = 3000;
 
-interface Latencies {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-  failures: number;
-}
-
-function probe(api: ApiClient, path: string, loops: number): { stop(): Promise<Latencies> } {
-  const times: number[] = [];
-  let failures = 0;
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await api.get(path).catch(() => undefined);
-      times.push(performance.now() - started);
-      if (res?.status !== 200) failures++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const all = Promise.all(Array.from({ length: loops }, loop));
-  return {
-    async stop() {
-      running = false;
-      await all;
-      const sorted = [...times].sort((a, b) => a - b);
-      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-      return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0, failures };
-    },
-  };
-}
 
 async function quiet(api: ApiClient, path: string): Promise<Latencies> {
   const reads = probe(api, path, LOOPS);

@@ -1,51 +1,11 @@
 // Fixtures of the resource-exhaustion suites (issue 36): another organization's member keeps reading its
 // own space while an attack runs, and the suite checks how long those reads waited.
 import { createDeflateRaw } from "node:zlib";
-import type { ApiClient } from "@docshelf/testkit";
+import { probe, type ApiClient, type Latencies } from "@docshelf/testkit";
 
-export interface Latencies {
-  count: number;
-  max: number;
-  p99: number;
-  /** Requests that did not answer 200. */
-  failures: number;
-}
+// The other tenant's reads: testkit's probe (bench/src/tenant-isolation.ts measures with the same).
+export { probe, type Latencies };
 
-/**
- * Polls `GET path` as `api` back to back (a short pause between), in `loops` loops at once, until `stop()` is
- * called; `stop()` waits for the requests in flight and answers the latencies seen. One loop sees a stall of
- * the server once (its request waits it out); several loops see it as several slow reads, so a percentile
- * over them catches even a single stall.
- */
-export function probe(api: ApiClient, path: string, loops = 1): { stop(): Promise<Latencies> } {
-  const times: number[] = [];
-  let failures = 0;
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await api.get(path).catch(() => undefined);
-      times.push(performance.now() - started);
-      if (res?.status !== 200) failures++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const all = Promise.all(Array.from({ length: loops }, loop));
-  return {
-    async stop() {
-      running = false;
-      await all;
-      const sorted = [...times].sort((a, b) => a - b);
-      return { count: sorted.length, max: sorted.at(-1) ?? 0, p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, failures };
-    },
-  };
-}
-
-/**
- * The latencies of the same polling, `loops` at once, for `ms` with nothing else going on: what the machine
- * itself costs (a loaded shared machine adds tens of milliseconds to a p99 on its own), to compare an
- * attack's latencies with in the same run.
- */
 export async function quietLatencies(api: ApiClient, path: string, loops: number, ms: number): Promise<Latencies> {
   const reads = probe(api, path, loops);
   await new Promise((resolve) => setTimeout(resolve, ms));

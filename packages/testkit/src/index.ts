@@ -3,3 +3,4 @@ export * from "./http";
 export * from "./schema";
 export * from "./system";
 export * from "./factories";
+export * from "./probe";
