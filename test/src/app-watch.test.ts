@@ -9,28 +9,8 @@ import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats
 import { Browser, signIn } from "./app-fixtures";
 import { startMailbox, type Mailbox } from "./mailbox";
 import { MODES, type Mode } from "./modes";
+import { bellCount, listed, type Shown } from "./notifications-page";
 
-interface Shown {
-  id: string;
-  kind: string;
-  unread: boolean;
-  html: string;
-}
-
-function listed(html: string): Shown[] {
-  const items: Shown[] = [];
-  for (const m of html.matchAll(/<li class="notification( unread)?" id="notification-([A-Za-z0-9_-]+)" data-kind="([a-z-]+)">([\s\S]*?)<\/li>/g)) {
-    items.push({ unread: Boolean(m[1]), id: m[2], kind: m[3], html: m[4] });
-  }
-  return items;
-}
-
-function bellCount(html: string): number {
-  const bell = /<a href="\/app\/notifications" class="bell"[^>]*>[\s\S]*?<\/a>/.exec(html);
-  if (!bell) throw new Error("no bell in the page");
-  const count = /id="unread">(\d+)</.exec(bell[0]);
-  return count ? Number(count[1]) : 0;
-}
 
 const MAIL_WAIT = 60_000;
 
