@@ -167,10 +167,13 @@ export function commentsSchema(): ServiceSchema<Record<string, unknown>, Methods
       async notifyPosted(ctx: Ctx<unknown>, access: ThreadAccess, posted: Posted, parent?: CommentDoc) {
         try {
           const mentioned = mentionedUserIds(posted.markdown).filter((id) => id !== posted.postedBy);
-          const participants = parent ? await this.participantsOf(parent) : [];
+          // A change request's watchers (issue 39) hear of every comment and reply, once: a mention or reply notification
+          // is enough. Read beside the reply's participants (a store read here, a call to change-requests there).
+          const [participants, watching] = await Promise.all([
+            parent ? this.participantsOf(parent) : [],
+            access.thread.changeRequestId ? this.watchersOf(ctx, access.thread.spaceId, access.thread.changeRequestId) : [],
+          ]);
           const replied = participants.filter((id) => id !== posted.postedBy && !mentioned.includes(id));
-          // A change request's watchers (issue 39) hear of every comment and reply, once: a mention or reply notification is enough.
-          const watching = access.thread.changeRequestId ? await this.watchersOf(ctx, access.thread.spaceId, access.thread.changeRequestId) : [];
           const watchers = watching.filter((id) => id !== posted.postedBy && !mentioned.includes(id) && !replied.includes(id));
           if (!mentioned.length && !replied.length && !watchers.length) return;
           const readers = await this.readersAmong(ctx, access, [...mentioned, ...replied, ...watchers]);
