@@ -87,9 +87,12 @@ async function mergeOne(service: ChangeRequestsService, ctx: Ctx<{ spaceId: stri
         { id: cr.id },
         { $set: { revisionMerged: merged, mergedAt: now, mergedBy: caller.id, updatedAt: now, announcePending: true } },
       );
-      if (done) await service.announceMerged(done).catch((err: unknown) => service.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
-      await notifyOfChangeRequest(service, ctx, done ?? cr, "merge", caller.id, [cr.createdBy]);
-      return { revision: merged, result: "merge" };
+      // Announcing and notifying need not hold the space's queue: the next merge starts meanwhile.
+      const aftermath = async () => {
+        if (done) await service.announceMerged(done).catch((err: unknown) => service.logger.warn({ err, changeRequestId: cr.id }, "announcing a merge failed; the sweep sends it again"));
+        await notifyOfChangeRequest(service, ctx, done ?? cr, "merge", caller.id, [cr.createdBy]);
+      };
+      return { answer: { revision: merged, result: "merge" }, aftermath };
     }
   } catch (err) {
     // Once main has moved the change request stays merged, whatever failed afterwards.
@@ -106,9 +109,12 @@ export const mergeActions: ChangeRequestsActions = {
    */
   merge: {
     params: at,
-    handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
-      // One merge of a space at a time on this node: racing each other, twenty merges would mostly lose.
-      return this.mergeQueue.run(ctx.params.spaceId, () => mergeOne(this, ctx));
+    async handler(ctx: Ctx<{ spaceId: string; changeRequestId: string }>) {
+      // One merge of a space at a time on this node: racing each other, twenty merges would mostly lose. What
+      // follows the commit (the merged event, the notifications) runs outside the queue, before the answer.
+      const { answer, aftermath } = await this.mergeQueue.run(ctx.params.spaceId, () => mergeOne(this, ctx));
+      await aftermath();
+      return answer;
     },
   },
 
