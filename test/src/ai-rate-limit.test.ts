@@ -1,8 +1,8 @@
 // The AI endpoints' rate limits, in every process mode: a site's .md, llms.txt and MCP POSTs draw on the
 // same per-address count as its pages (SITE_RATE_LIMIT_PER_MINUTE); the API's MCP server counts its own
 // requests per user, and its tools' API calls per user like any API request (RATE_LIMIT_PER_MINUTE).
-import { awayFromWindowEdge, startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
-import { MODES, type Mode } from "./modes";
+import { awayFromWindowEdge, type RunningSystem } from "@docshelf/testkit";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { header, publishedSite, rawGet, type PublishedSite } from "./sites-serve-fixtures";
 import { INITIALIZE, rawPost } from "./ai-fixtures";
@@ -11,7 +11,7 @@ const PAGE_LIMIT = 6;
 const API_LIMIT = 40;
 
 function startWith(mode: Mode, env: Record<string, string>): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
+  return startPrivate(mode, env);
 }
 
 describe.each(MODES)("AI endpoints' rate limits over %s", (mode) => {

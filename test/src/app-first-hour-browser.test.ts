@@ -7,9 +7,10 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
+import type { RunningSystem } from "@docshelf/testkit";
 import { seriousViolations } from "./axe";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { startPrivate } from "./modes";
 import { linkIn, startMailbox, type Mailbox } from "./mailbox";
 
 const suites = browserSuites("the first-hour browser suite");
@@ -33,7 +34,7 @@ suites("the first hour in the browser over %s", (mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { ADMIN_TOKEN: "", SMTP_URL: mailbox.url, RATE_LIMIT_ANON_PER_MINUTE: "100000" };
-    sys = mode === "embedded" ? await startEmbedded(env, { captureLogs: true }) : await startNats({ env });
+    sys = await startPrivate(mode, env, { captureLogs: true });
     adminBrowser = await launchBrowser(sys.url);
     colleagueBrowser = await launchBrowser(sys.url);
     // A system of ten processes and two browsers: slow to start on a busy machine.

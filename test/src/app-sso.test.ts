@@ -2,15 +2,15 @@
 // identity provider made in the test: the sign-in page sends the browser to the IdP, the assertion
 // consumer hands a one-time grant to the app, the app opens a session and goes back where the link was.
 import { randomUUID } from "node:crypto";
-import { createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, csrfOf } from "./app-fixtures";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { encode, makeIdp, readAuthnRequest, responseXml, type TestIdp } from "./saml-idp";
 import { countStored } from "./store-snapshot";
 
 /** The /sso routes count anonymous requests per address; this suite makes more than a person would. */
 const ENV = { RATE_LIMIT_ANON_PER_MINUTE: "10000" };
-const start = (mode: Mode) => (mode === "embedded" ? startEmbedded(ENV) : startNats({ env: ENV }));
+const start = (mode: Mode) => startPrivate(mode, ENV);
 
 interface Provider {
   id: string;

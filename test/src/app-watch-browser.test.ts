@@ -6,8 +6,9 @@
 // overflow at 390 px and keep to the dark theme's colours when the system asks for dark.
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, signInContext, watch } from "./browser";
+import { startPrivate } from "./modes";
 import { seriousViolations } from "./axe";
 import { startMailbox, type Mailbox } from "./mailbox";
 import { makeIdp } from "./saml-idp";
@@ -34,7 +35,7 @@ suites("watching, SAML edit and section order in Chromium over %s", (mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     [owner, watcher, outsider, sentinel] = await Promise.all(["Olga Owner", "Walt Watcher", "Otto Outsider", "Sam Sentinel"].map((displayName) => createUser(sys.admin, { displayName })));
     orgId = (await createOrg(owner.api, "Watchers Inc")).id;
     await addMember(owner.api, orgId, watcher.email, "read");

@@ -5,10 +5,10 @@
 // another organization (even on a public space they may read), or a member who cannot read the space, cannot
 // watch (404) and hears nothing. The form
 // needs its CSRF token; the per-kind email switch "Change requests I watch" stops the mail, not the bell.
-import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
 import { startMailbox, type Mailbox } from "./mailbox";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { bellCount, listed, type Shown } from "./notifications-page";
 
 
@@ -31,7 +31,7 @@ describe.each(MODES)("watching a change request over %s", (mode: Mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     [owner, author, watcher, reviewer, guest, outsider, sentinel] = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => createUser(sys.admin, { displayName: `User${i}` })));
     orgId = (await createOrg(owner.api, "Watch Corp")).id;
     await addMember(owner.api, orgId, author.email, "edit");

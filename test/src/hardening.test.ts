@@ -1,12 +1,12 @@
 // API hardening through HTTP: rate limits with GitBook's headers, Idempotency-Key replays, and
 // shape limits on bodies and query strings, in one process and over NATS (two gateways sharing state).
 import { randomBytes } from "node:crypto";
-import { ApiClient, awayFromWindowEdge, createUser, expectErrorBody, startEmbedded, startNats, type ApiResponse, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { ApiClient, awayFromWindowEdge, createUser, expectErrorBody, startNats, type ApiResponse, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ALL_SERVICES } from "@docshelf/config";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 
 function startWith(mode: Mode, env: Record<string, string>): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
+  return startPrivate(mode, env);
 }
 
 

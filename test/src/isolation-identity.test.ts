@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@docshelf/config";
 import { createBroker, listeningPort } from "@docshelf/server";
-import { ApiClient, createOrg, createUser, expectErrorBody, freePort, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { ApiClient, createOrg, createUser, expectErrorBody, freePort, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { startDns, type TestDns } from "./dns-server";
 import { countStored } from "./store-snapshot";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { encode, makeIdp, readAuthnRequest, responseXml, type TestIdp } from "./saml-idp";
 
 const MAX_TOKENS = 5;
@@ -95,7 +95,7 @@ describe.each(MODES)("identity isolation between organizations over %s", (mode: 
   beforeAll(async () => {
     dns = await startDns();
     const env = { RATE_LIMIT_ANON_PER_MINUTE: "10000", SSO_DNS_SERVERS: dns.address, SSO_DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS), MAX_TOKENS_PER_USER: String(MAX_TOKENS) };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     [a, b] = [await side("a"), await side("b")];
   }, 180_000);
   afterAll(async () => {

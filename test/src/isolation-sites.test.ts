@@ -5,8 +5,8 @@
 // other, and moves content between the two.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, type Mode } from "./modes";
+import { addMember, createOrg, createSpace, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { addPages, GUIDE_PAGES, html, rawGet, unique } from "./sites-serve-fixtures";
 
 /** The instance's own host: sites may not claim it nor its subdomains, except under the listed suffix. */
@@ -25,7 +25,7 @@ interface Org {
 }
 
 async function startWith(mode: Mode, env: Record<string, string>): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
+  return startPrivate(mode, env);
 }
 
 async function eventually(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {

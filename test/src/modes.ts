@@ -2,7 +2,8 @@
 // setup found it, one process per service, with every collection in a fresh database on the MongoDB-wire
 // server E2E_MONGO_URL names when it is set (testkit's startNats), on the embedded store otherwise. These are
 // the two shapes the project ships: one container, and services scaled out over NATS on MongoDB.
-import { startEmbedded, startNats, sharedSystem, type RunningSystem } from "@docshelf/testkit";
+import type { ServiceName } from "@docshelf/config";
+import { startEmbedded, startNats, sharedSystem, type EmbeddedOptions, type RunningSystem } from "@docshelf/testkit";
 
 export type Mode = "embedded" | "nats";
 
@@ -26,9 +27,22 @@ export async function start(mode: Mode): Promise<RunningSystem> {
 }
 
 /**
- * A system of the suite's own, for a suite that changes settings through the environment (overrideEnv),
- * reads the processes' logs or the store's files as a whole, or stops and starts processes.
+ * The processes of a private system over NATS: three, each with services of its own, so that a request still
+ * crosses NATS from the gateway to the data services and between them (content and change requests, comments and
+ * identity), while starting costs a third of ten processes (about 10 of 20 s of CPU each time, measured on the
+ * loaded 2-core machine; some 35 private systems start in a run). The shared system over NATS keeps one process per
+ * service, and the suites about processes (kills, restarts, scaling, several gateways) start theirs with startNats.
  */
-export function startPrivate(mode: Mode, env: Record<string, string> = {}): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
+export const PRIVATE_PROCESSES: ServiceName[][] = [
+  ["gateway", "app", "sites"],
+  ["content", "comments", "git-sync", "openapi"],
+  ["identity", "orgs", "change-requests"],
+];
+
+/**
+ * A system of the suite's own, for a suite that changes settings through the environment (overrideEnv) or
+ * reads the processes' logs (`captureLogs` in one process; over NATS they are always kept) or the store's files.
+ */
+export function startPrivate(mode: Mode, env: Record<string, string> = {}, options: EmbeddedOptions = {}): Promise<RunningSystem> {
+  return mode === "embedded" ? startEmbedded(env, options) : startNats({ env, processes: PRIVATE_PROCESSES });
 }

@@ -1,10 +1,10 @@
 // Notification emails (issue 39), read from a real SMTP server on loopback (a system of the suite's own with
 // SMTP_URL): a mention is mailed with its excerpt and link; a user who turned them off on the account page
 // gets none; one who turned a kind off gets the others only. The per-kind form: CSRF, a field refused by name.
-import { addMember, createOrg, createSpace, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, signIn } from "./app-fixtures";
 import { startMailbox, type Mailbox } from "./mailbox";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 
 describe.each(MODES)("notification emails over %s", (mode: Mode) => {
   let sys: RunningSystem;
@@ -17,7 +17,7 @@ describe.each(MODES)("notification emails over %s", (mode: Mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     [owner, quiet, loud] = await Promise.all([1, 2, 3].map(() => createUser(sys.admin)));
     orgId = (await createOrg(owner.api, "Mail Corp")).id;
     await addMember(owner.api, orgId, quiet.email, "read");

@@ -1,12 +1,12 @@
 // SAML single sign-on end to end, against an identity provider made in the test, in every process mode.
 import { randomUUID } from "node:crypto";
-import { addMember, createOrg, createUser, expectErrorBody, expectSchema, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
-import { MODES, type Mode } from "./modes";
+import { addMember, createOrg, createUser, expectErrorBody, expectSchema, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { encode, injectAssertion, makeIdp, readAuthnRequest, responseXml, rsaKey, type ResponseOptions, type TestIdp } from "./saml-idp";
 
 /** The browser routes count anonymous requests per address; this suite makes more than a person would. */
 const ENV = { RATE_LIMIT_ANON_PER_MINUTE: "10000" };
-const start = (mode: Mode) => (mode === "embedded" ? startEmbedded(ENV) : startNats({ env: ENV }));
+const start = (mode: Mode) => startPrivate(mode, ENV);
 
 interface Provider {
   id: string;

@@ -4,8 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch } from "./browser";
+import { startPrivate } from "./modes";
 import { linkIn, startMailbox, type Mailbox } from "./mailbox";
 
 const PASSWORD = "a password for the browser";
@@ -20,7 +21,7 @@ suites("identity's sign-in pages in Chromium over %s", (mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url, RATE_LIMIT_ANON_PER_MINUTE: "100000" };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     browser = await launchBrowser(sys.url);
     user = await createUser(sys.admin, { email: `browser-${randomUUID().slice(0, 8)}@example.com`, displayName: "Bea Browser" });
     expect((await user.api.put("/v1/docshelf/user/password", { password: PASSWORD })).status).toBe(204);

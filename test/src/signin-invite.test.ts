@@ -2,10 +2,10 @@
 // (read from a real SMTP server on loopback) whose link creates the account with a password and makes it a
 // member, once; an address that has an account is told to sign in and accept.
 import { randomUUID } from "node:crypto";
-import { createOrg, createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createOrg, createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, csrfOf } from "./app-fixtures";
 import { linkIn, startMailbox, type Mailbox } from "./mailbox";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 
 const PASSWORD = "an invited password";
 
@@ -18,7 +18,7 @@ describe.each(MODES)("invitations by email over %s", (mode: Mode) => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url, RATE_LIMIT_ANON_PER_MINUTE: "100000" };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     owner = await createUser(sys.admin);
     orgId = (await createOrg(owner.api, "Invite Corp")).id;
   }, 120_000);

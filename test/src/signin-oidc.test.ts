@@ -4,9 +4,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { addMember, createOrg, createUser, freePort, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { addMember, createOrg, createUser, freePort, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, csrfOf, type Page } from "./app-fixtures";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 
 interface Op {
   issuer: string;
@@ -59,7 +59,7 @@ describe.each(MODES)("OpenID Connect sign-in over %s", (mode: Mode) => {
   beforeAll(async () => {
     const opPort = await freePort();
     const env = { OIDC_FETCH_ALLOW_PRIVATE: `127.0.0.1:${opPort}`, RATE_LIMIT_ANON_PER_MINUTE: "100000" };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
     op = await startOp(opPort, [`${sys.url}/sso/oidc/PLACEHOLDER/callback`]);
     owner = await createUser(sys.admin);
     orgId = (await createOrg(owner.api)).id;

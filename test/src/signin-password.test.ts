@@ -2,10 +2,10 @@
 // resets, read from a real SMTP server on loopback. Each test is another client address (X-Forwarded-For
 // from a trusted proxy), so the per-address limits of one test do not reach the next.
 import { randomUUID } from "node:crypto";
-import { createUser, startEmbedded, startNats, type RunningSystem, type TestUser } from "@docshelf/testkit";
+import { createUser, type RunningSystem, type TestUser } from "@docshelf/testkit";
 import { Browser, csrfOf, type Page } from "./app-fixtures";
 import { linkIn, startMailbox, type Mailbox } from "./mailbox";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 
 const PASSWORD = "correct horse battery staple";
 let clients = 0;
@@ -17,7 +17,7 @@ describe.each(MODES)("sign-in with email and password over %s", (mode: Mode) => 
   beforeAll(async () => {
     mailbox = await startMailbox();
     const env = { SMTP_URL: mailbox.url, MAIL_FROM: "docs@example.test", TRUSTED_PROXIES: "127.0.0.1", RATE_LIMIT_ANON_PER_MINUTE: "100000" };
-    sys = mode === "embedded" ? await startEmbedded(env) : await startNats({ env });
+    sys = await startPrivate(mode, env);
   }, 120_000);
 
   afterAll(async () => {

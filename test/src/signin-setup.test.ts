@@ -1,9 +1,9 @@
 // First run in the browser: with no administrator (no ADMIN_TOKEN), start-up logs a one-time setup link
 // that creates the first administrator with an email and password; ADMIN_TOKEN still makes one without it.
 import { randomUUID } from "node:crypto";
-import { startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
+import { startEmbedded, type RunningSystem } from "@docshelf/testkit";
 import { Browser, csrfOf } from "./app-fixtures";
-import { MODES, type Mode } from "./modes";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { countStored } from "./store-snapshot";
 
 const PASSWORD = "the first admin's password";
@@ -23,7 +23,7 @@ describe.each(MODES)("first-run setup over %s", (mode: Mode) => {
 
   beforeAll(async () => {
     const env = { ADMIN_TOKEN: "" };
-    sys = mode === "embedded" ? await startEmbedded(env, { captureLogs: true }) : await startNats({ env });
+    sys = await startPrivate(mode, env, { captureLogs: true });
   }, 120_000);
 
   afterAll(async () => {

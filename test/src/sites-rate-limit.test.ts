@@ -1,14 +1,14 @@
 // Published-site pages are counted per client address (SITE_RATE_LIMIT_PER_MINUTE), apart from the API's
 // limits, in every process mode: past the limit a 429 page with Retry-After, the API still answering.
-import { awayFromWindowEdge, startEmbedded, startNats, type RunningSystem } from "@docshelf/testkit";
-import { MODES, type Mode } from "./modes";
+import { awayFromWindowEdge, type RunningSystem } from "@docshelf/testkit";
+import { MODES, type Mode, startPrivate } from "./modes";
 import { sitesWorld, type SitesWorld } from "./sites-fixtures";
 import { header, publishedSite, rawGet, type PublishedSite } from "./sites-serve-fixtures";
 
 const PAGE_LIMIT = 5;
 
 function startWith(mode: Mode, env: Record<string, string>): Promise<RunningSystem> {
-  return mode === "embedded" ? startEmbedded(env) : startNats({ env });
+  return startPrivate(mode, env);
 }
 
 describe.each(MODES)("published-site rate limit over %s", (mode) => {
