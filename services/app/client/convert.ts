@@ -53,6 +53,7 @@ function fragmentToJson(fragment: Fragment): PMJson {
 }
 
 function blockToJson(block: Block): PMJson {
+  if (block.type === "table") return tableToJson(block as unknown as Loose);
   const name = nodeName(block.type);
   const spec = schema.nodes[name];
   if (!spec) throw new Error(`The editor has no node for the block type ${block.type}.`);
@@ -67,6 +68,78 @@ function blockToJson(block: Block): PMJson {
   if (spec.isTextblock) return { type: name, attrs, content: inlineToJson(children as InlineNode[]) };
   const content = blocksToJson(children as Block[]);
   return content.length ? { type: name, attrs, content } : { type: name, attrs };
+}
+
+/** A table's GitBook data as the editor edits it: grid view, text columns, one paragraph a cell, no merged cells. */
+interface TableParts {
+  columns: string[];
+  definition: Record<string, Loose>;
+  rows: Array<[id: string, record: { orderIndex: string; values: Record<string, unknown> }]>;
+  fragments: Map<string, Loose>;
+  /** The rest of `data`: what the rows do not say. */
+  rest: Loose;
+}
+
+const isObject = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
+const byOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The parts of a table block the editor edits as rows and cells, or undefined when it cannot (it is then kept as a box). */
+export function tableParts(block: Loose): TableParts | undefined {
+  const data = block.data;
+  if (!isObject(data) || !isObject(data.view) || data.view.type !== "grid" || !isObject(data.definition) || !isObject(data.records)) return undefined;
+  if (Array.isArray(data.cellMerges) && data.cellMerges.length > 0) return undefined;
+  const columns = data.view.columns;
+  if (!Array.isArray(columns) || columns.length === 0 || !columns.every((c): c is string => typeof c === "string") || new Set(columns).size !== columns.length) return undefined;
+  const definition = data.definition;
+  if (!columns.every((c) => isObject(definition[c]) && definition[c].type === "text" && typeof definition[c].title === "string")) return undefined;
+  const fragments = new Map<string, Loose>();
+  for (const f of Array.isArray(block.fragments) ? block.fragments : []) {
+    if (!isObject(f) || typeof f.fragment !== "string" || fragments.has(f.fragment)) return undefined;
+    fragments.set(f.fragment, f);
+  }
+  const rows: TableParts["rows"] = [];
+  const used = new Set<string>();
+  for (const [id, record] of Object.entries(data.records)) {
+    if (!isObject(record) || typeof record.orderIndex !== "string" || !isObject(record.values)) return undefined;
+    for (const [column, value] of Object.entries(record.values)) {
+      // Every value a text column's fragment of one paragraph, used once.
+      const f = typeof value === "string" ? fragments.get(value) : undefined;
+      if (!columns.includes(column) || !f || used.has(value as string) || !Array.isArray(f.nodes) || f.nodes.length !== 1 || (f.nodes[0] as Loose)?.type !== "paragraph") return undefined;
+      used.add(value as string);
+    }
+    rows.push([id, record as { orderIndex: string; values: Record<string, unknown> }]);
+  }
+  rows.sort((a, b) => byOrder(a[1].orderIndex, b[1].orderIndex));
+  const { records: _records, definition: _definition, view, ...others } = data;
+  const { columns: _columns, ...viewRest } = view;
+  return { columns, definition: definition as Record<string, Loose>, rows, fragments, rest: { ...others, view: viewRest } };
+}
+
+function tableToJson(block: Loose): PMJson {
+  const parts = tableParts(block);
+  const attrs = kept(block);
+  if (!parts) {
+    if (block.fragments !== undefined) attrs.fragments = block.fragments;
+    return { type: "table_kept", attrs };
+  }
+  const paragraph = (text: string): PMJson => ({ type: "paragraph", content: text ? [{ type: "text", text }] : [] });
+  const header: PMJson = {
+    type: "table_row",
+    content: parts.columns.map((id) => {
+      const { title, ...column } = parts.definition[id];
+      return { type: "table_header", attrs: { column }, content: [paragraph(String(title))] };
+    }),
+  };
+  const rows = parts.rows.map(([id, record]): PMJson => ({
+    type: "table_row",
+    attrs: { record: id, orderIndex: record.orderIndex },
+    content: parts.columns.map((column) => {
+      const f = typeof record.values[column] === "string" ? parts.fragments.get(record.values[column] as string) : undefined;
+      if (!f) return { type: "table_cell", content: [paragraph("")] };
+      return { type: "table_cell", attrs: { fragment: f.fragment, fragmentType: f.type ?? null, fragmentKey: f.key ?? null }, content: blocksToJson(f.nodes as Block[]) };
+    }),
+  }));
+  return { type: "table", attrs: { ...attrs, data: parts.rest }, content: [header, ...rows] };
 }
 
 function blocksToJson(blocks: Block[]): PMJson[] {
@@ -152,8 +225,76 @@ function completed(type: string, node: PMNode): Loose {
   return out;
 }
 
+/**
+ * Ids of one kind in a table: an id of the stored table is kept once (a copy of its row or cell gets a new one);
+ * a new one is `${prefix}${n}`, never one of `claimed` (the ids the table's nodes carry), so the same rows give the same ids.
+ */
+function idPool(prefix: string, claimed: Array<unknown>): (own: unknown) => string {
+  const taken = new Set(claimed.filter((id): id is string => typeof id === "string"));
+  const used = new Set<string>();
+  let n = 0;
+  return (own) => {
+    let id = typeof own === "string" && own && !used.has(own) ? own : "";
+    while (!id) {
+      const next = `${prefix}${++n}`;
+      if (!taken.has(next) && !used.has(next)) id = next;
+    }
+    used.add(id);
+    return id;
+  };
+}
+
+/** A table's rows as GitBook's table block: the first row the columns, each other row a record, each cell a fragment. */
+function tableFrom(node: PMNode): Block {
+  const [header, ...body] = childrenOf(node);
+  const rest = (node.attrs.data as Loose | null) ?? {};
+  const headerCells = header ? childrenOf(header) : [];
+  const bodyCells = body.flatMap(childrenOf);
+  const columnId = idPool("column-", headerCells.map((c) => (c.attrs.column as Loose | null)?.id));
+  const recordId = idPool("record-", body.map((r) => r.attrs.record));
+  const fragmentId = idPool("fragment-", bodyCells.map((c) => c.attrs.fragment));
+  const columns = headerCells.map((cell) => {
+    const column = (cell.attrs.column as Loose | null) ?? { type: "text", textAlignment: "left" };
+    const id = columnId(column.id);
+    return { id, definition: { ...column, id, title: cell.textContent } };
+  });
+  const columnIds = new Set(columns.map((c) => c.id));
+  const orders = body.map((row) => row.attrs.orderIndex as unknown);
+  // The stored order is kept while the rows are still in it; a row added or moved numbers them all anew.
+  const inOrder = orders.every((o, i) => typeof o === "string" && (i === 0 || byOrder(orders[i - 1] as string, o) <= 0));
+  const records: Record<string, { orderIndex: string; values: Record<string, string> }> = {};
+  const fragments: Loose[] = [];
+  body.forEach((row, r) => {
+    const id = recordId(row.attrs.record);
+    const values: Record<string, string> = {};
+    childrenOf(row).forEach((cell, c) => {
+      const column = columns[c];
+      if (!column) return;
+      const paragraph = cell.firstChild;
+      const blank = cell.attrs.fragment === null && cell.childCount === 1 && paragraph?.content.size === 0 && paragraph.attrs.key === null && paragraph.attrs.data === null;
+      if (blank) return; // a cell that never had a fragment and still has no text: no value, as GitBook leaves it
+      const fragment = fragmentId(cell.attrs.fragment);
+      const out: Loose = { object: "fragment", fragment };
+      if (cell.attrs.fragmentType !== null) out.type = cell.attrs.fragmentType;
+      if (cell.attrs.fragmentKey !== null) out.key = cell.attrs.fragmentKey;
+      out.nodes = childrenOf(cell).map(blockFrom);
+      fragments.push(out);
+      values[column.id] = fragment;
+    });
+    records[id] = { orderIndex: inOrder ? (row.attrs.orderIndex as string) : String(r).padStart(4, "0"), values };
+  });
+  const view: Loose = { ...((rest.view as Loose | undefined) ?? { type: "grid", hideHeader: false }), columns: columns.map((c) => c.id) };
+  // Widths of columns that are gone go with them.
+  if (isObject(view.columnWidths)) view.columnWidths = Object.fromEntries(Object.entries(view.columnWidths).filter(([id]) => columnIds.has(id)));
+  const data = { ...rest, view, records, definition: Object.fromEntries(columns.map((c) => [c.id, c.definition])) };
+  const block: Loose = { object: "block", type: "table" };
+  if (node.attrs.key !== null) block.key = node.attrs.key;
+  return { ...block, data, isVoid: true, fragments } as unknown as Block;
+}
+
 function blockFrom(node: PMNode): Block {
   const name = node.type.name;
+  if (name === "table") return tableFrom(node);
   const type = gitbookType(name);
   const block: Loose = { object: "block", type, ...completed(type, node) };
   if (node.type.isAtom) {

@@ -1,0 +1,49 @@
+// Tables edited in place, with prosemirror-tables (the ProseMirror project's own table module: cell selection,
+// rows and columns added and removed, Tab from cell to cell, and every table kept rectangular after any edit,
+// a collaborator's included). GitBook's table adds one rule: its first row is the columns' titles, so no row
+// goes above it and it is never deleted (a column goes with its title).
+import { addColumnAfter, addColumnBefore, addRowAfter, addRowBefore, deleteColumn, deleteRow, goToNextCell, isInTable, selectedRect, tableEditing } from "prosemirror-tables";
+import type { Command, EditorState, Plugin } from "prosemirror-state";
+
+/** Whether the selection touches the table's first row (its columns' titles). */
+export function inTitleRow(state: EditorState): boolean {
+  return isInTable(state) && selectedRect(state).top === 0;
+}
+
+const unlessTitleRow =
+  (command: Command): Command =>
+  (state, dispatch, view) =>
+    !inTitleRow(state) && command(state, dispatch, view);
+
+/** prosemirror-tables' deleteColumn answers true for the table's every column when only asked (it refuses once dispatched). */
+const notEveryColumn =
+  (command: Command): Command =>
+  (state, dispatch, view) => {
+    if (!isInTable(state)) return false;
+    const rect = selectedRect(state);
+    return !(rect.left === 0 && rect.right === rect.map.width) && command(state, dispatch, view);
+  };
+
+export interface TableAction {
+  id: string;
+  label: string;
+  run: Command;
+}
+
+/** What the block bar offers in a table (a command answers false where it cannot run: the button is disabled). */
+export const TABLE_ACTIONS: TableAction[] = [
+  { id: "row-above", label: "Row above", run: unlessTitleRow(addRowBefore) },
+  { id: "row-below", label: "Row below", run: addRowAfter },
+  { id: "row-delete", label: "Delete row", run: unlessTitleRow(deleteRow) },
+  { id: "column-left", label: "Column left", run: addColumnBefore },
+  { id: "column-right", label: "Column right", run: addColumnAfter },
+  { id: "column-delete", label: "Delete column", run: notEveryColumn(deleteColumn) },
+];
+
+/** Tab and Shift-Tab move to the next and previous cell (past the last cell, Tab leaves the table as elsewhere). */
+export const nextCell: Command = goToNextCell(1);
+export const previousCell: Command = goToNextCell(-1);
+
+export function tablePlugins(): Plugin[] {
+  return [tableEditing()];
+}
