@@ -130,13 +130,11 @@ function tableToJson(block: Loose): PMJson {
       return { type: "table_header", attrs: { column }, content: [paragraph(String(title))] };
     }),
   };
-  const rows = parts.rows.map(([id, record]): PMJson => ({
+  const rows = parts.rows.map(([, record]): PMJson => ({
     type: "table_row",
-    attrs: { record: id, orderIndex: record.orderIndex },
     content: parts.columns.map((column) => {
       const f = typeof record.values[column] === "string" ? parts.fragments.get(record.values[column] as string) : undefined;
-      if (!f) return { type: "table_cell", content: [paragraph("")] };
-      return { type: "table_cell", attrs: { fragment: f.fragment, fragmentType: f.type ?? null, fragmentKey: f.key ?? null }, content: blocksToJson(f.nodes as Block[]) };
+      return { type: "table_cell", content: f ? blocksToJson(f.nodes as Block[]) : [paragraph("")] };
     }),
   }));
   return { type: "table", attrs: { ...attrs, data: parts.rest }, content: [header, ...rows] };
@@ -225,76 +223,50 @@ function completed(type: string, node: PMNode): Loose {
   return out;
 }
 
-/**
- * Ids of one kind in a table: an id of the stored table is kept once (a copy of its row or cell gets a new one);
- * a new one is `${prefix}${n}`, never one of `claimed` (the ids the table's nodes carry), so the same rows give the same ids.
- */
-function idPool(prefix: string, claimed: Array<unknown>): (own: unknown) => string {
-  const taken = new Set(claimed.filter((id): id is string => typeof id === "string"));
-  const used = new Set<string>();
-  let n = 0;
-  return (own) => {
-    let id = typeof own === "string" && own && !used.has(own) ? own : "";
-    while (!id) {
-      const next = `${prefix}${++n}`;
-      if (!taken.has(next) && !used.has(next)) id = next;
-    }
-    used.add(id);
-    return id;
-  };
+/** What numbers the document's table ids as the Markdown parser does: fragments counted through the whole document. */
+interface Numbering {
+  fragments: number;
 }
 
-/** A table's rows as GitBook's table block: the first row the columns, each other row a record, each cell a fragment. */
-function tableFrom(node: PMNode): Block {
+/**
+ * A table's rows as GitBook's table block: the first row the columns, each other row a record, each cell a fragment.
+ * The ids are those the document's Markdown parser gives (`column-1`…, `record-1`… with `orderIndex` 0000…, a
+ * `fragment-n` for every cell, counted through the document): the page is stored as Markdown, so a table always
+ * comes back numbered so, and the editor's document is then the stored one, not one that only differs in its ids.
+ */
+function tableFrom(node: PMNode, numbering: Numbering): Block {
   const [header, ...body] = childrenOf(node);
   const rest = (node.attrs.data as Loose | null) ?? {};
-  const headerCells = header ? childrenOf(header) : [];
-  const bodyCells = body.flatMap(childrenOf);
-  const columnId = idPool("column-", headerCells.map((c) => (c.attrs.column as Loose | null)?.id));
-  const recordId = idPool("record-", body.map((r) => r.attrs.record));
-  const fragmentId = idPool("fragment-", bodyCells.map((c) => c.attrs.fragment));
-  const columns = headerCells.map((cell) => {
-    const column = (cell.attrs.column as Loose | null) ?? { type: "text", textAlignment: "left" };
-    const id = columnId(column.id);
-    return { id, definition: { ...column, id, title: cell.textContent } };
+  const columns = (header ? childrenOf(header) : []).map((cell, i) => {
+    const { id: _id, title: _title, ...column } = (cell.attrs.column as Loose | null) ?? { type: "text", textAlignment: "left" };
+    const id = `column-${i + 1}`;
+    return { id, definition: { id, title: cell.textContent, ...column } };
   });
-  const columnIds = new Set(columns.map((c) => c.id));
-  const orders = body.map((row) => row.attrs.orderIndex as unknown);
-  // The stored order is kept while the rows are still in it; a row added or moved numbers them all anew.
-  const inOrder = orders.every((o, i) => typeof o === "string" && (i === 0 || byOrder(orders[i - 1] as string, o) <= 0));
   const records: Record<string, { orderIndex: string; values: Record<string, string> }> = {};
   const fragments: Loose[] = [];
   body.forEach((row, r) => {
-    const id = recordId(row.attrs.record);
     const values: Record<string, string> = {};
     childrenOf(row).forEach((cell, c) => {
       const column = columns[c];
       if (!column) return;
-      const paragraph = cell.firstChild;
-      const blank = cell.attrs.fragment === null && cell.childCount === 1 && paragraph?.content.size === 0 && paragraph.attrs.key === null && paragraph.attrs.data === null;
-      if (blank) return; // a cell that never had a fragment and still has no text: no value, as GitBook leaves it
-      const fragment = fragmentId(cell.attrs.fragment);
-      const out: Loose = { object: "fragment", fragment };
-      if (cell.attrs.fragmentType !== null) out.type = cell.attrs.fragmentType;
-      if (cell.attrs.fragmentKey !== null) out.key = cell.attrs.fragmentKey;
-      out.nodes = childrenOf(cell).map(blockFrom);
-      fragments.push(out);
+      const fragment = `fragment-${++numbering.fragments}`;
+      fragments.push({ object: "fragment", fragment, nodes: childrenOf(cell).map((child) => blockFrom(child, numbering)) });
       values[column.id] = fragment;
     });
-    records[id] = { orderIndex: inOrder ? (row.attrs.orderIndex as string) : String(r).padStart(4, "0"), values };
+    records[`record-${r + 1}`] = { orderIndex: String(r).padStart(4, "0"), values };
   });
   const view: Loose = { ...((rest.view as Loose | undefined) ?? { type: "grid", hideHeader: false }), columns: columns.map((c) => c.id) };
-  // Widths of columns that are gone go with them.
-  if (isObject(view.columnWidths)) view.columnWidths = Object.fromEntries(Object.entries(view.columnWidths).filter(([id]) => columnIds.has(id)));
+  // Column widths go by position (a column's id is its place).
+  if (isObject(view.columnWidths)) delete view.columnWidths;
   const data = { ...rest, view, records, definition: Object.fromEntries(columns.map((c) => [c.id, c.definition])) };
   const block: Loose = { object: "block", type: "table" };
   if (node.attrs.key !== null) block.key = node.attrs.key;
-  return { ...block, data, isVoid: true, fragments } as unknown as Block;
+  return { ...block, isVoid: true, data, fragments } as unknown as Block;
 }
 
-function blockFrom(node: PMNode): Block {
+function blockFrom(node: PMNode, numbering: Numbering): Block {
   const name = node.type.name;
-  if (name === "table") return tableFrom(node);
+  if (name === "table") return tableFrom(node, numbering);
   const type = gitbookType(name);
   const block: Loose = { object: "block", type, ...completed(type, node) };
   if (node.type.isAtom) {
@@ -303,7 +275,7 @@ function blockFrom(node: PMNode): Block {
     block.fragments = childrenOf(node).map((f) => {
       const fragment: Loose = { object: "fragment", fragment: f.attrs.fragment };
       if (f.attrs.type !== null && f.attrs.type !== undefined) fragment.type = f.attrs.type;
-      fragment.nodes = childrenOf(f).map(blockFrom);
+      fragment.nodes = childrenOf(f).map((child) => blockFrom(child, numbering));
       return fragment;
     });
   } else if (node.isTextblock) {
@@ -311,14 +283,15 @@ function blockFrom(node: PMNode): Block {
     // GitBook's empty text block holds one empty text (as the Markdown parser writes an empty code line).
     block.nodes = inlines.length ? inlines : [{ object: "text", leaves: [{ object: "leaf", text: "", marks: [] }] }];
   } else {
-    block.nodes = childrenOf(node).map(blockFrom);
+    block.nodes = childrenOf(node).map((child) => blockFrom(child, numbering));
   }
   return block as unknown as Block;
 }
 
 /** The editor's document as a GitBook document. */
 export function fromEditor(doc: PMNode): JSONDocument {
-  const nodes = childrenOf(doc).map(blockFrom);
+  const numbering: Numbering = { fragments: 0 };
+  const nodes = childrenOf(doc).map((child) => blockFrom(child, numbering));
   // The empty paragraph an empty document is given to type in is not content.
   const first = doc.firstChild;
   const empty = doc.childCount === 1 && first?.type.name === "paragraph" && first.childCount === 0 && first.attrs.key === null && first.attrs.data === null;

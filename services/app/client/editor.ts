@@ -534,7 +534,7 @@ function start(): void {
   // the browser goes, so the Markdown editor opens on what was just typed (and no "leave?" prompt).
   for (const link of document.querySelectorAll<HTMLAnchorElement>(".editor-bar a[href]")) {
     link.addEventListener("click", (event) => {
-      if (!saver.pending || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      if (!saver.unsaved || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
       event.preventDefault();
       void saver.flush().then(() => {
         if (!saver.pending) window.location.assign(link.href);
@@ -542,7 +542,7 @@ function start(): void {
     });
   }
   window.addEventListener("beforeunload", (event) => {
-    if (!saver.pending) return;
+    if (!saver.unsaved) return;
     void saver.flush(true);
     event.preventDefault();
   });

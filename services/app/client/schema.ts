@@ -186,18 +186,17 @@ const nodes: Record<string, NodeSpec> = {
     // A pasted table: its cells' text, the first row the columns' titles (paste-table.ts).
     parseDOM: [{ tag: "table", getAttrs: (dom) => (pastedTableRows(dom as HTMLTableElement) ? { isVoid: true, data: { view: { type: "grid", hideHeader: false } } } : false), getContent: (dom, schema) => Fragment.from(pastedTableRows(dom as HTMLTableElement)?.map((row, r) => tableRow(schema, row, r === 0)) ?? []) }],
   },
+  // A record (its id and order are its place: convert.ts).
   table_row: {
     content: "(table_header | table_cell)+",
     tableRole: "row",
-    // The record's id and order (none yet on a row added in the editor).
-    attrs: { record: { default: null }, orderIndex: { default: null } },
     toDOM: (): DOMOutputSpec => ["tr", 0],
   },
   table_header: {
     content: "paragraph",
     tableRole: "header_cell",
     isolating: true,
-    // `column`: the column's GitBook definition but its title (the cell's text); spans are always 1 (no merged cells).
+    // `column`: the column's GitBook definition but its id (its place) and title (the cell's text); spans are always 1 (no merged cells).
     attrs: { column: { default: null }, colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null } },
     toDOM: (): DOMOutputSpec => ["th", { scope: "col" }, 0],
   },
@@ -205,8 +204,8 @@ const nodes: Record<string, NodeSpec> = {
     content: "paragraph",
     tableRole: "cell",
     isolating: true,
-    // `fragment`, `fragmentType`, `fragmentKey`: the GitBook fragment the cell's paragraph is (none yet on a new cell).
-    attrs: { fragment: { default: null }, fragmentType: { default: null }, fragmentKey: { default: null }, colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null } },
+    // The cell's paragraph is the record's fragment for the cell's column.
+    attrs: { colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null } },
     toDOM: (): DOMOutputSpec => ["td", 0],
   },
   table_kept: {
