@@ -8,6 +8,7 @@ import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { expectValid } from "@docshelf/document/dist/gitbook-schema";
 import type { RunningSystem } from "@docshelf/testkit";
 import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
+import { seriousViolations } from "./axe";
 import { start } from "./modes";
 import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
 
@@ -117,6 +118,8 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     await k.press("Tab");
     await k.type("Cy");
     await shot(page, "table-grown");
+    // The table and its bar pass axe-core's WCAG 2.1 A/AA rules.
+    expect(await seriousViolations(page)).toEqual([]);
     // Ann's row removed, then the Count column.
     await page.click(cell(2, 1));
     await page.click(action("row-delete"));
@@ -163,6 +166,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     expect(await page.getAttribute("#block-image-width", "aria-invalid")).toBe("true");
     await page.fill("#block-image-width", "60%");
     expect(await page.getAttribute("#block-image-width", "aria-invalid")).toBe("false");
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
     expect(await page.getAttribute(".editor-content figure.atom-image img", "width")).toBe("60%");
     expect(await page.textContent(".editor-content figure.atom-image figcaption")).toBe("How the parts fit");
