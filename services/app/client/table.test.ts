@@ -4,6 +4,7 @@ import type { Node as PMNode } from "prosemirror-model";
 import { EditorState, TextSelection, type Command } from "prosemirror-state";
 import { fromEditor, tableParts, toEditor } from "./convert";
 import { schema } from "./schema";
+import { ySyncPluginKey } from "y-prosemirror";
 import { BLOCK_ITEMS } from "./blocks";
 import { inTitleRow, nextCell, previousCell, TABLE_ACTIONS, tablePlugins } from "./table";
 
@@ -124,6 +125,28 @@ describe("tables in the editor", () => {
     expect(cells(fromEditor(single.doc))).toEqual([["Only"]]);
     // Shift-Tab from the first cell has nowhere to go in the table.
     expect(previousCell(stateIn(TABLE, 0, 0))).toBe(false);
+  });
+
+  test("a table made uneven by a collaborator's edit is evened by the next edit here, not on receiving it; saved uneven, it is a valid table", () => {
+    const state = stateIn(TABLE, 2, 0);
+    // A cell taken out of Ann's row, as a collaborator's edit arriving through the shared document.
+    const from = cellEnd(state.doc, 1, 1) - 3;
+    const uneven = (shared: boolean) => {
+      const tr = state.tr.delete(from, from + state.doc.resolve(from).nodeAfter!.nodeSize);
+      if (shared) tr.setMeta(ySyncPluginKey, { isChangeOrigin: true });
+      return state.applyTransaction(tr);
+    };
+    const received = uneven(true);
+    expect(received.transactions).toHaveLength(1);
+    const table = received.state.doc.firstChild!;
+    expect([table.child(1).childCount, table.child(2).childCount]).toEqual([1, 2]);
+    const saved = fromEditor(received.state.doc);
+    expectValid(saved);
+    expect(cells(saved)).toEqual([["Name", "Count"], ["Ann", ""], ["Bob", "5"]]);
+    // Made here, the same edit is evened at once (prosemirror-tables adds the missing cell).
+    const local = uneven(false);
+    expect(local.transactions).toHaveLength(2);
+    expect(local.state.doc.firstChild!.child(1).childCount).toBe(2);
   });
 
   test("a new table from the slash menu is saved as a schema-valid table of two columns and two empty rows", () => {

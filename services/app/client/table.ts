@@ -3,7 +3,8 @@
 // a collaborator's included). GitBook's table adds one rule: its first row is the columns' titles, so no row
 // goes above it and it is never deleted (a column goes with its title).
 import { addColumnAfter, addColumnBefore, addRowAfter, addRowBefore, deleteColumn, deleteRow, goToNextCell, isInTable, selectedRect, tableEditing } from "prosemirror-tables";
-import type { Command, EditorState, Plugin } from "prosemirror-state";
+import { Plugin, type Command, type EditorState, type Transaction } from "prosemirror-state";
+import { ySyncPluginKey } from "y-prosemirror";
 
 /** Whether the selection touches the table's first row (its columns' titles). */
 export function inTitleRow(state: EditorState): boolean {
@@ -44,6 +45,22 @@ export const TABLE_ACTIONS: TableAction[] = [
 export const nextCell: Command = goToNextCell(1);
 export const previousCell: Command = goToNextCell(-1);
 
+/** A transaction that brings a collaborator's edit (or live editing's undo) from the shared document. */
+const fromShared = (tr: Transaction): boolean => (tr.getMeta(ySyncPluginKey) as { isChangeOrigin?: boolean } | undefined)?.isChangeOrigin === true;
+
+/**
+ * prosemirror-tables' editing plugin, but a table made uneven by a collaborator's edit (a row one added while
+ * another added a column) is evened by the next edit made here, not by every editor at once on receiving it:
+ * each would add the missing cells, and the shared document would get them as many times. An uneven table
+ * is saved as it is meanwhile (convert.ts reads the cells it has).
+ */
 export function tablePlugins(): Plugin[] {
-  return [tableEditing()];
+  const editing = tableEditing();
+  const { appendTransaction, ...spec } = editing.spec;
+  return [
+    new Plugin({
+      ...spec,
+      appendTransaction: (trs, oldState, state) => (trs.every(fromShared) ? null : (appendTransaction?.call(editing, trs, oldState, state) ?? null)),
+    }),
+  ];
 }
