@@ -51,8 +51,9 @@ const fromShared = (tr: Transaction): boolean => (tr.getMeta(ySyncPluginKey) as 
 /**
  * prosemirror-tables' editing plugin, but a table made uneven by a collaborator's edit (a row one added while
  * another added a column) is evened by the next edit made here, not by every editor at once on receiving it:
- * each would add the missing cells, and the shared document would get them as many times. An uneven table
- * is saved as it is meanwhile (convert.ts reads the cells it has).
+ * each would add the missing cells, and the shared document would get them as many times (prosemirror-tables
+ * issue 249: two people adding columns and rows fast grow a table without end; issue 12: skip the fixing for a
+ * remote edit). An uneven table is saved as it is meanwhile (convert.ts reads the cells it has).
  */
 export function tablePlugins(): Plugin[] {
   const editing = tableEditing();
