@@ -162,6 +162,47 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       expect(one.body.markdown).toContain("1");
     });
 
+    test("a page group is added from the tree at the top level (the form's Add group); under a page or of another kind it is a 400 naming the field; a reader is refused, another organization finds nothing", async () => {
+      const cr = await changeRequest("Grouped", [{ operation: "insert_page", title: "Epsilon", document: { markdown: "E" } }]);
+      const pages = `${cr.app}/~pages`;
+      const form = await alice.get(pages);
+      expect(form.text).toContain('<button type="submit" name="kind" value="group">Add group</button>');
+      const added = await alice.submit(pages, pages, { intent: "add-page", kind: "group", title: "Reference", parent: "" });
+      expect(added.status).toBe(303);
+      const now = await tree(cr.api);
+      const group = now.find((p) => p.title === "Reference") as TreePage & { kind?: string; type?: string };
+      expect(group).toMatchObject({ kind: "group", type: "group" });
+      expect(now[now.length - 1].id).toBe(group.id);
+      // The tree shows it as a group; a page goes under it as under any page.
+      expect((await alice.get(pages)).text).toMatch(/data-type="group"><span class="page-title">Reference<\/span> <span class="meta tree-kind">group<\/span>/);
+      expect((await alice.submit(pages, pages, { intent: "add-page", kind: "page", title: "Zeta", parent: group.id })).status).toBe(303);
+      expect(titles(await tree(cr.api)).slice(-1)).toEqual([["Reference", ["Zeta"]]]);
+
+      const before = JSON.stringify(await tree(cr.api));
+      const under = await alice.submit(pages, pages, { intent: "add-page", kind: "group", title: "Nested", parent: idOf(await tree(cr.api), "Epsilon") });
+      expect(under.status).toBe(400);
+      expect(under.text).toContain("parent: a group stays at the top level");
+      const odd = await alice.submit(pages, pages, { intent: "add-page", kind: "folder", title: "Odd" });
+      expect(odd.status).toBe(400);
+      expect(odd.text).toContain("kind:");
+      const untitled = await alice.submit(pages, pages, { intent: "add-page", kind: "group", title: " " });
+      expect(untitled.status).toBe(400);
+      expect(untitled.text).toContain("A group needs a title");
+      // A group is not nested by a drag either.
+      const dragged = await alice.submit(pages, pages, { intent: "place", page: group.id, target: idOf(await tree(cr.api), "Epsilon"), position: "inside" });
+      expect(dragged.status).toBe(400);
+      expect(JSON.stringify(await tree(cr.api))).toBe(before);
+
+      const seen = await readerBrowser.get(pages);
+      expect(seen.text).not.toContain('value="group"');
+      expect([403, 404]).toContain((await readerBrowser.post(pages, { _csrf: csrfOf(seen.text), intent: "add-page", kind: "group", title: "Theirs" })).status);
+      const theirs = await bob.get(pages);
+      expect(theirs.status).toBe(404);
+      expect((await bob.post(pages, { _csrf: csrfOf(theirs.text), intent: "add-page", kind: "group", title: "Theirs" })).status).toBe(404);
+      expect((await alice.post(pages, { intent: "add-page", kind: "group", title: "No token" })).status).toBe(403);
+      expect(JSON.stringify(await tree(cr.api))).toBe(before);
+    });
+
     test("without the CSRF token a move is refused (403); a reader sees no move form and is refused; another organization's user finds nothing", async () => {
       const cr = await changeRequest("Arrange guarded", [{ operation: "insert_page", title: "Delta", document: { markdown: "D" } }]);
       const pages = `${cr.app}/~pages`;

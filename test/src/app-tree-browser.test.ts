@@ -116,4 +116,41 @@ suites("the page tree in Chromium over %s", (mode) => {
     expect(trace.console.filter((line) => /Content.Security.Policy/i.test(line))).toEqual([]);
     await page.close();
   }, 120_000);
+
+  test("a page group added from the tree (Add group) is a group at the top level; a page dragged into it; deleted and undone, it is a group again", async () => {
+    const md = (text: string) => ({ markdown: text });
+    const cr = await changeRequest("Groups in the tree", [
+      { operation: "insert_page", title: "Kappa", document: md("k") },
+      { operation: "insert_page", title: "Lambda", document: md("l") },
+    ]);
+    const before = titles(await tree(cr.api)).slice(0, -2);
+    const page = await browser.context.newPage();
+    const trace = watch(page);
+    await page.goto(`${sys.url}${cr.app}/~pages`);
+    await page.fill("#new-title", "Reference");
+    await Promise.all([page.waitForNavigation(), page.click('button[name="kind"][value="group"]')]);
+    const pages = (await tree(cr.api)) as Array<TreePage & { kind?: string }>;
+    expect(pages.slice(before.length).map((p) => [p.title, p.kind])).toEqual([["Kappa", "sheet"], ["Lambda", "sheet"], ["Reference", "group"]]);
+    await page.waitForSelector(`${row("Reference")}[data-type="group"][draggable="true"]`);
+    // The group has no Nest button (it stays at the top level); Lambda goes into it by a drag onto its middle.
+    expect(await page.locator(`${row("Reference")} button[value="in"]`).count()).toBe(0);
+    await drag(page, "Lambda", "Reference", "middle");
+    expect(titles(await tree(cr.api)).slice(before.length)).toEqual(["Kappa", ["Reference", ["Lambda"]]]);
+    // The group goes before a page; dropped on a page's middle, it goes after it, never into it.
+    await drag(page, "Reference", "Kappa", "top");
+    expect(titles(await tree(cr.api)).slice(before.length)).toEqual([["Reference", ["Lambda"]], "Kappa"]);
+    await drag(page, "Reference", "Kappa", "middle");
+    expect(titles(await tree(cr.api)).slice(before.length)).toEqual(["Kappa", ["Reference", ["Lambda"]]]);
+    await page.screenshot({ path: join(ARTIFACTS, `app-tree-group-${mode}.png`), fullPage: true });
+
+    // Deleted with its page, then Undo: a group again, at the top level, with Lambda in it.
+    await Promise.all([page.waitForNavigation(), page.click(`${row("Reference")} button:has-text("Delete")`)]);
+    await page.waitForSelector('#undo-delete:has-text("Deleted “Reference” and 1 page under it")');
+    await Promise.all([page.waitForNavigation(), page.click('#undo-delete button:has-text("Undo")')]);
+    const back = (await tree(cr.api)) as Array<TreePage & { kind?: string }>;
+    expect(titles(back).slice(before.length)).toEqual(["Kappa", ["Reference", ["Lambda"]]]);
+    expect(back.find((p) => p.title === "Reference")?.kind).toBe("group");
+    expect(trace.errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -271,6 +271,60 @@ describe.each(MODES)("change requests over %s", (mode) => {
       expect(malformed.body.error.message).toContain("changes[1].operation");
     });
 
+    test("insert_page with type group adds a page group at the top level that pages go into and a merge keeps; bad input is 400 naming the field, a reader 403, an outsider 404, no token 401", async () => {
+      // A space of its own: the merge at the end changes its main.
+      const spaceId = await templatedSpace();
+      const cr = await createCR(spaceId, "Groups");
+      const path = `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`;
+      const added = await editor.api.post(`${path}?compat=false`, {
+        changes: [
+          { operation: "insert_page", type: "group", title: "Guides", document: {}, ref: "guides", at: 0 },
+          { operation: "insert_page", type: "document", title: "Setup", document: { markdown: "Install it." } },
+        ],
+      });
+      expect(added.status).toBe(200);
+      const groupId = added.body.changes[0].page.id as string;
+      expect((await edit(spaceId, cr.id, [{ operation: "update_page", page: await pageId(spaceId, "Setup", cr.id), into: groupId }])).status).toBe(200);
+      const pages = await reader.api.get(`${path}/pages`);
+      expect(pages.status).toBe(200);
+      expectSchema("listPagesInChangeRequest", 200, withBodies(pages.body));
+      const group = pages.body.pages[0];
+      expect(group).toMatchObject({ id: groupId, kind: "group", type: "group", title: "Guides", path: "guides" });
+      expect(group.pages.map((p: any) => [p.title, p.type])).toEqual([["Setup", "document"]]);
+
+      // What is not a group's: a type GitBook has no page kind for, a parent, content; moving the group under a page.
+      const before = (await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.revision;
+      const refusals: Array<[unknown, string]> = [
+        [{ operation: "insert_page", type: "folder", title: "F", document: {} }, "changes[0].type"],
+        [{ operation: "insert_page", type: "group", title: "G", into: groupId, document: {} }, "changes[0].into"],
+        [{ operation: "insert_page", type: "group", title: "G", document: { markdown: "Some text" } }, "changes[0].document"],
+        [{ operation: "update_page", page: groupId, into: await pageId(spaceId, "Setup", cr.id) }, "changes[0].parent"],
+      ];
+      for (const [change, field] of refusals) {
+        const res = await edit(spaceId, cr.id, [change]);
+        expect(res.status).toBe(400);
+        expectErrorBody(400, res.body);
+        expect(res.body.error.message).toContain(field);
+      }
+      expect((await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.revision).toBe(before);
+      // Who may: a reader is refused, an outsider finds nothing, no token is 401; nothing was written.
+      const group2 = [{ operation: "insert_page", type: "group", title: "Theirs", document: {} }];
+      const denied = await edit(spaceId, cr.id, group2, reader);
+      expect(denied.status).toBe(403);
+      expectErrorBody(403, denied.body);
+      const hidden = await edit(spaceId, cr.id, group2, outsider);
+      expect(hidden.status).toBe(404);
+      expectErrorBody(404, hidden.body);
+      expect((await sys.admin.as(undefined).post(path, { changes: group2 })).status).toBe(401);
+      expect((await reader.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.revision).toBe(before);
+
+      // Merged, main has the group with its page.
+      expect((await reviewer.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`)).status).toBe(200);
+      const main = (await reader.api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages;
+      expect(main[0]).toMatchObject({ id: groupId, kind: "group", type: "group", title: "Guides" });
+      expect(main[0].pages.map((p: any) => p.title)).toEqual(["Setup"]);
+    });
+
     test("1 to 50 changes are accepted; 0 or 51 are 400", async () => {
       const cr = await createCR(spaceId, "Bulk");
       const insert = (i: number) => ({ operation: "insert_page", document: { markdown: `# Bulk ${i}` } });

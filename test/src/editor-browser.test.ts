@@ -120,7 +120,7 @@ suites("the block editor in Chromium over %s", (mode) => {
       if (text) await page.keyboard.type(text);
     }
     // What the editor shows.
-    for (const selector of ["h2", ".hint.hint-warning", "pre.code", "ul.tasks li.task", "blockquote", ".tabs .tab", ".expandable .fragment-expandable-title", "ol.stepper li.step", ".atom-table", "hr", "figure.atom-image img", ".atom-math", ".atom-embed"]) {
+    for (const selector of ["h2", ".hint.hint-warning", "pre.code", "ul.tasks li.task", "blockquote", ".tabs .tab", ".expandable .fragment-expandable-title", "ol.stepper li.step", "table.table th", "hr", "figure.atom-image img", ".atom-math", ".atom-embed"]) {
       expect(await page.$(`.editor-content ${selector}`)).not.toBeNull();
     }
     await shot(page, "slash-blocks");

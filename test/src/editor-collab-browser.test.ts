@@ -4,7 +4,8 @@
 // doubled seed). An edit made through the API to the open page reaches both editors. At the WebSocket (the
 // gateway's relay): no session, another organization's user, a reader, a foreign page (Origin), a wrong
 // CSRF token and a missing subprotocol are refused before any frame. Over NATS the system has two gateway
-// processes and each person's browser talks to a different one: the relay's broadcast makes them meet.
+// processes and each person's browser talks to a different one: the relay's broadcast makes them meet. A table
+// edited by both, one of them offline, is one even table for both once they meet again.
 import { request } from "node:http";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -261,6 +262,54 @@ suites("live collaboration in the block editor over %s", (mode) => {
     expect(markdown).toContain("Typed by Alice meanwhile");
     expect(count(markdown, "The **handbook** starts here.")).toBe(1);
     expect(trace.errors).toEqual([]);
+    await alice.page.close();
+    await page.close();
+  });
+
+  test("a column added by one person while the other, offline, added a row: one even table for both, no cell twice", async () => {
+    const cr = await changeRequest("A table for two");
+    const table = "| Item | Count |\n| --- | --- |\n| pens | 2 |\n";
+    expect((await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content`, { changes: [{ operation: "update_page", page: await pageId(cr.number), document: { markdown: `Stock.\n\n${table}` } }] })).status).toBeLessThan(300);
+    const alice = await openEditor(0, cr.path);
+    const page = await contexts[1].newPage();
+    const trace = watch(page);
+    let offline = false;
+    const open: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/app\/collab\//, async (ws) => {
+      if (offline) return ws.close({ code: 4000, reason: "offline" });
+      open.push(ws, ws.connectToServer());
+    });
+    await page.goto(`${urls[1]}${cr.path}/welcome?edit=blocks`);
+    await page.waitForSelector('#editor-app[data-ready="true"][data-live="true"]');
+    await alice.page.waitForSelector('#editor-people li:has-text("Carol")');
+    const cell = (row: number, column: number) => `.editor-content table.table tr:nth-child(${row}) > :nth-child(${column})`;
+    const cells = (p: Page) => p.locator(".editor-content table.table tr > *").count();
+    offline = true;
+    for (const ws of open.splice(0)) await ws.close({ code: 4000, reason: "offline" });
+    await page.waitForSelector('#editor-app[data-live-state="offline"]');
+    // Alice adds a column; Carol, offline, a row.
+    await alice.page.click(cell(2, 2));
+    await alice.page.click('.block-bar:not([hidden]) button[data-action="column-right"]');
+    await page.click(cell(2, 1));
+    await page.click('.block-bar:not([hidden]) button[data-action="row-below"]');
+    expect([await cells(alice.page), await cells(page)]).toEqual([6, 6]);
+    offline = false;
+    // Back: each has the other's edit; the table is uneven (Carol's row is short) but no one filled it in twice.
+    await alice.page.waitForSelector(cell(3, 1));
+    await page.waitForSelector(cell(1, 3));
+    // Alice types in Carol's row: her edit evens the table, and Carol gets it so.
+    await alice.page.click(cell(3, 1));
+    await alice.page.keyboard.type("ink");
+    await page.waitForSelector(`${cell(3, 1)}:has-text("ink")`);
+    await page.waitForSelector(cell(3, 3));
+    for (const p of [alice.page, page]) {
+      expect(await p.locator(".editor-content table.table tr").count()).toBe(3);
+      expect(await cells(p)).toBe(9);
+    }
+    const markdown = await storedWith(cr.number, ["| ink |"]);
+    expect(markdown).toContain("| Item | Count |  |\n| --- | --- | --- |\n| pens | 2 |  |\n| ink |  |  |");
+    expect(trace.errors).toEqual([]);
+    expect(alice.trace.errors).toEqual([]);
     await alice.page.close();
     await page.close();
   });

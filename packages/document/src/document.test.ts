@@ -1,38 +1,8 @@
 import { readFileSync } from "node:fs";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
+import { expectValid } from "./gitbook-schema";
 import { checkDocument, DocumentError, documentToMarkdown, markdownToDocument, type Block, type ContentRef, type JSONDocument, type RefResolver } from "./index";
-
-/** GitBook's newest JSONDocument schema (OpenAPI 3.0's `nullable` beside `$ref` made JSON Schema, as testkit does). */
-function normalize(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(normalize);
-  if (!node || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = normalize(v);
-  if (out.nullable === true && out.type === undefined) {
-    delete out.nullable;
-    return { anyOf: [out, { type: "null" }] };
-  }
-  return out;
-}
-const SPEC = normalize(require("@gitbook/api-latest/spec/openapi.json")) as object;
-/** A validator of GitBook's JSONDocument; `allErrors` (several times slower) only to report a failure. */
-function documentValidator(allErrors: boolean) {
-  const ajv = new Ajv({ strict: false, allErrors, logger: false });
-  addFormats(ajv);
-  ajv.addFormat("emoji", true);
-  ajv.addSchema(SPEC, "gitbook");
-  return ajv.compile({ $ref: "gitbook#/components/schemas/JSONDocument" });
-}
-const validDocument = documentValidator(false);
-function expectValid(doc: JSONDocument): void {
-  if (validDocument(doc)) return;
-  const full = documentValidator(true);
-  full(doc);
-  throw new Error(JSON.stringify(full.errors?.slice(0, 5), null, 1));
-}
 
 const corpus = readFileSync(join(__dirname, "__fixtures__", "corpus.md"), "utf8");
 
@@ -112,6 +82,62 @@ describe("markdown <-> GitBook JSON document", () => {
     expect(Object.values(table.data.definition).map((d) => [d.title, d.textAlignment])).toEqual([["A", "left"], ["B", "right"]]);
     expect(Object.keys(table.data.records)).toHaveLength(1);
     expect(table.fragments).toHaveLength(2);
+  });
+
+  it("writes a table edited as a document (new rows and columns, titles with pipes, cells left without a value) as a table that reads back the same", () => {
+    const p = (text: string) => ({ object: "block" as const, type: "paragraph" as const, nodes: [{ object: "text" as const, leaves: [{ object: "leaf" as const, text, marks: [] }] }] });
+    const table: Block = {
+      object: "block",
+      type: "table",
+      isVoid: true,
+      data: {
+        view: { type: "grid", columns: ["c1", "c2", "c3"], hideHeader: false },
+        definition: {
+          c1: { id: "c1", title: "Name | alias", type: "text", textAlignment: "left" },
+          c2: { id: "c2", title: "Count", type: "text", textAlignment: "right" },
+          c3: { id: "c3", title: "", type: "text", textAlignment: "center" },
+        },
+        records: { r2: { orderIndex: "b", values: { c1: "f3" } }, r1: { orderIndex: "a", values: { c1: "f1", c2: "f2", c3: "f4" } } },
+      },
+      fragments: [
+        { object: "fragment", fragment: "f1", nodes: [p("Ann | Annie")] },
+        { object: "fragment", fragment: "f2", nodes: [p("3")] },
+        { object: "fragment", fragment: "f3", nodes: [p("Bob *not bold*")] },
+        { object: "fragment", fragment: "f4", nodes: [p("")] },
+      ],
+    };
+    const doc: JSONDocument = { object: "document", data: {}, nodes: [table] };
+    expectValid(doc);
+    const md = documentToMarkdown(doc);
+    expect(md).toBe("| Name \\| alias | Count |  |\n| --- | --: | :-: |\n| Ann \\| Annie | 3 |  |\n| Bob \\*not bold\\* |  |  |\n");
+    const back = markdownToDocument(md).nodes[0];
+    if (back.type !== "table") throw new Error("table expected");
+    expect(back.data.view.columns.map((c) => [back.data.definition[c].title, back.data.definition[c].textAlignment])).toEqual([["Name | alias", "left"], ["Count", "right"], ["", "center"]]);
+    const rows = Object.values(back.data.records).map((r) => back.data.view.columns.map((c) => documentToMarkdown({ object: "document", data: {}, nodes: back.fragments.find((f) => f.fragment === r.values[c])!.nodes }).trim()));
+    expect(rows).toEqual([["Ann | Annie", "3", ""], ["Bob \\*not bold\\*", "", ""]]);
+    expect(documentToMarkdown(markdownToDocument(md))).toBe(md);
+  });
+
+  it("writes an image's caption and width so they read back the same, whatever the caption's text", () => {
+    for (const caption of ["A diagram", "a <b>bold</b> claim", "ends </figcaption> early", "</figure> and <img src=x>", "two\n\nlines", "100% *sure*"]) {
+      for (const width of [480, { unit: "%", value: 50 }, undefined]) {
+        const image: Block = {
+          object: "block",
+          type: "image",
+          data: { ref: { kind: "url", url: "https://example.com/a.png" }, ...(width === undefined ? {} : { width }) },
+          fragments: [{ object: "fragment", fragment: "caption", type: "caption", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: caption, marks: [] }] }] }] }],
+          isVoid: true,
+        };
+        const doc: JSONDocument = { object: "document", data: {}, nodes: [{ object: "block", type: "images", data: {}, nodes: [image], isVoid: false }] };
+        expectValid(doc);
+        const back = markdownToDocument(documentToMarkdown(doc)).nodes;
+        expect(back).toHaveLength(1);
+        const read = back[0].type === "images" ? back[0].nodes[0] : undefined;
+        expect(read?.data.width).toEqual(width);
+        const text = read?.fragments[0].nodes[0];
+        expect(text && text.type === "paragraph" ? text.nodes.map((n) => (n.object === "text" ? n.leaves.map((l) => l.text).join("") : "")).join("") : undefined).toBe(caption.replace(/\n+/g, " "));
+      }
+    }
   });
 
   it("resolves links, images, files and includes through the resolver, both ways", () => {

@@ -162,7 +162,7 @@ class Serializer {
         const figures = images.map((img) => {
           const alt = img.data.alt !== undefined ? ` alt="${img.data.alt}"` : "";
           const caption = this.fragment(img.fragments, "caption");
-          const cap = caption ? `<figcaption><p>${this.blocks(caption.nodes, " ")}</p></figcaption>` : "";
+          const cap = caption ? `<figcaption><p>${figcaptionText(this.blocks(caption.nodes, " "))}</p></figcaption>` : "";
           const w = img.data.width;
           const width = typeof w === "number" ? ` width="${w}"` : w && w.unit === "%" ? ` width="${w.value}%"` : "";
           const tag = `<img src="${this.href(img.data.ref)}"${alt}${width}>`;
@@ -204,7 +204,8 @@ class Serializer {
           const f = fragmentId === undefined ? undefined : this.fragment(block.fragments, fragmentId);
           return f ? this.blocks(f.nodes, " ").replace(/\|/g, "\\|").replace(/\n/g, " ") : "";
         };
-        const header = `| ${view.columns.map((c) => definition[c]?.title ?? "").join(" | ")} |`;
+        // A title is kept as written (Markdown the parser read as the header cell's source), but for what would end the cell.
+        const header = `| ${view.columns.map((c) => (definition[c]?.title ?? "").replace(/\\?\|/g, "\\|").replace(/\s*\n\s*/g, " ")).join(" | ")} |`;
         const rule = `| ${view.columns.map((c) => ({ left: "---", center: ":-:", right: "--:" })[definition[c]?.textAlignment ?? "left"]).join(" | ")} |`;
         const rows = Object.values(records)
           .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
@@ -213,6 +214,14 @@ class Serializer {
       }
     }
   }
+}
+
+/**
+ * A caption's Markdown inside `<figcaption><p>…</p></figcaption>`: on one line (a blank line would end the HTML
+ * block), and no tag of the figure written as text (`</figcaption>` typed in a caption) read as the figure's own.
+ */
+function figcaptionText(markdown: string): string {
+  return markdown.replace(/\s*\n\s*/g, " ").replace(/<(?=\/?(?:figcaption|figure|picture|source|img|div)\b)/gi, "&lt;");
 }
 
 /** A container's body before its closing tag: HTML (a figure, `</details>`) runs on to the next blank line, so one follows it. */

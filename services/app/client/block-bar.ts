@@ -1,9 +1,12 @@
-// The block bar: the settings of the block the cursor is in, beside it: a code block's language, title
-// and line numbers, a hint's style, a tab's title. Reached with Tab from the editor (it follows it in
-// the page), Escape goes back to the text. Each change sets the block's GitBook `data`.
+// The block bar: the settings of the block the cursor is in (or the image selected), beside it: a code block's
+// language, title and line numbers, a hint's style, a tab's title, an image's caption and width, a table's rows
+// and columns (buttons: table.ts). Reached with Tab from the editor (it follows it in the page), Escape goes back
+// to the text. Each change sets the block's GitBook `data` (an image's caption: its `caption` fragment).
 import type { Node as PMNode } from "prosemirror-model";
-import { Plugin } from "prosemirror-state";
+import { NodeSelection, Plugin, type EditorState } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
+import { TABLE_ACTIONS } from "./table";
+import { captionOf, lengthText, parseLength, withCaption } from "./image";
 
 type Data = Record<string, unknown>;
 
@@ -13,6 +16,11 @@ interface Field {
   kind: "text" | "checkbox" | "select";
   options?: string[];
   maxLength?: number;
+  placeholder?: string;
+  /** The field's value on the node (default: `data[key]`). */
+  read?(node: PMNode): string;
+  /** The node's attributes for a value typed in (default: `data[key]` set, or removed when empty); undefined: not a value it takes. */
+  write?(node: PMNode, value: string): Record<string, unknown> | undefined;
 }
 
 const FIELDS: Record<string, Field[]> = {
@@ -23,11 +31,37 @@ const FIELDS: Record<string, Field[]> = {
   ],
   hint: [{ key: "style", label: "Hint style", kind: "select", options: ["info", "success", "warning", "danger"] }],
   tabs_item: [{ key: "title", label: "Tab title", kind: "text", maxLength: 200 }],
+  image: [
+    { key: "caption", label: "Caption", kind: "text", maxLength: 500, read: captionOf, write: (node, value) => ({ ...node.attrs, fragments: withCaption(node.attrs.fragments, value) }) },
+    {
+      key: "width",
+      label: "Width",
+      kind: "text",
+      maxLength: 8,
+      placeholder: "480 or 50%",
+      read: (node) => lengthText((node.attrs.data as Data | null)?.width),
+      write: (node, value) => {
+        const data: Data = { ...((node.attrs.data as Data | null) ?? {}) };
+        if (value === "") delete data.width;
+        else {
+          const width = parseLength(value);
+          if (width === undefined) return undefined;
+          data.width = width;
+        }
+        return { ...node.attrs, data };
+      },
+    },
+  ],
+  table: [],
 };
 
-/** The innermost block around the selection that has settings, and where it starts. */
-function target(view: EditorView): { node: PMNode; pos: number } | undefined {
-  const { $from } = view.state.selection;
+const LABELS: Record<string, string> = { code_block: "Code block settings", hint: "Hint settings", tabs_item: "Tab settings", image: "Image settings", table: "Table rows and columns" };
+
+/** The block with settings the selection is on: the image selected, or the innermost block around the selection, and where it starts. */
+function target(state: EditorState): { node: PMNode; pos: number } | undefined {
+  const selection = state.selection;
+  if (selection instanceof NodeSelection && FIELDS[selection.node.type.name]) return { node: selection.node, pos: selection.from };
+  const { $from } = selection;
   for (let d = $from.depth; d > 0; d--) {
     const node = $from.node(d);
     if (FIELDS[node.type.name]) return { node, pos: $from.before(d) };
@@ -45,19 +79,53 @@ export function blockBar(): Plugin {
       view.dom.parentNode?.appendChild(bar);
       let current: { type: string; pos: number } | undefined;
 
-      const set = (key: string, value: unknown) => {
+      const set = (field: Field, value: unknown) => {
         if (!current) return;
         const node = view.state.doc.nodeAt(current.pos);
         if (!node || node.type.name !== current.type) return;
-        const data: Data = { ...((node.attrs.data as Data | null) ?? {}) };
-        if (value === "" || value === false || value === undefined) delete data[key];
-        else data[key] = value;
-        view.dispatch(view.state.tr.setNodeMarkup(current.pos, undefined, { ...node.attrs, data }));
+        let attrs: Record<string, unknown> | undefined;
+        if (field.write) attrs = field.write(node, String(value));
+        else {
+          const data: Data = { ...((node.attrs.data as Data | null) ?? {}) };
+          if (value === "" || value === false || value === undefined) delete data[field.key];
+          else data[field.key] = value;
+          attrs = { ...node.attrs, data };
+        }
+        const input = bar.querySelector<HTMLInputElement>(`[data-key="${field.key}"]`);
+        input?.setAttribute("aria-invalid", String(attrs === undefined));
+        if (!attrs) return;
+        const tr = view.state.tr.setNodeMarkup(current.pos, undefined, attrs);
+        // An image stays selected (its attributes are set by replacing it, which would drop the selection).
+        if (view.state.selection instanceof NodeSelection && view.state.selection.from === current.pos) tr.setSelection(NodeSelection.create(tr.doc, current.pos));
+        view.dispatch(tr);
       };
 
       const build = (type: string) => {
         bar.replaceChildren();
-        bar.setAttribute("aria-label", type === "code_block" ? "Code block settings" : type === "hint" ? "Hint settings" : "Tab settings");
+        bar.setAttribute("aria-label", LABELS[type] ?? "Block settings");
+        if (type === "table") {
+          for (const action of TABLE_ACTIONS) {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.className = "small";
+            button.dataset.action = action.id;
+            button.textContent = action.label;
+            // A click keeps the editor's selection (the cell the row or column is counted from).
+            button.addEventListener("mousedown", (event) => event.preventDefault());
+            button.addEventListener("click", () => {
+              action.run(view.state, view.dispatch, view);
+              if (document.activeElement !== button) view.focus();
+            });
+            button.addEventListener("keydown", (event) => {
+              if (event.key === "Escape") {
+                event.preventDefault();
+                view.focus();
+              }
+            });
+            bar.append(button);
+          }
+          return;
+        }
         for (const field of FIELDS[type]) {
           const label = document.createElement("label");
           const id = `block-${type}-${field.key}`;
@@ -67,13 +135,14 @@ export function blockBar(): Plugin {
           if (field.kind === "select") {
             const select = document.createElement("select");
             for (const option of field.options ?? []) select.append(new Option(option, option));
-            select.addEventListener("change", () => set(field.key, select.value));
+            select.addEventListener("change", () => set(field, select.value));
             input = select;
           } else {
             const box = document.createElement("input");
             box.type = field.kind;
             if (field.maxLength) box.maxLength = field.maxLength;
-            box.addEventListener(field.kind === "checkbox" ? "change" : "input", () => set(field.key, field.kind === "checkbox" ? box.checked : box.value.trim()));
+            if (field.placeholder) box.placeholder = field.placeholder;
+            box.addEventListener(field.kind === "checkbox" ? "change" : "input", () => set(field, field.kind === "checkbox" ? box.checked : box.value.trim()));
             input = box;
           }
           input.id = id;
@@ -89,18 +158,26 @@ export function blockBar(): Plugin {
         }
       };
 
-      const fill = (node: PMNode) => {
+      const fill = (node: PMNode, state: EditorState) => {
+        if (node.type.name === "table") {
+          for (const button of bar.querySelectorAll<HTMLButtonElement>("button[data-action]")) {
+            button.disabled = !TABLE_ACTIONS.find((a) => a.id === button.dataset.action)?.run(state);
+          }
+          return;
+        }
         const data = (node.attrs.data as Data | null) ?? {};
         for (const input of bar.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select")) {
           if (input === document.activeElement) continue; // never under the cursor of someone typing in it
-          const value = data[input.dataset.key ?? ""];
+          const field = FIELDS[node.type.name].find((f) => f.key === input.dataset.key);
+          const value = field?.read ? field.read(node) : data[input.dataset.key ?? ""];
           if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = value === true;
           else input.value = typeof value === "string" ? value : input instanceof HTMLSelectElement ? "info" : "";
+          input.removeAttribute("aria-invalid");
         }
       };
 
       const update = (view: EditorView) => {
-        const found = target(view);
+        const found = target(view.state);
         // While the bar has the focus, it stays on its block.
         if (!found && bar.contains(document.activeElement)) return;
         if (!found) {
@@ -112,7 +189,7 @@ export function blockBar(): Plugin {
         if (current?.type !== type) build(type);
         current = { type, pos: found.pos };
         bar.hidden = false;
-        fill(found.node);
+        fill(found.node, view.state);
         const dom = view.nodeDOM(found.pos) as HTMLElement | null;
         if (dom) {
           const box = (bar.offsetParent ?? document.body).getBoundingClientRect();

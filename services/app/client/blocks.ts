@@ -2,7 +2,7 @@
 // one where the cursor's empty paragraph is (the menu removes the `/query` typed first).
 import type { Node as PMNode } from "prosemirror-model";
 import { TextSelection, type Command, type EditorState, type Transaction } from "prosemirror-state";
-import { schema } from "./schema";
+import { schema, tableRow } from "./schema";
 
 const n = schema.nodes;
 const p = (text = ""): PMNode => n.paragraph.create(null, text ? schema.text(text) : null);
@@ -14,22 +14,14 @@ export function safeUrl(raw: string | null): string | undefined {
   return /^(https?:\/\/|mailto:)/i.test(url) ? url : undefined;
 }
 
+/** A new table: a row of column titles and `rows` empty rows (their ids are given when it is saved: convert.ts). */
 function table(columns: number, rows: number): PMNode {
-  const ids = Array.from({ length: columns }, (_, i) => `column-${i + 1}`);
-  const records: Record<string, { orderIndex: string; values: Record<string, string> }> = {};
-  const fragments: unknown[] = [];
-  let f = 0;
-  for (let r = 0; r < rows; r++) {
-    const values: Record<string, string> = {};
-    for (const id of ids) {
-      const fragment = `fragment-${++f}`;
-      values[id] = fragment;
-      fragments.push({ object: "fragment", fragment, nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "", marks: [] }] }] }] });
-    }
-    records[`record-${r + 1}`] = { orderIndex: String(r).padStart(4, "0"), values };
-  }
-  const definition = Object.fromEntries(ids.map((id, i) => [id, { id, title: `Column ${i + 1}`, type: "text", textAlignment: "left" }]));
-  return n.table.create({ data: { view: { type: "grid", columns: ids, hideHeader: false }, records, definition }, isVoid: true, fragments });
+  const titles = Array.from({ length: columns }, (_, i) => `Column ${i + 1}`);
+  const empty = titles.map(() => "");
+  return n.table.create({ data: { view: { type: "grid", hideHeader: false } }, isVoid: true }, [
+    tableRow(schema, titles, true),
+    ...Array.from({ length: rows }, () => tableRow(schema, empty, false)),
+  ]);
 }
 
 export interface BlockItem {

@@ -53,6 +53,7 @@ function fragmentToJson(fragment: Fragment): PMJson {
 }
 
 function blockToJson(block: Block): PMJson {
+  if (block.type === "table") return tableToJson(block as unknown as Loose);
   const name = nodeName(block.type);
   const spec = schema.nodes[name];
   if (!spec) throw new Error(`The editor has no node for the block type ${block.type}.`);
@@ -67,6 +68,76 @@ function blockToJson(block: Block): PMJson {
   if (spec.isTextblock) return { type: name, attrs, content: inlineToJson(children as InlineNode[]) };
   const content = blocksToJson(children as Block[]);
   return content.length ? { type: name, attrs, content } : { type: name, attrs };
+}
+
+/** A table's GitBook data as the editor edits it: grid view, text columns, one paragraph a cell, no merged cells. */
+interface TableParts {
+  columns: string[];
+  definition: Record<string, Loose>;
+  rows: Array<[id: string, record: { orderIndex: string; values: Record<string, unknown> }]>;
+  fragments: Map<string, Loose>;
+  /** The rest of `data`: what the rows do not say. */
+  rest: Loose;
+}
+
+const isObject = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
+const byOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The parts of a table block the editor edits as rows and cells, or undefined when it cannot (it is then kept as a box). */
+export function tableParts(block: Loose): TableParts | undefined {
+  const data = block.data;
+  if (!isObject(data) || !isObject(data.view) || data.view.type !== "grid" || !isObject(data.definition) || !isObject(data.records)) return undefined;
+  if (Array.isArray(data.cellMerges) && data.cellMerges.length > 0) return undefined;
+  const columns = data.view.columns;
+  if (!Array.isArray(columns) || columns.length === 0 || !columns.every((c): c is string => typeof c === "string") || new Set(columns).size !== columns.length) return undefined;
+  const definition = data.definition;
+  if (!columns.every((c) => isObject(definition[c]) && definition[c].type === "text" && typeof definition[c].title === "string")) return undefined;
+  const fragments = new Map<string, Loose>();
+  for (const f of Array.isArray(block.fragments) ? block.fragments : []) {
+    if (!isObject(f) || typeof f.fragment !== "string" || fragments.has(f.fragment)) return undefined;
+    fragments.set(f.fragment, f);
+  }
+  const rows: TableParts["rows"] = [];
+  const used = new Set<string>();
+  for (const [id, record] of Object.entries(data.records)) {
+    if (!isObject(record) || typeof record.orderIndex !== "string" || !isObject(record.values)) return undefined;
+    for (const [column, value] of Object.entries(record.values)) {
+      // Every value a text column's fragment of one paragraph, used once.
+      const f = typeof value === "string" ? fragments.get(value) : undefined;
+      if (!columns.includes(column) || !f || used.has(value as string) || !Array.isArray(f.nodes) || f.nodes.length !== 1 || (f.nodes[0] as Loose)?.type !== "paragraph") return undefined;
+      used.add(value as string);
+    }
+    rows.push([id, record as { orderIndex: string; values: Record<string, unknown> }]);
+  }
+  rows.sort((a, b) => byOrder(a[1].orderIndex, b[1].orderIndex));
+  const { records: _records, definition: _definition, view, ...others } = data;
+  const { columns: _columns, ...viewRest } = view;
+  return { columns, definition: definition as Record<string, Loose>, rows, fragments, rest: { ...others, view: viewRest } };
+}
+
+function tableToJson(block: Loose): PMJson {
+  const parts = tableParts(block);
+  const attrs = kept(block);
+  if (!parts) {
+    if (block.fragments !== undefined) attrs.fragments = block.fragments;
+    return { type: "table_kept", attrs };
+  }
+  const paragraph = (text: string): PMJson => ({ type: "paragraph", content: text ? [{ type: "text", text }] : [] });
+  const header: PMJson = {
+    type: "table_row",
+    content: parts.columns.map((id) => {
+      const { title, ...column } = parts.definition[id];
+      return { type: "table_header", attrs: { column }, content: [paragraph(String(title))] };
+    }),
+  };
+  const rows = parts.rows.map(([, record]): PMJson => ({
+    type: "table_row",
+    content: parts.columns.map((column) => {
+      const f = typeof record.values[column] === "string" ? parts.fragments.get(record.values[column] as string) : undefined;
+      return { type: "table_cell", content: f ? blocksToJson(f.nodes as Block[]) : [paragraph("")] };
+    }),
+  }));
+  return { type: "table", attrs: { ...attrs, data: parts.rest }, content: [header, ...rows] };
 }
 
 function blocksToJson(blocks: Block[]): PMJson[] {
@@ -152,8 +223,50 @@ function completed(type: string, node: PMNode): Loose {
   return out;
 }
 
-function blockFrom(node: PMNode): Block {
+/** What numbers the document's table ids as the Markdown parser does: fragments counted through the whole document. */
+interface Numbering {
+  fragments: number;
+}
+
+/**
+ * A table's rows as GitBook's table block: the first row the columns, each other row a record, each cell a fragment.
+ * The ids are those the document's Markdown parser gives (`column-1`…, `record-1`… with `orderIndex` 0000…, a
+ * `fragment-n` for every cell, counted through the document): the page is stored as Markdown, so a table always
+ * comes back numbered so, and the editor's document is then the stored one, not one that only differs in its ids.
+ */
+function tableFrom(node: PMNode, numbering: Numbering): Block {
+  const [header, ...body] = childrenOf(node);
+  const rest = (node.attrs.data as Loose | null) ?? {};
+  const columns = (header ? childrenOf(header) : []).map((cell, i) => {
+    const { id: _id, title: _title, ...column } = (cell.attrs.column as Loose | null) ?? { type: "text", textAlignment: "left" };
+    const id = `column-${i + 1}`;
+    return { id, definition: { id, title: cell.textContent, ...column } };
+  });
+  const records: Record<string, { orderIndex: string; values: Record<string, string> }> = {};
+  const fragments: Loose[] = [];
+  body.forEach((row, r) => {
+    const values: Record<string, string> = {};
+    childrenOf(row).forEach((cell, c) => {
+      const column = columns[c];
+      if (!column) return;
+      const fragment = `fragment-${++numbering.fragments}`;
+      fragments.push({ object: "fragment", fragment, nodes: childrenOf(cell).map((child) => blockFrom(child, numbering)) });
+      values[column.id] = fragment;
+    });
+    records[`record-${r + 1}`] = { orderIndex: String(r).padStart(4, "0"), values };
+  });
+  const view: Loose = { ...((rest.view as Loose | undefined) ?? { type: "grid", hideHeader: false }), columns: columns.map((c) => c.id) };
+  // Column widths go by position (a column's id is its place).
+  if (isObject(view.columnWidths)) delete view.columnWidths;
+  const data = { ...rest, view, records, definition: Object.fromEntries(columns.map((c) => [c.id, c.definition])) };
+  const block: Loose = { object: "block", type: "table" };
+  if (node.attrs.key !== null) block.key = node.attrs.key;
+  return { ...block, isVoid: true, data, fragments } as unknown as Block;
+}
+
+function blockFrom(node: PMNode, numbering: Numbering): Block {
   const name = node.type.name;
+  if (name === "table") return tableFrom(node, numbering);
   const type = gitbookType(name);
   const block: Loose = { object: "block", type, ...completed(type, node) };
   if (node.type.isAtom) {
@@ -162,7 +275,7 @@ function blockFrom(node: PMNode): Block {
     block.fragments = childrenOf(node).map((f) => {
       const fragment: Loose = { object: "fragment", fragment: f.attrs.fragment };
       if (f.attrs.type !== null && f.attrs.type !== undefined) fragment.type = f.attrs.type;
-      fragment.nodes = childrenOf(f).map(blockFrom);
+      fragment.nodes = childrenOf(f).map((child) => blockFrom(child, numbering));
       return fragment;
     });
   } else if (node.isTextblock) {
@@ -170,14 +283,15 @@ function blockFrom(node: PMNode): Block {
     // GitBook's empty text block holds one empty text (as the Markdown parser writes an empty code line).
     block.nodes = inlines.length ? inlines : [{ object: "text", leaves: [{ object: "leaf", text: "", marks: [] }] }];
   } else {
-    block.nodes = childrenOf(node).map(blockFrom);
+    block.nodes = childrenOf(node).map((child) => blockFrom(child, numbering));
   }
   return block as unknown as Block;
 }
 
 /** The editor's document as a GitBook document. */
 export function fromEditor(doc: PMNode): JSONDocument {
-  const nodes = childrenOf(doc).map(blockFrom);
+  const numbering: Numbering = { fragments: 0 };
+  const nodes = childrenOf(doc).map((child) => blockFrom(child, numbering));
   // The empty paragraph an empty document is given to type in is not content.
   const first = doc.firstChild;
   const empty = doc.childCount === 1 && first?.type.name === "paragraph" && first.childCount === 0 && first.attrs.key === null && first.attrs.data === null;

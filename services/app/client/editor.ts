@@ -1,6 +1,7 @@
 // The block editor of a change request's page (`…/changes/{n}/{page}?edit=blocks`): ProseMirror over
 // GitBook's document model (schema.ts, convert.ts), with a slash menu, a floating toolbar, Markdown
-// shortcuts, undo/redo, moving blocks with Alt+arrows or their drag handles (block-handle.ts), pasting HTML and Markdown (paste.ts), and saving
+// shortcuts, undo/redo, moving blocks with Alt+arrows or their drag handles (block-handle.ts), tables edited in place (table.ts),
+// block settings beside the block (block-bar.ts: an image's caption and width, a table's rows and columns), pasting HTML and Markdown (paste.ts), and saving
 // into the change request (save.ts); live with the page's other editors (collab.ts: Yjs through y-prosemirror,
 // presence with y-protocols' awareness), alone when live editing is not available.
 import "./editor.css";
@@ -27,6 +28,7 @@ import { fromEditor, toEditor } from "./convert";
 import { Saver, type SaveState } from "./save";
 import { schema } from "./schema";
 import { slashMenu } from "./slash";
+import { nextCell, previousCell, tablePlugins } from "./table";
 import { LinkPicker, type PickerPage } from "./link-picker";
 import { pasting } from "./paste";
 import { floatingToolbar, toggleLink } from "./toolbar";
@@ -411,10 +413,11 @@ function start(): void {
           "Alt-ArrowUp": moveBlock(-1),
           "Alt-ArrowDown": moveBlock(1),
           Enter: chainCommands(codeEnter, fenceEnter, splitListItem(n.list_item)),
-          Tab: sinkListItem(n.list_item),
-          "Shift-Tab": liftListItem(n.list_item),
+          Tab: chainCommands(nextCell, sinkListItem(n.list_item)),
+          "Shift-Tab": chainCommands(previousCell, liftListItem(n.list_item)),
         }),
         keymap(baseKeymap),
+        ...tablePlugins(),
         ...undoing,
         dropCursor(),
         gapCursor(),
@@ -531,7 +534,7 @@ function start(): void {
   // the browser goes, so the Markdown editor opens on what was just typed (and no "leave?" prompt).
   for (const link of document.querySelectorAll<HTMLAnchorElement>(".editor-bar a[href]")) {
     link.addEventListener("click", (event) => {
-      if (!saver.pending || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      if (!saver.unsaved || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
       event.preventDefault();
       void saver.flush().then(() => {
         if (!saver.pending) window.location.assign(link.href);
@@ -539,7 +542,7 @@ function start(): void {
     });
   }
   window.addEventListener("beforeunload", (event) => {
-    if (!saver.pending) return;
+    if (!saver.unsaved) return;
     void saver.flush(true);
     event.preventDefault();
   });

@@ -2,8 +2,8 @@ import { checkDocument, documentToMarkdown } from "@docshelf/document";
 import { Fragment, Slice, type Node as PMNode } from "prosemirror-model";
 import { fromEditor } from "./convert";
 import { declared, looksLikeMarkdown, markdownSlice, MARKDOWN_LIMIT, safeSlice, styleTags } from "./paste";
-import { tableAttrs, tableMarkdown, TABLE_LIMITS } from "./paste-table";
-import { schema } from "./schema";
+import { tableRows, TABLE_LIMITS } from "./paste-table";
+import { schema, tableRow } from "./schema";
 
 /** A slice as the document it would make on its own, checked against GitBook's model. */
 function asDocument(slice: Slice) {
@@ -156,24 +156,24 @@ describe("styles of pasted spans (Google Docs, Word) as marks", () => {
 });
 
 describe("pasted tables", () => {
-  test("rows of cell texts become a table block whose cells hold the text, Markdown syntax as text", () => {
-    const attrs = tableAttrs([["Name", "Note"], ["Ann", "likes *stars* | pipes"], ["Bob"]]);
-    expect(attrs).not.toBe(false);
-    const node = schema.nodes.table.create(attrs as Record<string, unknown>);
+  test("rows of cell texts become a table whose cells hold the text, Markdown syntax as text, short rows filled", () => {
+    const rows = tableRows([["Name", "Note"], ["Ann", "likes *stars* | pipes"], ["Bob"]])!;
+    expect(rows).toEqual([["Name", "Note"], ["Ann", "likes *stars* | pipes"], ["Bob", ""]]);
+    const node = schema.nodes.table.create({ isVoid: true, data: { view: { type: "grid", hideHeader: false } } }, rows.map((row, r) => tableRow(schema, row, r === 0)));
     const doc = checkDocument(fromEditor(schema.node("doc", null, [node])));
     expect(doc.nodes[0].type).toBe("table");
     const markdown = documentToMarkdown(doc);
-    expect(markdown).toContain("Name");
-    expect(markdown).toContain("likes \\*stars\\* \\| pipes");
-    expect(markdown).toContain("Bob");
+    expect(markdown).toContain("| Name | Note |");
+    expect(markdown).toContain("| Ann | likes \\*stars\\* \\| pipes |");
+    expect(markdown).toContain("| Bob |  |");
   });
 
   test("an empty table is none; a huge one is cut at the limits", () => {
-    expect(tableAttrs([])).toBe(false);
-    expect(tableAttrs([[]])).toBe(false);
+    expect(tableRows([])).toBeUndefined();
+    expect(tableRows([[]])).toBeUndefined();
     const wide = Array.from({ length: TABLE_LIMITS.rows + 10 }, (_, r) => Array.from({ length: TABLE_LIMITS.columns + 5 }, (_, c) => `${r}.${c}`));
-    const md = tableMarkdown(wide)!;
-    expect(md.split("\n")).toHaveLength(TABLE_LIMITS.rows + 1);
-    expect(md.split("\n")[0].split(" | ")).toHaveLength(TABLE_LIMITS.columns);
+    const rows = tableRows(wide)!;
+    expect(rows).toHaveLength(TABLE_LIMITS.rows);
+    expect(rows.every((r) => r.length === TABLE_LIMITS.columns)).toBe(true);
   });
 });

@@ -54,6 +54,18 @@ describe("saving cadence", () => {
     expect(h.saver.pending).toBe(false);
   });
 
+  test("a change that leaves the document as saved leaves nothing unsaved (no question on leaving); another does until it is saved", async () => {
+    const h = harness();
+    h.saver.markSaved("v0");
+    h.edit("v0");
+    expect(h.saver.pending).toBe(true);
+    expect(h.saver.unsaved).toBe(false);
+    h.edit("v1");
+    expect(h.saver.unsaved).toBe(true);
+    await h.saver.flush();
+    expect(h.saver.unsaved).toBe(false);
+  });
+
   test("a failed save says so and is retried with the newest document", async () => {
     let offline = true;
     const h = harness(() => offline);

@@ -43,6 +43,14 @@ export class Saver {
     return this.dirty || this.inFlight !== undefined;
   }
 
+  /**
+   * Whether leaving now would lose an edit: a save on its way, or a document that is not the one saved. A change
+   * that left the document as saved (live editing's first render of the shared document) is none.
+   */
+  get unsaved(): boolean {
+    return this.inFlight !== undefined || (this.dirty && this.options.snapshot() !== this.lastSaved);
+  }
+
   /** Saves now (after the save in flight, if any). */
   async flush(keepalive = false): Promise<void> {
     clearTimeout(this.idle);

@@ -2,8 +2,13 @@
 // name with `_` for `-`; `code` is `code_block`). Every node keeps the GitBook fields the editor does not edit as attributes
 // (`key`, `data`, `isVoid`, and an atom's `fragments`), so a document goes in and comes out unchanged
 // (convert.ts). Blocks with fragments the editor edits in place (expandable: title and body) hold them
-// as `fragment` children; the others (an image's caption, a table's cells) keep them as an attribute.
-import { rowsOf, tableAttrs } from "./paste-table";
+// as `fragment` children; an image keeps its caption as an attribute (edited in the block bar). A table is
+// rows of cells (`table` > `table_row` > `table_header` / `table_cell`, the node roles prosemirror-tables
+// edits): its first row holds the columns' titles, each other row is a record, each cell one paragraph
+// (the record's fragment for that column). A table the editor cannot edit as such (cards, other column
+// types, merged cells) stays a box (`table_kept`) and is kept as it is.
+import { captionOf, lengthText } from "./image";
+import { pastedTableRows } from "./paste-table";
 import { Fragment, Schema, type DOMOutputSpec, type MarkSpec, type Node as PMNode, type NodeSpec } from "prosemirror-model";
 
 /** Attributes every block and inline node carries back to its GitBook form. */
@@ -157,7 +162,11 @@ const nodes: Record<string, NodeSpec> = {
       const d = dataOf(node);
       const ref = (d.ref ?? {}) as Record<string, unknown>;
       const src = ref.kind === "url" && typeof ref.url === "string" && /^https?:\/\//i.test(ref.url) ? ref.url : "";
-      return ["figure", { class: "atom atom-image", "data-type": "image", contenteditable: "false" }, src ? ["img", { src, alt: String(d.alt ?? "") }] : ["span", { class: "atom-label" }, `Image ${String(d.alt ?? "") || refLabel(ref)}`]];
+      // The width as the img's own attribute (the page's CSP keeps style attributes from applying).
+      const width = lengthText(d.width);
+      const img: DOMOutputSpec = src ? ["img", width ? { src, alt: String(d.alt ?? ""), width } : { src, alt: String(d.alt ?? "") }] : ["span", { class: "atom-label" }, `Image ${String(d.alt ?? "") || refLabel(ref)}`];
+      const caption = captionOf(node);
+      return ["figure", { class: "atom atom-image", "data-type": "image", contenteditable: "false" }, img, ...(caption ? [["figcaption", caption] as DOMOutputSpec] : [])];
     },
   },
   divider: { group: "block", atom: true, attrs: ATOM_ATTRS, toDOM: () => ["hr"], parseDOM: [{ tag: "hr" }] },
@@ -167,12 +176,43 @@ const nodes: Record<string, NodeSpec> = {
   content_ref: atom("content-ref", (node) => `Link to ${refLabel(dataOf(node).ref)}`),
   reusable_content: atom("reusable-content", (node) => `Reusable content ${refLabel(dataOf(node).ref)}`),
   table: {
+    content: "table_row+",
+    group: "block",
+    tableRole: "table",
+    isolating: true,
+    // `data` holds the table's GitBook data but for its columns, definition and records (its rows say those).
+    attrs: KEPT,
+    toDOM: (): DOMOutputSpec => ["div", { class: "table-wrap" }, ["table", { class: "table" }, ["tbody", 0]]],
+    // A pasted table: its cells' text, the first row the columns' titles (paste-table.ts).
+    parseDOM: [{ tag: "table", getAttrs: (dom) => (pastedTableRows(dom as HTMLTableElement) ? { isVoid: true, data: { view: { type: "grid", hideHeader: false } } } : false), getContent: (dom, schema) => Fragment.from(pastedTableRows(dom as HTMLTableElement)?.map((row, r) => tableRow(schema, row, r === 0)) ?? []) }],
+  },
+  // A record (its id and order are its place: convert.ts).
+  table_row: {
+    content: "(table_header | table_cell)+",
+    tableRole: "row",
+    toDOM: (): DOMOutputSpec => ["tr", 0],
+  },
+  table_header: {
+    content: "paragraph",
+    tableRole: "header_cell",
+    isolating: true,
+    // `column`: the column's GitBook definition but its id (its place) and title (the cell's text); spans are always 1 (no merged cells).
+    attrs: { column: { default: null }, colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null } },
+    toDOM: (): DOMOutputSpec => ["th", { scope: "col" }, 0],
+  },
+  table_cell: {
+    content: "paragraph",
+    tableRole: "cell",
+    isolating: true,
+    // The cell's paragraph is the record's fragment for the cell's column.
+    attrs: { colspan: { default: 1 }, rowspan: { default: 1 }, colwidth: { default: null } },
+    toDOM: (): DOMOutputSpec => ["td", 0],
+  },
+  table_kept: {
     ...atom("table", () => ""),
-    // A pasted table: its cells' text as GitBook's table (paste-table.ts).
-    parseDOM: [{ tag: "table", getAttrs: (dom) => tableAttrs(rowsOf(dom as HTMLTableElement)) }],
     toDOM: (node): DOMOutputSpec => {
-      const d = dataOf(node) as { view?: { columns?: string[] }; definition?: Record<string, { title?: string }>; records?: Record<string, { orderIndex?: string }> };
-      const columns = d.view?.columns ?? [];
+      const d = dataOf(node) as { view?: { columns?: unknown }; definition?: Record<string, { title?: string }>; records?: Record<string, unknown> };
+      const columns = Array.isArray(d.view?.columns) ? (d.view.columns as unknown[]).map(String) : [];
       const rows = Object.keys(d.records ?? {}).length;
       return ["div", { class: "atom atom-table", "data-type": "table", contenteditable: "false" }, `Table: ${columns.map((c) => d.definition?.[c]?.title ?? c).join(" | ")} (${rows} rows)`];
     },
@@ -230,7 +270,16 @@ const marks: Record<string, MarkSpec> = {
 
 export const schema = new Schema({ nodes, marks });
 
-/** GitBook's block or inline type as a node name of this schema. */
+/** GitBook's block or inline type as a node name of this schema (a table that is not editable as rows: `table_kept`). */
 export const nodeName = (gitbookType: string): string => (gitbookType === "code" ? "code_block" : gitbookType.replace(/-/g, "_"));
 /** A node name of this schema as GitBook's type (`code_block`: `code` is also a mark's name). */
-export const gitbookType = (name: string): string => (name === "code_block" ? "code" : name.replace(/_/g, "-"));
+export const gitbookType = (name: string): string => (name === "code_block" ? "code" : name === "table_kept" ? "table" : name.replace(/_/g, "-"));
+
+/** A table row of plain-text cells (header cells for the first row). */
+export function tableRow(s: Schema, texts: string[], header: boolean): PMNode {
+  const cell = header ? s.nodes.table_header : s.nodes.table_cell;
+  return s.nodes.table_row.create(
+    null,
+    texts.map((text) => cell.create(null, s.nodes.paragraph.create(null, text ? s.text(text) : null))),
+  );
+}

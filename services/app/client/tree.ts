@@ -1,7 +1,7 @@
 // The arrange page's tree (`…/changes/{n}/~pages`, pages/changes.ts): a page's row is dragged onto another to
 // go before it (its top part), inside it (its middle: last of its subpages; not a link) or after it (its bottom
 // part), posted with the page's hidden `tree-place` form, which the server checks and turns into GitBook's
-// `update_page` with `into`/`at`. A title is renamed in place (its Rename button, or a double click): Enter
+// `update_page` with `into`/`at` (a page group only beside a top-level page). A title is renamed in place (its Rename button, or a double click): Enter
 // saves through the row's rename form, Escape gives up. Without script (or keyboard only) the rows' Up, Down,
 // Nest, Un-nest buttons and the rename form do the same.
 
@@ -23,11 +23,14 @@ export function setUpTree(doc: Document): void {
   const clear = () => {
     for (const row of root.querySelectorAll<HTMLElement>("[data-drop]")) delete row.dataset.drop;
   };
-  /** May the dragged row go onto `row`: not itself, nor one of its own subpages. */
-  const allowed = (row: HTMLElement) => dragged !== undefined && row !== dragged && !dragged.parentElement?.contains(row);
+  /** Whether the dragged row is a page group (it stays at the top level: beside top-level rows only, never inside one). */
+  const groupDragged = () => dragged?.dataset.type === "group";
+  const topLevel = (row: HTMLElement) => row.parentElement?.parentElement === root;
+  /** May the dragged row go onto `row`: not itself, nor one of its own subpages (a group: only beside a top-level page). */
+  const allowed = (row: HTMLElement) => dragged !== undefined && row !== dragged && !dragged.parentElement?.contains(row) && (!groupDragged() || topLevel(row));
   const positionOn = (row: HTMLElement, y: number): Position => {
     const box = row.getBoundingClientRect();
-    return dropPosition(box.top, box.height, y, row.dataset.type !== "link");
+    return dropPosition(box.top, box.height, y, row.dataset.type !== "link" && !groupDragged());
   };
 
   for (const row of root.querySelectorAll<HTMLElement>(".tree-row")) {

@@ -22,4 +22,13 @@ for (const [file, meta] of Object.entries(result.metafile.outputs)) {
   if (meta.cssBundle) manifest[entry].css = basename(meta.cssBundle);
 }
 writeFileSync(join(out, "manifest.json"), JSON.stringify(manifest, null, 2));
-for (const { js, css } of Object.values(manifest)) for (const name of [js, css]) if (name) sizeOf(out, name);
+const sizes = {};
+for (const { js, css } of Object.values(manifest)) for (const name of [js, css]) if (name) sizes[name] = sizeOf(out, name);
+
+// The editor's script budget (issue 38: at most 350 KB gzipped): a build over it fails, not only prints.
+const EDITOR_BUDGET_GZIPPED = 350 * 1024;
+const editor = sizes[manifest.editor.js];
+if (editor.gzipped > EDITOR_BUDGET_GZIPPED) {
+  console.error(`${manifest.editor.js} is ${editor.gzipped} bytes gzipped, over the editor's budget of ${EDITOR_BUDGET_GZIPPED}.`);
+  process.exit(1);
+}

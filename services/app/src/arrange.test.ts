@@ -42,6 +42,15 @@ describe("placing a page dragged onto another", () => {
     expect(placeChange(tree, "b1", "b", "inside")).toEqual({ operation: "update_page", page: "b1", into: "b", at: 1 });
     expect(placeChange(tree, "a", "l", "inside")).toBeNull();
   });
+  test("a page group stays at the top level: before or after a top-level page, never inside one nor nested; pages go into it", () => {
+    const grouped = [node("a"), node("g", [node("g1")], "group"), node("c")];
+    expect(placeChange(grouped, "g", "a", "before")).toEqual({ operation: "update_page", page: "g", into: null, at: 0 });
+    expect(placeChange(grouped, "g", "a", "inside")).toBeNull();
+    expect(placeChange(grouped, "g", "g1", "after")).toBeNull();
+    expect(placeChange(grouped, "c", "g", "inside")).toEqual({ operation: "update_page", page: "c", into: "g", at: 1 });
+    expect([...possibleMoves(grouped, "g")].sort()).toEqual(["down", "up"]);
+    expect(moveChange(grouped, "g", "in")).toBeNull();
+  });
   test("nowhere into itself or its own subpages, nor to where it already is, nor for pages not in the tree", () => {
     expect(placeChange(tree, "b", "b", "inside")).toBeNull();
     expect(placeChange(tree, "b", "b1", "after")).toBeNull();

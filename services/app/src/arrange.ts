@@ -38,9 +38,9 @@ export function possibleMoves(pages: TreeNode[], id: string): Set<Direction> {
   if (!place) return out;
   if (place.index > 0) out.add("up");
   if (place.index < place.siblings.length - 1) out.add("down");
-  // Nesting goes under the page just before: a document or a group (a link holds no pages).
+  // Nesting goes under the page just before: a document or a group (a link holds no pages); a group is never nested.
   const before = place.siblings[place.index - 1];
-  if (before && before.type !== "link") out.add("in");
+  if (before && before.type !== "link" && place.siblings[place.index].type !== "group") out.add("in");
   if (place.parent) out.add("out");
   return out;
 }
@@ -103,6 +103,8 @@ export function placeChange(pages: TreeNode[], id: string, target: string, posit
     const index = from.siblings === to.siblings && from.index < to.index ? to.index - 1 : to.index;
     at = position === "before" ? index : index + 1;
   }
+  // A page group stays at the top level.
+  if (from.siblings[from.index].type === "group" && into !== null) return null;
   const sameParent = (from.parent ? from.parent.id : null) === into;
   if (sameParent && from.index === at) return null;
   return { operation: "update_page", page: id, into, at };

@@ -810,12 +810,17 @@ async function arrange(as: As, req: AppRequest, viewer: Viewer, space: contentAp
     await as(changeRequests.updateContent, { ...ref, changes: [change] });
     return redirect(back);
   }
+  // Adding a page, or a page group (the form's two buttons: `kind` page or group; a group goes at the top level).
   if (form.intent === "add-page") {
+    const kind = form.kind ?? "page";
+    if (kind !== "page" && kind !== "group") return refuse("kind: add a page or a group.");
     const title = (form.title ?? "").trim().slice(0, 200);
-    if (!title) return refuse("A page needs a title.");
+    if (!title) return refuse(kind === "group" ? "A group needs a title." : "A page needs a title.");
     const parent = form.parent ?? "";
     if (parent && !placeOf(revision.pages, parent)) return refuse("Pick a page of this change request to put it under.");
-    await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" }, ...(parent ? { into: parent } : {}) }] });
+    if (parent && kind === "group") return refuse("parent: a group stays at the top level; pick “the top level”.");
+    const change = kind === "group" ? { operation: "insert_page", type: "group", title, document: { markdown: "" } } : { operation: "insert_page", title, document: { markdown: "" }, ...(parent ? { into: parent } : {}) };
+    await as(changeRequests.updateContent, { ...ref, changes: [change] });
     return redirect(back);
   }
   throw notFound();

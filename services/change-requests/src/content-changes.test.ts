@@ -43,6 +43,22 @@ describe("GitBook content changes", () => {
     expect(touched[1].ref).toBe("mine");
   });
 
+  test("insert_page with type group is a page group at the top level, without content; anything else is a 400 naming the field", () => {
+    const { changes } = toContentChanges([{ operation: "insert_page", type: "group", title: "Guides", document: {} }, { operation: "insert_page", type: "document", title: "Page", document: { markdown: "x" } }], noRevert, () => "f");
+    expect(changes).toEqual([
+      { type: "insert_page", pageType: "group", title: "Guides", markdown: "" },
+      { type: "insert_page", title: "Page", markdown: "x" },
+    ]);
+    expect(() => checkChanges([{ operation: "insert_page", type: "group", title: "G", document: { markdown: "" } }])).not.toThrow();
+    expect(() => checkChanges([{ operation: "insert_page", type: "group", title: "G", document: { document: { object: "document", data: {}, nodes: [] } } }])).not.toThrow();
+    expect(() => checkChanges([{ operation: "insert_page", type: "folder", title: "G", document: {} }])).toThrow("'changes[0].type'");
+    expect(() => checkChanges([{ operation: "insert_page", type: "group", title: "G", into: "p", document: {} }])).toThrow("'changes[0].into': a page group stays at the top level");
+    expect(() => checkChanges([{ operation: "insert_page", type: "group", title: "G", document: { markdown: "Body" } }])).toThrow("'changes[0].document': a page group has no content");
+    const text = { object: "text", leaves: [{ object: "leaf", text: "Body", marks: [] }] };
+    expect(() => checkChanges([{ operation: "insert_page", type: "group", title: "G", document: { document: { object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", nodes: [text] }] } } }])).toThrow("'changes[0].document'");
+    expect(() => checkChanges([{ operation: "update_page", page: "p", type: "group" }])).toThrow("changes[0]");
+  });
+
   test("insert_files become insert_file changes with new ids", () => {
     const { changes, insertedFiles } = toContentChanges([{ operation: "insert_files", files: [{ name: "a.txt", contentType: "text/plain", base64: "aGk=" }] }], noRevert, () => "file-1");
     expect(changes).toEqual([{ type: "insert_file", id: "file-1", name: "a.txt", contentType: "text/plain", data: "aGk=" }]);
@@ -152,5 +168,8 @@ describe("GitBook content changes", () => {
     const gone = tree([page("n")]);
     expect(revertPage("b", gone, then, {}, 1)[0]).toMatchObject({ type: "insert_page", id: "b", parent: null });
     expect(revertPage("b", gone, then, {}, 1, new Set(["a"]))[0]).toMatchObject({ type: "insert_page", id: "b", parent: "a", position: 0 });
+    // A deleted page group comes back a group.
+    const grouped = tree([page("g", { title: "G", type: "group" }, [page("c")])]);
+    expect(revertPage("g", tree([]), grouped, {}, 0)[0]).toMatchObject({ type: "insert_page", id: "g", pageType: "group", parent: null, position: 0, title: "G", markdown: "" });
   });
 });

@@ -11,7 +11,7 @@ export const MAX_INLINE_FILE_BYTES = 1024 * 1024;
 
 /** The content service's change shapes this module produces (see content's change-rules.ts). */
 export type ContentChange =
-  | ({ type: "insert_page"; id?: string; parent?: string | null; position?: number } & PageFields)
+  | ({ type: "insert_page"; id?: string; parent?: string | null; position?: number; pageType?: "group" } & PageFields)
   | ({ type: "update_page"; page: string; parent?: string | null; position?: number } & PageFields)
   | { type: "delete_page"; page: string }
   | { type: "insert_file"; id?: string; name: string; contentType: string; data: string };
@@ -62,7 +62,15 @@ const document = {
 const pageId = { type: "string", min: 1, max: 64 };
 
 const RULES: Record<string, Record<string, unknown>> = {
-  insert_page: { ...meta, document, into: { ...pageId, optional: true }, at: { type: "number", integer: true, min: 0, optional: true }, ref: { type: "string", min: 1, max: 256, optional: true } },
+  // `type` is this API's own addition to GitBook's insert_page: "group" makes a page group (GitBook's RevisionPageGroup).
+  insert_page: {
+    ...meta,
+    type: { type: "enum", values: ["document", "group"], optional: true },
+    document,
+    into: { ...pageId, optional: true },
+    at: { type: "number", integer: true, min: 0, optional: true },
+    ref: { type: "string", min: 1, max: 256, optional: true },
+  },
   update_page: { ...meta, page: pageId, document: { ...document, optional: true }, into: { ...pageId, optional: true, nullable: true }, at: { type: "number", integer: true, min: 0, optional: true } },
   delete_page: { page: pageId },
   revert_page: { page: pageId, revision: { ...pageId, optional: true }, block: { type: "array", items: "string", optional: true, max: 0, messages: { arrayMax: "Reverting single blocks is not supported: omit 'block' to revert the whole page." } } },
@@ -110,6 +118,12 @@ export function checkChanges(changes: unknown[]): void {
       );
     }
     const doc = (change as { document?: { document?: unknown; markdown?: unknown } }).document;
+    if (op === "insert_page" && (change as { type?: unknown }).type === "group") {
+      // A page group is a heading of the tree's top level: no parent, no content.
+      if ((change as { into?: unknown }).into !== undefined) throw bad(index, "into", "a page group stays at the top level: leave 'into' out.");
+      const nodes = (doc?.document as { nodes?: unknown } | undefined)?.nodes;
+      if ((typeof doc?.markdown === "string" && doc.markdown.trim() !== "") || (Array.isArray(nodes) && nodes.length > 0)) throw bad(index, "document", "a page group has no content: send an empty document.");
+    }
     if (doc?.document !== undefined) {
       if (doc.markdown !== undefined) throw bad(index, "document", "give either 'markdown' or 'document', not both.");
       let checked: JSONDocument;
@@ -164,6 +178,7 @@ export function metadataInMarkdown(markdown: string): { title: boolean; descript
 
 interface GitBookPageChange {
   operation: "insert_page" | "update_page";
+  type?: "document" | "group";
   page?: string;
   document?: { markdown?: string; document?: JSONDocument };
   into?: string | null;
@@ -309,6 +324,8 @@ export function revertPage(pageId: string, current: TreeContent, target: TreeCon
   if (now) return [{ type: "update_page", page: pageId, ...fields }];
   // A parent brought back by an earlier revert_page of the same batch (undoing a delete, parents first) counts as there.
   const parentStillThere = then.parent === null || containsPage(current.pages, then.parent) || restoring.has(then.parent);
+  // A page group comes back a group (at the top level, where groups are).
+  if (p.type === "group") return [{ type: "insert_page", id: pageId, pageType: "group", parent: null, position: then.position, ...fields }];
   return [{ type: "insert_page", id: pageId, parent: parentStillThere ? then.parent : null, position: then.position, ...fields }];
 }
 
@@ -346,7 +363,15 @@ export function toContentChanges(
         const fields = pageFields(change, refs, parentPath);
         // A page with a ref, or linking to one, gets its id now: the links are resolved once the batch is applied.
         const id = (change.ref !== undefined ? pageRefs.get(change.ref) : undefined) ?? (fields.markdown !== undefined && linksToPageRefs(fields.markdown, pageRefs) ? newPageId() : undefined);
-        out.push({ type: "insert_page", ...(id ? { id } : {}), ...(change.into ? { parent: change.into } : {}), ...(change.at !== undefined ? { position: change.at } : {}), ...fields, markdown: fields.markdown ?? "" });
+        out.push({
+          type: "insert_page",
+          ...(id ? { id } : {}),
+          ...(change.type === "group" ? { pageType: "group" } : {}),
+          ...(change.into ? { parent: change.into } : {}),
+          ...(change.at !== undefined ? { position: change.at } : {}),
+          ...fields,
+          markdown: fields.markdown ?? "",
+        });
         touched.push({ kind: "created_page", ref: change.ref });
         break;
       }

@@ -42,7 +42,7 @@ export function arrangePage(viewer: Viewer, space: SpaceView, cr: ChangeRequestV
   const rows = (pages: TreeNode[], top: boolean): Html =>
     html`<ol class="arrange"${top && editable ? html` id="page-tree" data-arrange="true"` : ""}>${pages.map((p) => {
       const moves = editable ? possibleMoves(tree, p.id) : new Set<Direction>();
-      return html`<li><div class="tree-row" data-page="${p.id}" data-type="${p.type}"><span class="page-title">${p.title}</span>${
+      return html`<li><div class="tree-row" data-page="${p.id}" data-type="${p.type}"><span class="page-title">${p.title}</span>${p.type === "group" ? html` <span class="meta tree-kind">group</span>` : ""}${
         moves.size
           ? html` <form method="post" action="${action}" class="inline">${csrfField(viewer)}<input type="hidden" name="intent" value="move"><input type="hidden" name="page" value="${p.id}">${[...moves].map(
               (d) => html` <button type="submit" name="direction" value="${d}" class="small">${LABELS[d]}<span class="visually-hidden"> ${p.title} ${DESCRIBED[d]}</span></button>`,
@@ -78,11 +78,12 @@ ${
   editable
     ? html`<form method="post" action="${action}" id="tree-place" hidden>${csrfField(viewer)}<input type="hidden" name="intent" value="place"><input type="hidden" name="page" value=""><input type="hidden" name="target" value=""><input type="hidden" name="position" value=""></form>
 <form method="post" action="${action}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
-<label for="new-title">New page</label><input type="text" id="new-title" name="title" required maxlength="200">
-<label for="new-parent">Under</label><select id="new-parent" name="parent"><option value="">the top level</option>${flatten(tree)
+<label for="new-title">New page or group</label><input type="text" id="new-title" name="title" required maxlength="200">
+<label for="new-parent">Under</label><select id="new-parent" name="parent" aria-describedby="new-group-help"><option value="">the top level</option>${flatten(tree)
         .filter((f) => f.page.type !== "link")
         .map((f) => html`<option value="${f.page.id}">${"— ".repeat(f.depth)}${f.page.title}</option>`)}</select>
-<p><button type="submit">Add page</button></p></form>`
+<p class="meta" id="new-group-help">A group is a heading of the top level that holds pages; it has no content of its own.</p>
+<p><button type="submit" name="kind" value="page">Add page</button> <button type="submit" name="kind" value="group">Add group</button></p></form>`
     : editable || !active(cr)
       ? ""
       : html`<p class="meta">You can read this change request but not edit it.</p>`

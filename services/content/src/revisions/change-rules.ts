@@ -66,7 +66,7 @@ const pageFields = {
 };
 
 const RULES: Record<string, Record<string, unknown>> = {
-  insert_page: { id: optionalString(64, { min: 1 }), ...pageFields },
+  insert_page: { id: optionalString(64, { min: 1 }), pageType: { type: "enum", values: ["document", "group"], optional: true }, ...pageFields },
   update_page: { page: { type: "string", min: 1, max: 64 }, ...pageFields },
   delete_page: { page: { type: "string", min: 1, max: 64 } },
   insert_file: {

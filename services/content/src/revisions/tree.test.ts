@@ -66,6 +66,27 @@ describe("applyChanges", () => {
     expect(() => applyChanges(empty(), [{ type: "insert_page", id: "a" }, { type: "insert_page", id: "a" }], NOW)).toThrow(/changes\[1\]\.id/);
   });
 
+  test("a page group is inserted at the top level without content, holds pages, and stays a group at the top level", () => {
+    const out = applyChanges(
+      empty(),
+      [
+        { type: "insert_page", id: "g", pageType: "group", title: "Guides", markdown: "" },
+        { type: "insert_page", id: "p", title: "Install", parent: "g", markdown: "Steps" },
+        { type: "update_page", page: "g", title: "All guides", position: 0 },
+      ],
+      NOW,
+    );
+    expect(out.pages[0]).toMatchObject({ id: "g", type: "group", title: "All guides", path: "guides", pages: [{ id: "p", type: "document", path: "guides/install" }] });
+    expect(out.pages[0].documentId).toBeUndefined();
+    expect(() => applyChanges(out, [{ type: "insert_page", pageType: "group", title: "Nested", parent: "p" }], NOW)).toThrow("'changes[0].parent': a page group stays at the top level");
+    expect(() => applyChanges(out, [{ type: "insert_page", pageType: "group", title: "Full", markdown: "# Full\n\nA body" }], NOW)).toThrow("'changes[0].markdown': a page group has no content");
+    expect(() => applyChanges(out, [{ type: "update_page", page: "g", parent: "p" }], NOW)).toThrow("'changes[0].parent'");
+    expect(() => applyChanges(out, [{ type: "update_page", page: "g", markdown: "Text" }], NOW)).toThrow("'changes[0].markdown'");
+    // Moved among the top-level pages, renamed, emptied: still a group.
+    const moved = applyChanges(out, [{ type: "insert_page", id: "q", title: "Top" }, { type: "update_page", page: "g", parent: null, position: 1, markdown: "" }], NOW);
+    expect(moved.pages.map((p) => [p.id, p.type])).toEqual([["q", "document"], ["g", "group"]]);
+  });
+
   test("deleting a page removes its children; deleting a missing page changes nothing", () => {
     const base = applyChanges(empty(), [{ type: "insert_page", id: "a", title: "A" }, { type: "insert_page", id: "b", title: "B", parent: "a" }], NOW);
     const out = applyChanges(base, [{ type: "delete_page", page: "a" }, { type: "delete_page", page: "zzz" }], NOW);

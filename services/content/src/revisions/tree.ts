@@ -98,7 +98,8 @@ export interface PageFields {
 }
 
 export type Change =
-  | ({ type: "insert_page"; id?: string; parent?: string | null; position?: number } & PageFields)
+  /** `pageType: "group"`: GitBook's page group (top level only, no content); a document page otherwise. */
+  | ({ type: "insert_page"; id?: string; parent?: string | null; position?: number; pageType?: PageNode["type"] } & PageFields)
   | ({ type: "update_page"; page: string; parent?: string | null; position?: number } & PageFields)
   | { type: "delete_page"; page: string }
   | { type: "insert_file"; id?: string; name: string; contentType: string; size: number; sha256: string; dimensions?: { width: number; height: number } }
@@ -289,6 +290,12 @@ export async function applyChangesInTurns(base: RevisionContent, changes: Change
   return finishApplying(applying);
 }
 
+/** GitBook's page groups are top-level headings of the tree: no parent, no content (a title, an emoji or icon, the pages under them). */
+function checkGroup(change: { parent?: string | null; markdown?: string }, where: string): void {
+  if (change.parent) throw new BadRequestError(`Invalid parameters: '${where}.parent': a page group stays at the top level.`);
+  if (change.markdown !== undefined && parseMarkdown(change.markdown).body.trim()) throw new BadRequestError(`Invalid parameters: '${where}.markdown': a page group has no content.`);
+}
+
 function applyChange(applying: Applying, change: Change, index: number): void {
   const { content, documents, inserted, pageIds, now } = applying;
   const where = `changes[${index}]`;
@@ -296,7 +303,9 @@ function applyChange(applying: Applying, change: Change, index: number): void {
     case "insert_page": {
       const id = change.id ?? newId();
       if (pageIds.has(id)) throw new BadRequestError(`Invalid parameters: '${where}.id': page ${id} already exists.`);
-      const page: PageNode = { id, type: "document", title: "Untitled", slug: "", path: "", createdAt: now, updatedAt: now, pages: [] };
+      const type = change.pageType ?? "document";
+      if (type === "group") checkGroup(change, where);
+      const page: PageNode = { id, type, title: "Untitled", slug: "", path: "", createdAt: now, updatedAt: now, pages: [] };
       applyFields(page, change, documents, now);
       if (!change.slug) page.slug = slugify(page.title);
       insertAt(childrenOf(content.pages, change.parent), page, change.position);
@@ -307,6 +316,7 @@ function applyChange(applying: Applying, change: Change, index: number): void {
     case "update_page": {
       const found = locate(content.pages, change.page);
       if (!found) throw new BadRequestError(`Invalid parameters: '${where}.page': page ${change.page} does not exist in the revision.`);
+      if (found.page.type === "group") checkGroup(change, where);
       applyFields(found.page, change, documents, now);
       if (change.parent !== undefined || change.position !== undefined) {
         if (change.parent && (change.parent === found.page.id || locate(found.page.pages, change.parent))) {

@@ -1,0 +1,210 @@
+// GitBook's tables and images edited in place in the block editor, in Chromium (playwright-core): a table's
+// rows and columns added and removed from the block bar, its cells filled moving with Tab, and the API then
+// answers the expected GitBook table; an image's caption and width set in the block bar come back from the
+// API as the image's fields, and an image set through the API opens in the editor with them.
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { checkDocument, type JSONDocument } from "@docshelf/document";
+import { expectValid } from "@docshelf/document/dist/gitbook-schema";
+import type { RunningSystem } from "@docshelf/testkit";
+import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
+import { seriousViolations } from "./axe";
+import { start } from "./modes";
+import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
+
+const suites = browserSuites("the block editor's tables and images");
+
+interface TableBlock {
+  type: "table";
+  data: { view: { columns: string[] }; definition: Record<string, { title: string }>; records: Record<string, { orderIndex: string; values: Record<string, string> }> };
+  fragments: Array<{ fragment: string; nodes: Array<{ nodes: Array<{ object: string; leaves?: Array<{ text: string }> }> }> }>;
+}
+
+/** A GitBook table as rows of cell texts, its titles first, its records in their order. */
+function tableRows(table: TableBlock): string[][] {
+  const text = (fragment: string | undefined) =>
+    (table.fragments.find((f) => f.fragment === fragment)?.nodes ?? []).map((p) => p.nodes.map((n) => (n.leaves ?? []).map((l) => l.text).join("")).join("")).join("");
+  const records = Object.values(table.data.records).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
+  return [table.data.view.columns.map((c) => table.data.definition[c].title), ...records.map((r) => table.data.view.columns.map((c) => text(r.values[c])))];
+}
+
+suites("tables and images in the block editor in Chromium over %s", (mode) => {
+  let sys: RunningSystem;
+  let w: AppWorld;
+  let context: BrowserContext;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `editor-blocks-${mode}-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    sys = await start(mode);
+    w = await appWorld(sys);
+    browser = await launchBrowser(sys.url);
+    context = browser.context;
+    await signInContext(context, sys.url, w.alice.token);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+  });
+
+  async function changeRequest(subject: string): Promise<{ id: string; path: string }> {
+    const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject });
+    expect(cr.status).toBeLessThan(300);
+    return { id: cr.body.id as string, path: pathOf(cr.body.urls.app) };
+  }
+
+  async function openEditor(crPath: string): Promise<{ page: Page; trace: ScriptTrace }> {
+    const page = await context.newPage();
+    const trace = watch(page);
+    await page.goto(`${sys.url}${crPath}/welcome?edit=blocks`);
+    await page.waitForSelector('#editor-app[data-ready="true"]');
+    return { page, trace };
+  }
+
+  /** Waits until the editor says everything is saved (a selector: the page's CSP refuses evaluated strings). */
+  async function saved(page: Page): Promise<void> {
+    await page.waitForSelector('#save-status[data-state="saved"]', { timeout: 20_000 });
+  }
+
+  async function stored(crId: string): Promise<{ document: JSONDocument; markdown: string }> {
+    const base = `/v1/spaces/${w.spaceId}/change-requests/${crId}/content/path/welcome`;
+    const doc = await w.alice.api.get(`${base}?format=document`);
+    const md = await w.alice.api.get(`${base}?format=markdown`);
+    expect(doc.status).toBe(200);
+    return { document: checkDocument(doc.body.document), markdown: md.body.markdown as string };
+  }
+
+  /** A new empty paragraph right after the page's first block, for the slash menu. */
+  async function newParagraphAfterTitle(page: Page): Promise<void> {
+    await page.click(".editor-content");
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+  }
+
+  const cell = (row: number, column: number) => `.editor-content table.table tr:nth-child(${row}) > :nth-child(${column})`;
+  const action = (id: string) => `.block-bar:not([hidden]) button[data-action="${id}"]`;
+
+  test("a table's cells filled with Tab, a row and a column added and others removed from the block bar: the API answers that table", async () => {
+    const cr = await changeRequest("A table in place");
+    const { page, trace } = await openEditor(cr.path);
+    const k = page.keyboard;
+    await newParagraphAfterTitle(page);
+    await k.type("/table");
+    await page.waitForSelector("#slash-menu:not([hidden])");
+    await k.press("Enter");
+    await page.waitForSelector(".editor-content table.table th");
+    // The cursor is in the first title; Tab selects the next cell's text, so typing replaces it.
+    for (const text of ["Count", "Ann", "3", "Bob", "5"]) {
+      await k.press("Tab");
+      await k.type(text);
+    }
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Table rows and columns"]');
+    // The titles' row has no row above it and is not deleted.
+    await page.click(cell(1, 1));
+    expect(await page.isDisabled(action("row-above"))).toBe(true);
+    expect(await page.isDisabled(action("row-delete"))).toBe(true);
+    // From Bob's count: a row below, a column on the right; Tab goes on into them.
+    await page.click(cell(3, 2));
+    expect(await page.isDisabled(action("row-delete"))).toBe(false);
+    await page.click(action("row-below"));
+    await page.click(action("column-right"));
+    expect(await page.locator(".editor-content table.table tr").count()).toBe(4);
+    expect(await page.locator(`${cell(1, 3)}`).count()).toBe(1);
+    await k.press("Tab");
+    await k.type("late");
+    await k.press("Tab");
+    await k.type("Cy");
+    await shot(page, "table-grown");
+    // The table and its bar pass axe-core's WCAG 2.1 A/AA rules.
+    expect(await seriousViolations(page)).toEqual([]);
+    // Ann's row removed, then the Count column.
+    await page.click(cell(2, 1));
+    await page.click(action("row-delete"));
+    await page.click(cell(2, 2));
+    await page.click(action("column-delete"));
+    expect(await page.locator(".editor-content table.table tr").count()).toBe(3);
+    await saved(page);
+
+    const { document, markdown } = await stored(cr.id);
+    expectValid(document);
+    const table = document.nodes.find((n) => n.type === "table") as unknown as TableBlock;
+    expect(tableRows(table)).toEqual([
+      ["Column 1", ""],
+      ["Bob", "late"],
+      ["Cy", ""],
+    ]);
+    expect(markdown).toContain("| Column 1 |  |\n| --- | --- |\n| Bob | late |\n| Cy |  |");
+
+    // Opened again: the same cells, editable; the read view renders the table.
+    await page.reload();
+    await page.waitForSelector('#editor-app[data-ready="true"]');
+    expect(await page.textContent(cell(2, 2))).toBe("late");
+    await page.goto(`${sys.url}${cr.path}/welcome`);
+    expect(await page.textContent("article table")).toContain("late");
+    expect(trace.errors).toEqual([]);
+    expect(trace.dialogs).toEqual([]);
+    await page.close();
+  });
+
+  test("an image's caption and width set in the block bar come back from the API; an image set through the API opens with them", async () => {
+    const cr = await changeRequest("An image in place");
+    const { page, trace } = await openEditor(cr.path);
+    page.removeAllListeners("dialog");
+    page.on("dialog", (dialog) => void dialog.accept("https://example.com/diagram.png"));
+    await newParagraphAfterTitle(page);
+    await page.keyboard.type("/image");
+    await page.waitForSelector("#slash-menu:not([hidden])");
+    await page.keyboard.press("Enter");
+    await page.click(".editor-content figure.atom-image");
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Image settings"]');
+    await page.fill("#block-image-caption", "How the parts fit");
+    // A width that is none is marked and not kept; a percentage is.
+    await page.fill("#block-image-width", "wide");
+    expect(await page.getAttribute("#block-image-width", "aria-invalid")).toBe("true");
+    await page.fill("#block-image-width", "60%");
+    expect(await page.getAttribute("#block-image-width", "aria-invalid")).toBe("false");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    expect(await page.getAttribute(".editor-content figure.atom-image img", "width")).toBe("60%");
+    expect(await page.textContent(".editor-content figure.atom-image figcaption")).toBe("How the parts fit");
+    await saved(page);
+
+    const { document, markdown } = await stored(cr.id);
+    expectValid(document);
+    const images = document.nodes.find((n) => n.type === "images");
+    if (images?.type !== "images") throw new Error("no image block stored");
+    const image = images.nodes[0];
+    expect(image.data).toMatchObject({ ref: { kind: "url", url: "https://example.com/diagram.png" }, width: { unit: "%", value: 60 } });
+    expect(image.fragments).toEqual([{ object: "fragment", fragment: "caption", type: "caption", nodes: [expect.objectContaining({ type: "paragraph" })] }]);
+    expect(JSON.stringify(image.fragments)).toContain("How the parts fit");
+    expect(markdown).toContain('<img src="https://example.com/diagram.png" alt="" width="60%"><figcaption><p>How the parts fit</p></figcaption>');
+
+    // Set through the API (pixels, another caption): the editor opens with those in the image and its bar.
+    const edited = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: "update_page", page: (await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.id}/content/path/welcome`)).body.id, document: { markdown: markdown.replace('width="60%"', 'width="320"').replace("How the parts fit", "Sent by the API") } }],
+    });
+    expect(edited.status).toBe(200);
+    await page.reload();
+    await page.waitForSelector('#editor-app[data-ready="true"]');
+    expect(await page.getAttribute(".editor-content figure.atom-image img", "width")).toBe("320");
+    await page.click(".editor-content figure.atom-image");
+    await page.waitForSelector('.block-bar:not([hidden])[aria-label="Image settings"]');
+    expect(await page.inputValue("#block-image-width")).toBe("320");
+    expect(await page.inputValue("#block-image-caption")).toBe("Sent by the API");
+    // Emptied: no width and no caption stored.
+    await page.fill("#block-image-caption", "");
+    await page.fill("#block-image-width", "");
+    await page.keyboard.press("Escape");
+    await saved(page);
+    const after = await stored(cr.id);
+    const cleared = (after.document.nodes.find((n) => n.type === "images") as { nodes: Array<{ data: Record<string, unknown>; fragments: unknown[] }> }).nodes[0];
+    expect(cleared.data.width).toBeUndefined();
+    expect(cleared.fragments).toEqual([]);
+    expect(trace.errors).toEqual([]);
+    await shot(page, "image");
+    await page.close();
+  });
+});
