@@ -128,11 +128,11 @@ describe("running docshelf", () => {
     const org = await new ApiClient(`http://127.0.0.1:${p1}`, adminToken).post("/v1/orgs", { title: "Written by the first" });
     expect(org.status).toBe(201);
 
-    const began = Date.now();
+    // "At once": it exits while the first still holds the lock (the first answers after), so it did not wait for
+    // the lock. How fast is not this test's question (a loaded machine took 14 s to start the second process).
     const second = start({ PORT: String(p2), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
-    const { code } = await within(second.exited, 15_000, "the second instance to exit");
+    const { code } = await within(second.exited, 60_000, "the second instance to exit");
     expect(code).toBe(1);
-    expect(Date.now() - began).toBeLessThan(10_000);
     const last = second.err().trim().split("\n").pop();
     expect(last).toContain(`DATA_DIR ${dataDir} is in use by another docshelf process (pid ${first.child.pid} `);
     expect(await portAnswers(p2)).toBe(false);
@@ -149,7 +149,7 @@ describe("running docshelf", () => {
     expect(again.body.title).toBe("Written by the first");
     third.child.kill("SIGTERM");
     expect((await third.exited).code).toBe(0);
-  }, 90_000);
+  }, 150_000);
 
   test("a taken port ends start-up with one last line naming the port and PORT", async () => {
     const blocker: Server = createServer();
