@@ -5,7 +5,9 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { BROWSER_MODES, type Mode } from "./modes";
+import type { RunningSystem } from "@docshelf/testkit";
+import { appWorld, type AppWorld } from "./app-fixtures";
+import { BROWSER_MODES, start, type Mode } from "./modes";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** Where the suites write their screenshots. */
@@ -128,4 +130,32 @@ export async function waitForTrue(page: Page, expression: string, timeoutMs = 30
     if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** What `aliceInChromium` fills in before the suite's tests. */
+export interface AliceInChromium {
+  sys: RunningSystem;
+  w: AppWorld;
+  context: BrowserContext;
+}
+
+/**
+ * The editor suites' setting: the shared system of `mode`, the app's world (appWorld) and one Chromium signed in
+ * as Alice, made before the suite's tests (its fields are set then) and closed after them.
+ */
+export function aliceInChromium(mode: Mode): AliceInChromium {
+  const world = {} as AliceInChromium;
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  beforeAll(async () => {
+    world.sys = await start(mode);
+    world.w = await appWorld(world.sys);
+    browser = await launchBrowser(world.sys.url);
+    world.context = browser.context;
+    await signInContext(world.context, world.sys.url, world.w.alice.token);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await world.sys?.stop();
+  });
+  return world;
 }

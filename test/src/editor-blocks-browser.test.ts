@@ -7,10 +7,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { expectValid } from "@docshelf/document/dist/gitbook-schema";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
+import { ARTIFACTS, browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
 import { seriousViolations } from "./axe";
-import { start } from "./modes";
-import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
+import { pathOf, type AppWorld } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's tables and images");
 
@@ -29,25 +28,15 @@ function tableRows(table: TableBlock): string[][] {
 }
 
 suites("tables and images in the block editor in Chromium over %s", (mode) => {
+  const world = aliceInChromium(mode);
   let sys: RunningSystem;
   let w: AppWorld;
   let context: BrowserContext;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  beforeAll(() => {
+    ({ sys, w, context } = world);
+  });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `editor-blocks-${mode}-${name}.png`), fullPage: true });
-
-  beforeAll(async () => {
-    sys = await start(mode);
-    w = await appWorld(sys);
-    browser = await launchBrowser(sys.url);
-    context = browser.context;
-    await signInContext(context, sys.url, w.alice.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-  });
 
   async function changeRequest(subject: string): Promise<{ id: string; path: string }> {
     const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject });

@@ -7,10 +7,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
 import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
+import { ARTIFACTS, browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
 import { seriousViolations } from "./axe";
-import { start } from "./modes";
-import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
+import { pathOf, type AppWorld } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's browser suite");
 
@@ -27,25 +26,15 @@ function blockTypes(doc: JSONDocument): Set<string> {
 }
 
 suites("the block editor in Chromium over %s", (mode) => {
+  const world = aliceInChromium(mode);
   let sys: RunningSystem;
   let w: AppWorld;
   let context: BrowserContext;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  beforeAll(() => {
+    ({ sys, w, context } = world);
+  });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `editor-${mode}-${name}.png`), fullPage: true });
-
-  beforeAll(async () => {
-    sys = await start(mode);
-    w = await appWorld(sys);
-    browser = await launchBrowser(sys.url);
-    context = browser.context;
-    await signInContext(context, sys.url, w.alice.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
-  });
 
   /** A new change request of the space; its path in the app and its number. */
   async function changeRequest(subject: string): Promise<{ path: string; number: string }> {

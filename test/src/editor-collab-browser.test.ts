@@ -224,10 +224,11 @@ suites("live collaboration in the block editor over %s", (mode) => {
     return page.body.id as string;
   }
 
-  test("edits made offline merge when the connection returns", async () => {
-    const cr = await changeRequest("Offline for a while");
-    const alice = await openEditor(0, cr.path);
-    // Carol's connection to the relay goes through the test, which cuts it and refuses new ones while "offline".
+  /**
+   * Carol opens the change request's page on the second gateway, live with Alice, then goes offline: her connection
+   * to the relay goes through the test, which cuts it and refuses new ones until `online()`.
+   */
+  async function carolGoesOffline(crPath: string, alicePage: Page): Promise<{ page: Page; trace: ScriptTrace; online: () => void }> {
     const page = await contexts[1].newPage();
     const trace = watch(page);
     let offline = false;
@@ -236,12 +237,25 @@ suites("live collaboration in the block editor over %s", (mode) => {
       if (offline) return ws.close({ code: 4000, reason: "offline" });
       open.push(ws, ws.connectToServer());
     });
-    await page.goto(`${urls[1]}${cr.path}/welcome?edit=blocks`);
+    await page.goto(`${urls[1]}${crPath}/welcome?edit=blocks`);
     await page.waitForSelector('#editor-app[data-ready="true"][data-live="true"]');
-    await alice.page.waitForSelector('#editor-people li:has-text("Carol")');
+    await alicePage.waitForSelector('#editor-people li:has-text("Carol")');
     offline = true;
     for (const ws of open.splice(0)) await ws.close({ code: 4000, reason: "offline" });
     await page.waitForSelector('#editor-app[data-live-state="offline"]');
+    return {
+      page,
+      trace,
+      online: () => {
+        offline = false;
+      },
+    };
+  }
+
+  test("edits made offline merge when the connection returns", async () => {
+    const cr = await changeRequest("Offline for a while");
+    const alice = await openEditor(0, cr.path);
+    const { page, trace, online } = await carolGoesOffline(cr.path, alice.page);
     // Carol is gone from Alice's page at once (the relay says who left).
     await alice.page.waitForSelector('#editor-people li:has-text("Carol")', { state: "detached" });
     // Both type meanwhile.
@@ -254,7 +268,7 @@ suites("live collaboration in the block editor over %s", (mode) => {
     await alice.page.keyboard.type("Typed by Alice meanwhile");
     await alice.page.keyboard.press("Enter");
     expect(await page.locator('.editor-content p:has-text("Typed by Alice meanwhile")').count()).toBe(0);
-    offline = false;
+    online();
     await alice.page.waitForSelector('.editor-content p:has-text("Typed by Carol while offline")', { timeout: 30_000 });
     await page.waitForSelector('.editor-content p:has-text("Typed by Alice meanwhile")', { timeout: 30_000 });
     const markdown = await storedWith(cr.number, ["Typed by Carol while offline", "Typed by Alice meanwhile"]);
@@ -271,29 +285,16 @@ suites("live collaboration in the block editor over %s", (mode) => {
     const table = "| Item | Count |\n| --- | --- |\n| pens | 2 |\n";
     expect((await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content`, { changes: [{ operation: "update_page", page: await pageId(cr.number), document: { markdown: `Stock.\n\n${table}` } }] })).status).toBeLessThan(300);
     const alice = await openEditor(0, cr.path);
-    const page = await contexts[1].newPage();
-    const trace = watch(page);
-    let offline = false;
-    const open: WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/app\/collab\//, async (ws) => {
-      if (offline) return ws.close({ code: 4000, reason: "offline" });
-      open.push(ws, ws.connectToServer());
-    });
-    await page.goto(`${urls[1]}${cr.path}/welcome?edit=blocks`);
-    await page.waitForSelector('#editor-app[data-ready="true"][data-live="true"]');
-    await alice.page.waitForSelector('#editor-people li:has-text("Carol")');
     const cell = (row: number, column: number) => `.editor-content table.table tr:nth-child(${row}) > :nth-child(${column})`;
     const cells = (p: Page) => p.locator(".editor-content table.table tr > *").count();
-    offline = true;
-    for (const ws of open.splice(0)) await ws.close({ code: 4000, reason: "offline" });
-    await page.waitForSelector('#editor-app[data-live-state="offline"]');
+    const { page, trace, online } = await carolGoesOffline(cr.path, alice.page);
     // Alice adds a column; Carol, offline, a row.
     await alice.page.click(cell(2, 2));
     await alice.page.click('.block-bar:not([hidden]) button[data-action="column-right"]');
     await page.click(cell(2, 1));
     await page.click('.block-bar:not([hidden]) button[data-action="row-below"]');
     expect([await cells(alice.page), await cells(page)]).toEqual([6, 6]);
-    offline = false;
+    online();
     // Back: each has the other's edit; the table is uneven (Carol's row is short) but no one filled it in twice.
     await alice.page.waitForSelector(cell(3, 1));
     await page.waitForSelector(cell(1, 3));

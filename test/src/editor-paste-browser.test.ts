@@ -5,9 +5,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import type { RunningSystem } from "@docshelf/testkit";
-import { browserSuites, launchBrowser, watch, type ScriptTrace, signInContext } from "./browser";
-import { start } from "./modes";
-import { appWorld, pathOf, type AppWorld } from "./app-fixtures";
+import { browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
+import { pathOf, type AppWorld } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's paste suite");
 
@@ -55,22 +54,12 @@ function textOf(node: Loose): string {
 }
 
 suites("pasting into the block editor in Chromium over %s", (mode) => {
+  const world = aliceInChromium(mode);
   let sys: RunningSystem;
   let w: AppWorld;
   let context: BrowserContext;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
-  beforeAll(async () => {
-    sys = await start(mode);
-    w = await appWorld(sys);
-    browser = await launchBrowser(sys.url);
-    context = browser.context;
-    await signInContext(context, sys.url, w.alice.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sys?.stop();
+  beforeAll(() => {
+    ({ sys, w, context } = world);
   });
 
   /** Pastes `data` (of each clipboard type given) after the page's title in a new change request; answers what was stored. */
