@@ -137,6 +137,10 @@ export interface AliceInChromium {
   sys: RunningSystem;
   w: AppWorld;
   context: BrowserContext;
+  /** A new tab on the block editor of the change request at `crPath` (its Welcome page), once the editor is ready. */
+  openEditor(crPath: string): Promise<{ page: Page; trace: ScriptTrace }>;
+  /** Waits until the editor says everything is saved (a selector: the page's CSP refuses evaluated strings). */
+  saved(page: Page): Promise<void>;
 }
 
 /**
@@ -144,7 +148,18 @@ export interface AliceInChromium {
  * as Alice, made before the suite's tests (its fields are set then) and closed after them.
  */
 export function aliceInChromium(mode: Mode): AliceInChromium {
-  const world = {} as AliceInChromium;
+  const world = {
+    async openEditor(crPath: string) {
+      const page = await world.context.newPage();
+      const trace = watch(page);
+      await page.goto(`${world.sys.url}${crPath}/welcome?edit=blocks`);
+      await page.waitForSelector('#editor-app[data-ready="true"]');
+      return { page, trace };
+    },
+    async saved(page: Page) {
+      await page.waitForSelector('#save-status[data-state="saved"]', { timeout: 20_000 });
+    },
+  } as AliceInChromium;
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   beforeAll(async () => {
     world.sys = await start(mode);

@@ -3,13 +3,12 @@
 // answers the expected GitBook table; an image's caption and width set in the block bar come back from the
 // API as the image's fields, and an image set through the API opens in the editor with them.
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { expectValid } from "@docshelf/document/dist/gitbook-schema";
-import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
+import { ARTIFACTS, browserSuites, aliceInChromium } from "./browser";
 import { seriousViolations } from "./axe";
-import { pathOf, type AppWorld } from "./app-fixtures";
+import { pathOf } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's tables and images");
 
@@ -29,38 +28,19 @@ function tableRows(table: TableBlock): string[][] {
 
 suites("tables and images in the block editor in Chromium over %s", (mode) => {
   const world = aliceInChromium(mode);
-  let sys: RunningSystem;
-  let w: AppWorld;
-  let context: BrowserContext;
-  beforeAll(() => {
-    ({ sys, w, context } = world);
-  });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `editor-blocks-${mode}-${name}.png`), fullPage: true });
 
   async function changeRequest(subject: string): Promise<{ id: string; path: string }> {
-    const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject });
+    const cr = await world.w.alice.api.post(`/v1/spaces/${world.w.spaceId}/change-requests`, { subject });
     expect(cr.status).toBeLessThan(300);
     return { id: cr.body.id as string, path: pathOf(cr.body.urls.app) };
   }
 
-  async function openEditor(crPath: string): Promise<{ page: Page; trace: ScriptTrace }> {
-    const page = await context.newPage();
-    const trace = watch(page);
-    await page.goto(`${sys.url}${crPath}/welcome?edit=blocks`);
-    await page.waitForSelector('#editor-app[data-ready="true"]');
-    return { page, trace };
-  }
-
-  /** Waits until the editor says everything is saved (a selector: the page's CSP refuses evaluated strings). */
-  async function saved(page: Page): Promise<void> {
-    await page.waitForSelector('#save-status[data-state="saved"]', { timeout: 20_000 });
-  }
-
   async function stored(crId: string): Promise<{ document: JSONDocument; markdown: string }> {
-    const base = `/v1/spaces/${w.spaceId}/change-requests/${crId}/content/path/welcome`;
-    const doc = await w.alice.api.get(`${base}?format=document`);
-    const md = await w.alice.api.get(`${base}?format=markdown`);
+    const base = `/v1/spaces/${world.w.spaceId}/change-requests/${crId}/content/path/welcome`;
+    const doc = await world.w.alice.api.get(`${base}?format=document`);
+    const md = await world.w.alice.api.get(`${base}?format=markdown`);
     expect(doc.status).toBe(200);
     return { document: checkDocument(doc.body.document), markdown: md.body.markdown as string };
   }
@@ -78,7 +58,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
 
   test("a table's cells filled with Tab, a row and a column added and others removed from the block bar: the API answers that table", async () => {
     const cr = await changeRequest("A table in place");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     const k = page.keyboard;
     await newParagraphAfterTitle(page);
     await k.type("/table");
@@ -115,7 +95,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     await page.click(cell(2, 2));
     await page.click(action("column-delete"));
     expect(await page.locator(".editor-content table.table tr").count()).toBe(3);
-    await saved(page);
+    await world.saved(page);
 
     const { document, markdown } = await stored(cr.id);
     expectValid(document);
@@ -131,7 +111,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     await page.reload();
     await page.waitForSelector('#editor-app[data-ready="true"]');
     expect(await page.textContent(cell(2, 2))).toBe("late");
-    await page.goto(`${sys.url}${cr.path}/welcome`);
+    await page.goto(`${world.sys.url}${cr.path}/welcome`);
     expect(await page.textContent("article table")).toContain("late");
     expect(trace.errors).toEqual([]);
     expect(trace.dialogs).toEqual([]);
@@ -140,7 +120,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
 
   test("an image's caption and width set in the block bar come back from the API; an image set through the API opens with them", async () => {
     const cr = await changeRequest("An image in place");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     page.removeAllListeners("dialog");
     page.on("dialog", (dialog) => void dialog.accept("https://example.com/diagram.png"));
     await newParagraphAfterTitle(page);
@@ -159,7 +139,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     await page.keyboard.press("Escape");
     expect(await page.getAttribute(".editor-content figure.atom-image img", "width")).toBe("60%");
     expect(await page.textContent(".editor-content figure.atom-image figcaption")).toBe("How the parts fit");
-    await saved(page);
+    await world.saved(page);
 
     const { document, markdown } = await stored(cr.id);
     expectValid(document);
@@ -172,8 +152,8 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     expect(markdown).toContain('<img src="https://example.com/diagram.png" alt="" width="60%"><figcaption><p>How the parts fit</p></figcaption>');
 
     // Set through the API (pixels, another caption): the editor opens with those in the image and its bar.
-    const edited = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests/${cr.id}/content`, {
-      changes: [{ operation: "update_page", page: (await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.id}/content/path/welcome`)).body.id, document: { markdown: markdown.replace('width="60%"', 'width="320"').replace("How the parts fit", "Sent by the API") } }],
+    const edited = await world.w.alice.api.post(`/v1/spaces/${world.w.spaceId}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: "update_page", page: (await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${cr.id}/content/path/welcome`)).body.id, document: { markdown: markdown.replace('width="60%"', 'width="320"').replace("How the parts fit", "Sent by the API") } }],
     });
     expect(edited.status).toBe(200);
     await page.reload();
@@ -187,7 +167,7 @@ suites("tables and images in the block editor in Chromium over %s", (mode) => {
     await page.fill("#block-image-caption", "");
     await page.fill("#block-image-width", "");
     await page.keyboard.press("Escape");
-    await saved(page);
+    await world.saved(page);
     const after = await stored(cr.id);
     const cleared = (after.document.nodes.find((n) => n.type === "images") as { nodes: Array<{ data: Record<string, unknown>; fragments: unknown[] }> }).nodes[0];
     expect(cleared.data.width).toBeUndefined();

@@ -3,13 +3,12 @@
 // and the slash menu driven from the keyboard alone; the XSS corpus pasted into the editor (as HTML and
 // as text) is stored as a valid document and runs nothing, in the editor or in the app's read view.
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
 import { XSS_CORPUS } from "@docshelf/document/dist/xss-corpus";
-import type { RunningSystem } from "@docshelf/testkit";
-import { ARTIFACTS, browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
+import { ARTIFACTS, browserSuites, aliceInChromium } from "./browser";
 import { seriousViolations } from "./axe";
-import { pathOf, type AppWorld } from "./app-fixtures";
+import { pathOf } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's browser suite");
 
@@ -27,39 +26,19 @@ function blockTypes(doc: JSONDocument): Set<string> {
 
 suites("the block editor in Chromium over %s", (mode) => {
   const world = aliceInChromium(mode);
-  let sys: RunningSystem;
-  let w: AppWorld;
-  let context: BrowserContext;
-  beforeAll(() => {
-    ({ sys, w, context } = world);
-  });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `editor-${mode}-${name}.png`), fullPage: true });
 
   /** A new change request of the space; its path in the app and its number. */
   async function changeRequest(subject: string): Promise<{ path: string; number: string }> {
-    const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject });
+    const cr = await world.w.alice.api.post(`/v1/spaces/${world.w.spaceId}/change-requests`, { subject });
     expect(cr.status).toBeLessThan(300);
     return { path: pathOf(cr.body.urls.app), number: String(cr.body.number) };
   }
 
-  async function openEditor(crPath: string): Promise<{ page: Page; trace: ScriptTrace }> {
-    const page = await context.newPage();
-    const trace = watch(page);
-    await page.goto(`${sys.url}${crPath}/welcome?edit=blocks`);
-    await page.waitForSelector('#editor-app[data-ready="true"]');
-    return { page, trace };
-  }
-
-  /** Waits until the editor says everything is saved (it saves on its own when typing pauses). */
-  async function saved(page: Page): Promise<void> {
-    // (A selector, not a function: the page's CSP refuses the evaluated string waitForFunction would run.)
-    await page.waitForSelector('#save-status[data-state="saved"]', { timeout: 20_000 });
-  }
-
   async function stored(number: string): Promise<{ document: JSONDocument; markdown: string }> {
-    const doc = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=document`);
-    const md = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
+    const doc = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${number}/content/path/welcome?format=document`);
+    const md = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
     expect(doc.status).toBe(200);
     return { document: checkDocument(doc.body.document), markdown: md.body.markdown as string };
   }
@@ -73,7 +52,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("every block the slash menu offers is inserted, saved, and comes back from the API as a schema-valid GitBook document", async () => {
     const cr = await changeRequest("Blocks from the slash menu");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     const answers: Record<string, string> = { image: "https://example.com/diagram.png", formula: "E = mc^2", embed: "https://example.com/video" };
     page.removeAllListeners("dialog");
     page.on("dialog", (dialog) => {
@@ -113,7 +92,7 @@ suites("the block editor in Chromium over %s", (mode) => {
       expect(await page.$(`.editor-content ${selector}`)).not.toBeNull();
     }
     await shot(page, "slash-blocks");
-    await saved(page);
+    await world.saved(page);
 
     const { document, markdown } = await stored(cr.number);
     const types = blockTypes(document);
@@ -131,7 +110,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.reload();
     await page.waitForSelector('#editor-app[data-ready="true"]');
     expect(await page.textContent(".editor-content .hint")).toContain("careful now");
-    await page.goto(`${sys.url}${cr.path}/welcome`);
+    await page.goto(`${world.sys.url}${cr.path}/welcome`);
     expect(await page.textContent("article")).toContain("careful now");
     expect(trace.errors).toEqual([]);
     await page.close();
@@ -139,7 +118,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("the floating toolbar sets marks and links on a selection", async () => {
     const cr = await changeRequest("Marks from the toolbar");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     await page.click(".editor-content");
     await newParagraphAfterTitle(page);
     await page.keyboard.type("one two three four");
@@ -165,7 +144,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     await select(14, 4);
     await page.click(".format-bar .mark-bold");
     await page.click(".format-bar .mark-code");
-    await saved(page);
+    await world.saved(page);
     const { document, markdown } = await stored(cr.number);
     const paragraph = document.nodes[1] as unknown as { nodes: Array<{ object: string; type?: string; data?: { ref?: { url?: string } }; leaves?: Array<{ text: string; marks: Array<{ type: string }> }>; nodes?: Array<{ leaves: Array<{ text: string; marks: Array<{ type: string }> }> }> }> };
     const runs = paragraph.nodes.flatMap((node) =>
@@ -180,7 +159,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("keyboard only: Markdown shortcuts, the slash menu, marks, undo and redo, moving a block, saving with Ctrl+S", async () => {
     const cr = await changeRequest("Keyboard only");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     // The editor has the focus when it opens: no click.
     expect(await page.evaluate("document.activeElement?.classList.contains('editor-content')")).toBe(true);
     const k = page.keyboard;
@@ -237,7 +216,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     // Alt+ArrowUp moves this paragraph above the previous block.
     await k.press("Alt+ArrowUp");
     await k.press("Control+s");
-    await saved(page);
+    await world.saved(page);
     const { markdown } = await stored(cr.number);
     for (const text of ["## Keyboard heading", "* item one\n* item two", "1. first", "> quoted", "* [x] todo", "```js\ncode();\n```", '{% hint style="success" %}\na success hint\n{% endhint %}', "plain **strong** typo"]) {
       expect(markdown).toContain(text);
@@ -251,7 +230,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("a block dragged by its handle moves there, once, and is saved so", async () => {
     const cr = await changeRequest("Dragged blocks");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     await page.click(".editor-content");
     await page.keyboard.press("Control+End");
     for (const text of ["Para Alpha", "Para Bravo", "Para Charlie"]) {
@@ -265,7 +244,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     const order = await page.$$eval(".editor-content p", (ps) => ps.map((p) => p.textContent ?? "").filter((t) => t.startsWith("Para ")));
     expect(order).toEqual(["Para Charlie", "Para Alpha", "Para Bravo"]);
     await page.keyboard.press("Control+s");
-    await saved(page);
+    await world.saved(page);
     const { markdown } = await stored(cr.number);
     expect(markdown.indexOf("Para Charlie")).toBeLessThan(markdown.indexOf("Para Alpha"));
     expect(markdown.indexOf("Para Alpha")).toBeLessThan(markdown.indexOf("Para Bravo"));
@@ -276,7 +255,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("a link to another page is picked from the change request's pages and stored as a page reference", async () => {
     const cr = await changeRequest("Page link");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     const k = page.keyboard;
     await newParagraphAfterTitle(page);
     await k.type("see the tricky page");
@@ -292,14 +271,14 @@ suites("the block editor in Chromium over %s", (mode) => {
     await k.press("Enter");
     await page.waitForSelector(".link-picker", { state: "hidden" });
     expect(await page.evaluate("document.activeElement?.classList.contains('editor-content')")).toBe(true);
-    await saved(page);
-    const tree = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content`);
+    await world.saved(page);
+    const tree = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${cr.number}/content`);
     const target = (tree.body.pages as Array<{ id: string; title: string; path: string }>).find((p) => p.title.includes("Tricky"))!;
     const { document, markdown } = await stored(cr.number);
     expect(JSON.stringify(document.nodes[1])).toContain(JSON.stringify({ kind: "page", page: target.id }));
     expect(markdown).toContain(`[tricky page](${target.path}.md)`);
     // The app's read view links the page itself.
-    await page.goto(`${sys.url}${cr.path}/welcome`);
+    await page.goto(`${world.sys.url}${cr.path}/welcome`);
     expect(await page.getAttribute('article a:text-is("tricky page")', "href")).toContain(target.path);
     expect(trace.errors).toEqual([]);
     await page.close();
@@ -307,7 +286,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("an image pasted, and one dropped, are uploaded into the change request's files and inserted as image blocks", async () => {
     const cr = await changeRequest("Images");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     await page.click(".editor-content");
     await newParagraphAfterTitle(page);
     // A 1×1 PNG.
@@ -321,8 +300,8 @@ suites("the block editor in Chromium over %s", (mode) => {
       `(() => { const t = new DataTransfer(); t.items.add(${file("dropped.png")}); const el = document.querySelector(".editor-content p"); const r = el.getBoundingClientRect(); el.dispatchEvent(new DragEvent("drop", { dataTransfer: t, bubbles: true, cancelable: true, clientX: r.left + 5, clientY: r.top + 5 })); })()`,
     );
     await page.waitForSelector('.editor-content figure.atom-image:has-text("dropped.png")');
-    await saved(page);
-    const files = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${cr.number}/content/files`);
+    await world.saved(page);
+    const files = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${cr.number}/content/files`);
     const byName = new Map((files.body.items as Array<{ id: string; name: string }>).map((f) => [f.name, f.id]));
     expect([...byName.keys()]).toEqual(expect.arrayContaining(["pasted.png", "dropped.png"]));
     const { document, markdown } = await stored(cr.number);
@@ -335,7 +314,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("switching to the Markdown source right after typing saves first, and the Markdown has the edit", async () => {
     const cr = await changeRequest("Source mode");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     await page.click(".editor-content");
     await newParagraphAfterTitle(page);
     await page.keyboard.type("## Typed just now");
@@ -358,7 +337,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("the block bar sets a code block's language, title and line numbers, a hint's style and a tab's title, from the keyboard", async () => {
     const cr = await changeRequest("Block settings");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     const k = page.keyboard;
     await newParagraphAfterTitle(page);
     await k.type("```");
@@ -392,7 +371,7 @@ suites("the block editor in Chromium over %s", (mode) => {
     await page.waitForSelector('.block-bar:not([hidden])[aria-label="Tab settings"]');
     await page.fill("#block-tabs_item-title", "Install");
     await page.click(".editor-content .tab p");
-    await saved(page);
+    await world.saved(page);
     const { markdown } = await stored(cr.number);
     expect(markdown).toContain('{% code title="main.py" lineNumbers="true" %}\n```python\nprint(\'hi\')\n```\n{% endcode %}');
     expect(markdown).toContain('{% hint style="danger" %}\nnow a danger hint\n{% endhint %}');
@@ -404,7 +383,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("the editor's page, with its slash menu and its toolbar open, passes axe-core's WCAG 2.1 A/AA rules", async () => {
     const cr = await changeRequest("Accessible");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     expect(await seriousViolations(page)).toEqual([]);
     await newParagraphAfterTitle(page);
     await page.keyboard.type("/head");
@@ -421,7 +400,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
   test("the XSS corpus pasted into the editor (as HTML and as text) is stored as a valid document and runs nothing", async () => {
     const cr = await changeRequest("Hostile paste");
-    const { page, trace } = await openEditor(cr.path);
+    const { page, trace } = await world.openEditor(cr.path);
     await page.click(".editor-content");
     await newParagraphAfterTitle(page);
     const html = XSS_CORPUS.map((c) => `<p>${c.markdown}</p>`).join("\n") + `<p><a href="javascript:window.__xss=1">js link</a> <img src="x" onerror="window.__xss=1"> <svg onload="window.__xss=1"></svg></p>`;
@@ -433,7 +412,7 @@ suites("the block editor in Chromium over %s", (mode) => {
       );
     }
     await page.waitForLoadState("load");
-    await saved(page);
+    await world.saved(page);
     expect(await page.evaluate("window.__xss")).toBeUndefined();
     // Nothing the paste brought runs or points at script in the editor.
     expect(await page.$$eval(".editor-content *", (els) => els.filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value))).length)).toBe(0);
@@ -448,7 +427,7 @@ suites("the block editor in Chromium over %s", (mode) => {
 
     // The stored page, in the app's read view and in the editor opened again: still nothing runs.
     for (const path of [`${cr.path}/welcome`, `${cr.path}/welcome?edit=blocks`]) {
-      await page.goto(`${sys.url}${path}`);
+      await page.goto(`${world.sys.url}${path}`);
       await page.waitForLoadState("load");
       expect(await page.evaluate("window.__xss")).toBeUndefined();
       expect(await page.$("script:not([src^='/app/assets/']):not([type='application/json'])")).toBeNull();

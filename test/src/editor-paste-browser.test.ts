@@ -2,11 +2,10 @@
 // page's HTML, and Markdown text. Each is pasted into a page of its own change request; the stored
 // document (from the API) has the right blocks and marks, only http(s)/mailto links, and nothing ran.
 // The clipboard samples are small representative ones written for this test.
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { checkDocument, type JSONDocument } from "@docshelf/document";
-import type { RunningSystem } from "@docshelf/testkit";
 import { browserSuites, watch, type ScriptTrace, aliceInChromium } from "./browser";
-import { pathOf, type AppWorld } from "./app-fixtures";
+import { pathOf } from "./app-fixtures";
 
 const suites = browserSuites("the block editor's paste suite");
 
@@ -55,21 +54,15 @@ function textOf(node: Loose): string {
 
 suites("pasting into the block editor in Chromium over %s", (mode) => {
   const world = aliceInChromium(mode);
-  let sys: RunningSystem;
-  let w: AppWorld;
-  let context: BrowserContext;
-  beforeAll(() => {
-    ({ sys, w, context } = world);
-  });
 
   /** Pastes `data` (of each clipboard type given) after the page's title in a new change request; answers what was stored. */
   async function pasteInto(subject: string, data: Record<string, string>): Promise<{ document: JSONDocument; markdown: string; page: Page; trace: ScriptTrace }> {
-    const cr = await w.alice.api.post(`/v1/spaces/${w.spaceId}/change-requests`, { subject });
+    const cr = await world.w.alice.api.post(`/v1/spaces/${world.w.spaceId}/change-requests`, { subject });
     expect(cr.status).toBeLessThan(300);
     const path = pathOf(cr.body.urls.app);
-    const page = await context.newPage();
+    const page = await world.context.newPage();
     const trace = watch(page);
-    await page.goto(`${sys.url}${path}/welcome?edit=blocks`);
+    await page.goto(`${world.sys.url}${path}/welcome?edit=blocks`);
     await page.waitForSelector('#editor-app[data-ready="true"]');
     await page.click(".editor-content");
     await page.keyboard.press("Control+Home");
@@ -84,8 +77,8 @@ suites("pasting into the block editor in Chromium over %s", (mode) => {
     await page.keyboard.press("Control+s");
     await page.waitForSelector('#save-status[data-state="saved"]', { timeout: 20_000 });
     const number = String(cr.body.number);
-    const doc = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=document`);
-    const md = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
+    const doc = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${number}/content/path/welcome?format=document`);
+    const md = await world.w.alice.api.get(`/v1/spaces/${world.w.spaceId}/change-requests/${number}/content/path/welcome?format=markdown`);
     expect(doc.status).toBe(200);
     return { document: checkDocument(doc.body.document), markdown: md.body.markdown as string, page, trace };
   }
