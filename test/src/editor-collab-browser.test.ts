@@ -228,10 +228,15 @@ suites("live collaboration in the block editor over %s", (mode) => {
    * Carol opens the change request's page on the second gateway, live with Alice, then goes offline: her connection
    * to the relay goes through the test, which cuts it and refuses new ones until `online()`.
    */
-  async function carolGoesOffline(crPath: string, alicePage: Page): Promise<{ page: Page; trace: ScriptTrace; online: () => void }> {
+  async function carolGoesOffline(crPath: string, alicePage: Page): Promise<{ page: Page; trace: ScriptTrace; online: () => void; offlineSaves: string[] }> {
     const page = await contexts[1].newPage();
     const trace = watch(page);
     let offline = false;
+    // The saves her page posted while it was offline (it was told to hold them: only its WebSocket is cut).
+    const offlineSaves: string[] = [];
+    page.on("request", (req) => {
+      if (offline && req.method() === "POST" && new URL(req.url()).pathname === `${crPath}/welcome`) offlineSaves.push(req.url());
+    });
     const open: WebSocketRoute[] = [];
     await page.routeWebSocket(/\/app\/collab\//, async (ws) => {
       if (offline) return ws.close({ code: 4000, reason: "offline" });
@@ -246,6 +251,7 @@ suites("live collaboration in the block editor over %s", (mode) => {
     return {
       page,
       trace,
+      offlineSaves,
       online: () => {
         offline = false;
       },
@@ -255,7 +261,7 @@ suites("live collaboration in the block editor over %s", (mode) => {
   test("edits made offline merge when the connection returns", async () => {
     const cr = await changeRequest("Offline for a while");
     const alice = await openEditor(0, cr.path);
-    const { page, trace, online } = await carolGoesOffline(cr.path, alice.page);
+    const { page, trace, online, offlineSaves } = await carolGoesOffline(cr.path, alice.page);
     // Carol is gone from Alice's page at once (the relay says who left).
     await alice.page.waitForSelector('#editor-people li:has-text("Carol")', { state: "detached" });
     // Both type meanwhile.
@@ -268,6 +274,10 @@ suites("live collaboration in the block editor over %s", (mode) => {
     await alice.page.keyboard.type("Typed by Alice meanwhile");
     await alice.page.keyboard.press("Enter");
     expect(await page.locator('.editor-content p:has-text("Typed by Alice meanwhile")').count()).toBe(0);
+    // Alice's edit is stored before Carol asks to save hers: offline, Carol's editor keeps it for the room.
+    await storedWith(cr.number, ["Typed by Alice meanwhile"]);
+    await page.keyboard.press("Control+s");
+    await page.waitForSelector('#save-status[data-state="offline"]');
     online();
     await alice.page.waitForSelector('.editor-content p:has-text("Typed by Carol while offline")', { timeout: 30_000 });
     await page.waitForSelector('.editor-content p:has-text("Typed by Alice meanwhile")', { timeout: 30_000 });
@@ -275,6 +285,9 @@ suites("live collaboration in the block editor over %s", (mode) => {
     expect(markdown).toContain("Typed by Carol while offline");
     expect(markdown).toContain("Typed by Alice meanwhile");
     expect(count(markdown, "The **handbook** starts here.")).toBe(1);
+    expect(count(markdown, "Typed by Alice meanwhile")).toBe(1);
+    expect(count(markdown, "Typed by Carol while offline")).toBe(1);
+    expect(offlineSaves).toEqual([]);
     expect(trace.errors).toEqual([]);
     await alice.page.close();
     await page.close();
@@ -287,13 +300,18 @@ suites("live collaboration in the block editor over %s", (mode) => {
     const alice = await openEditor(0, cr.path);
     const cell = (row: number, column: number) => `.editor-content table.table tr:nth-child(${row}) > :nth-child(${column})`;
     const cells = (p: Page) => p.locator(".editor-content table.table tr > *").count();
-    const { page, trace, online } = await carolGoesOffline(cr.path, alice.page);
-    // Alice adds a column; Carol, offline, a row.
+    const { page, trace, online, offlineSaves } = await carolGoesOffline(cr.path, alice.page);
+    // Alice adds a column, and it is stored; Carol, offline, adds a row and asks to save it (Mod-s). Had her
+    // editor saved, the answer (a conflict with Alice's table) would have brought Alice's column in a second
+    // time when the two met again, and dropped Carol's row; it keeps the row for the room instead.
     await alice.page.click(cell(2, 2));
     await alice.page.click('.block-bar:not([hidden]) button[data-action="column-right"]');
+    await storedWith(cr.number, ["| Item | Count |  |"]);
     await page.click(cell(2, 1));
     await page.click('.block-bar:not([hidden]) button[data-action="row-below"]');
     expect([await cells(alice.page), await cells(page)]).toEqual([6, 6]);
+    await page.keyboard.press("Control+s");
+    await page.waitForSelector('#save-status[data-state="offline"]');
     online();
     // Back: each has the other's edit; the table is uneven (Carol's row is short) but no one filled it in twice.
     await alice.page.waitForSelector(cell(3, 1));
@@ -309,6 +327,7 @@ suites("live collaboration in the block editor over %s", (mode) => {
     }
     const markdown = await storedWith(cr.number, ["| ink |"]);
     expect(markdown).toContain("| Item | Count |  |\n| --- | --- | --- |\n| pens | 2 |  |\n| ink |  |  |");
+    expect(offlineSaves).toEqual([]);
     expect(trace.errors).toEqual([]);
     expect(alice.trace.errors).toEqual([]);
     await alice.page.close();

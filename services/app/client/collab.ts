@@ -121,6 +121,11 @@ export class LiveConnection {
     ws.onclose = (event: CloseEvent) => this.closed(ws, event.code);
   }
 
+  /** In touch with the room: connected and synced with the others (or alone in it). */
+  get inRoom(): boolean {
+    return this.inSync;
+  }
+
   /** Leaves the room (the page is closing). */
   stop(): void {
     this.stopped = true;

@@ -192,6 +192,14 @@ function start(): void {
     status.textContent = text;
     status.dataset.state = state;
   };
+  /**
+   * In touch with the room (or not live): saves and checks wait while a live editor is offline or has not synced
+   * again, because what the others saved meanwhile is in the shared document only once it has; a save or a check
+   * made before would take their edit for one made elsewhere and bring it in again, on top of the same edit
+   * arriving through Yjs (a column added twice, a row lost).
+   */
+  const inRoom = (): boolean => !live || live.connection.inRoom;
+  const OFFLINE = "Offline: your edits are kept and merge when the connection returns";
   /** The one editor of the page that saves: the one with the smallest client id among those present. */
   const saves = (): boolean => {
     if (!live) return true;
@@ -280,6 +288,8 @@ function start(): void {
         // Live: the change request moved since the editor last knew it; the page as stored is brought in
         // first (an edit made elsewhere is merged, never overwritten), then the save goes again.
         if (res.status === 409 && answer.revision) {
+          // Out of the room since the save went: the newer revision may be the others' edit, on its way through Yjs.
+          if (!inRoom()) throw new Error("offline");
           knownRevision = answer.revision;
           if (answer.document) bringIn(answer.document, answer.revision);
           document = view ? JSON.stringify(documentOf(view.state.doc)) : document;
@@ -289,9 +299,11 @@ function start(): void {
       }
       throw new Error("the page kept changing elsewhere");
     },
+    held: () => !inRoom(),
     onState(state, message) {
       if (state === "saved" && checkOwed) void check();
       if (!saves()) return;
+      if (!inRoom()) return say(OFFLINE, "offline");
       say(statusText(state, message), state);
     },
   });
@@ -299,7 +311,7 @@ function start(): void {
   /** Asks whether the page was changed elsewhere; brings it in (the editor that saves, live, when idle). */
   const check = async () => {
     if (!live || !view || !saves()) return;
-    if (saver.pending || document.visibilityState !== "visible") {
+    if (saver.pending || document.visibilityState !== "visible" || !inRoom()) {
       checkOwed = true;
       return;
     }
@@ -307,14 +319,14 @@ function start(): void {
     const url = `${saveUrl}?edit=state&revision=${encodeURIComponent(knownRevision)}`;
     const savesBefore = saving;
     const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => undefined);
-    if (!res?.ok || saver.pending) {
+    if (!res?.ok || saver.pending || !inRoom()) {
       checkOwed = true;
       return;
     }
     const answer = (await res.json().catch(() => ({}))) as { revision?: string | null; document?: JSONDocument | null };
     // A save went out while the question was on its way: the answer may describe the page before that save (an older
     // revision than the one the save made, or the save's own document): the next check asks again.
-    if (saving !== savesBefore || saver.pending) {
+    if (saving !== savesBefore || saver.pending || !inRoom()) {
       checkOwed = true;
       return;
     }
@@ -505,10 +517,12 @@ function start(): void {
       onState(state: LiveState, detail?: string) {
         app.dataset.liveState = state;
         if (state === "alone") open(undefined);
-        else if (state === "offline") say("Offline: your edits are kept and merge when the connection returns", "offline");
+        else if (state === "offline") say(OFFLINE, "offline");
         else if (state === "stopped") say(`Live editing stopped (${detail ?? "refused"}); reload the page`, "stopped");
         else if (state === "live" && detail) say(`Live (${detail})`, "live");
-        // Back after a time offline: the words sent meanwhile were missed.
+        // Back after a time offline: the edits made meanwhile are saved now (the others' are in), and the words
+        // sent meanwhile were missed.
+        if (state === "live" && !detail && view && saver.pending && saves()) saver.changed();
         if (state === "live" && !detail) void check();
       },
       onChanged: changedElsewhere,
@@ -548,7 +562,8 @@ function start(): void {
   });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && checkOwed) void check();
-    if (document.visibilityState === "hidden" && saver.pending) void saver.flush(true);
+    // Offline, a hidden tab keeps its edits for the room (leaving the page still saves them).
+    if (document.visibilityState === "hidden" && saver.pending && inRoom()) void saver.flush(true);
   });
 }
 

@@ -1,7 +1,7 @@
 import { IDLE_MS, MAX_WAIT_MS, Saver, type SaveState } from "./save";
 
 /** A saver over a fake server: what it posted, and the states it went through. */
-function harness(fail = () => false) {
+function harness(fail = () => false, held?: () => boolean) {
   let doc = "v0";
   const posted: string[] = [];
   const states: SaveState[] = [];
@@ -12,6 +12,7 @@ function harness(fail = () => false) {
       posted.push(d);
     },
     onState: (s) => states.push(s),
+    held,
   });
   return { saver, posted, states, edit: (d: string) => ((doc = d), saver.changed()) };
 }
@@ -78,5 +79,25 @@ describe("saving cadence", () => {
     await jest.advanceTimersByTimeAsync(MAX_WAIT_MS + IDLE_MS);
     expect(h.posted).toEqual(["b"]);
     expect(h.states.at(-1)).toBe("saved");
+  });
+
+  test("held (live, offline): edits wait, however long, and go when the hold ends; leaving the page saves anyway", async () => {
+    let offline = true;
+    const h = harness(undefined, () => offline);
+    h.edit("a");
+    h.edit("b");
+    await jest.advanceTimersByTimeAsync(MAX_WAIT_MS * 4);
+    await h.saver.flush();
+    expect(h.posted).toEqual([]);
+    expect(h.saver.pending).toBe(true);
+    expect(h.saver.unsaved).toBe(true);
+    offline = false;
+    h.saver.changed();
+    await jest.advanceTimersByTimeAsync(IDLE_MS);
+    expect(h.posted).toEqual(["b"]);
+    offline = true;
+    h.edit("c");
+    await h.saver.flush(true);
+    expect(h.posted).toEqual(["b", "c"]);
   });
 });

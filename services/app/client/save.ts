@@ -1,6 +1,7 @@
 // Saving: the page's document goes into the change request when typing pauses (IDLE_MS) and at least
 // every MAX_WAIT_MS while it goes on, never per keystroke; one save at a time (the newest document goes
-// next); Mod-s, leaving the page and hiding the tab save at once. A failed save is retried.
+// next); Mod-s, leaving the page and hiding the tab save at once. A failed save is retried. While the saver is
+// held (live editing, out of touch with the room), edits wait; leaving the page still saves.
 
 export const IDLE_MS = 1000;
 export const MAX_WAIT_MS = 5000;
@@ -14,6 +15,12 @@ export interface SaverOptions {
   /** Posts the document; resolves on success, rejects with a message. */
   post(document: string, keepalive: boolean): Promise<void>;
   onState(state: SaveState, message?: string): void;
+  /**
+   * Whether saves wait now (live editing, offline: what the others saved meanwhile reaches this editor only when it
+   * is back in the room, and a save in between would take it for an edit from elsewhere). Call `changed()` when it
+   * ends. A save on leaving the page (keepalive) goes anyway.
+   */
+  held?(): boolean;
 }
 
 export class Saver {
@@ -61,6 +68,7 @@ export class Saver {
       if (!this.dirty) return;
     }
     if (!this.dirty) return;
+    if (!keepalive && this.options.held?.()) return;
     const document = this.options.snapshot();
     this.dirty = false;
     if (document === this.lastSaved) {
