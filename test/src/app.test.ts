@@ -362,6 +362,10 @@ describe.each(MODES)("the app over %s", (mode) => {
       const content = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content`);
       const top = content.body.pages.map((p: { title: string; type: string }) => [p.title, p.type]);
       expect(top).toEqual(expect.arrayContaining([["Release notes", "document"], ["Reference", "group"], ["Glossary", "document"]]));
+      // The change request's tree shows the group as a heading, not a page to open.
+      const withGroup = await browser.get(crPath);
+      expect(withGroup.text).toContain("<li><strong>Reference</strong>");
+      expect(withGroup.text).toMatch(/<a href="[^"]*\/glossary">Glossary<\/a>/);
       // Another kind, or no title: a 400 page naming the field, nothing added.
       const odd = await browser.submit(crPath, crPath, { intent: "add-page", kind: "folder", title: "Odd" });
       expect(odd.status).toBe(400);
