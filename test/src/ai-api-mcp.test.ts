@@ -161,6 +161,40 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
     }
   });
 
+  test("insertPage adds a page group with kind \"group\" (a page by default); a bad kind is an error naming it", async () => {
+    const client: Client = await connect(w.editor);
+    try {
+      const { tools } = await client.listTools();
+      const schema = tools.find((t) => t.name === "insertPage")!.inputSchema as { properties: Record<string, { enum?: string[] }>; required?: string[] };
+      expect(schema.properties.kind.enum).toEqual(["document", "group"]);
+      expect(schema.required).not.toContain("kind");
+      const changeRequestId = json((await callTool(client, "createChangeRequest", { spaceId, subject: "Agent: groups" })).text).id;
+      const group = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Reference", kind: "group" });
+      expect(group.isError).toBeFalsy();
+      const page = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Glossary", markdown: "Words.\n" });
+      expect(page.isError).toBeFalsy();
+      const explicit = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Empty", kind: "document" });
+      expect(explicit.isError).toBeFalsy();
+      const api = await w.owner.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`);
+      const kinds = Object.fromEntries(api.body.pages.map((p: any) => [p.title, p.type]));
+      expect(kinds).toMatchObject({ Reference: "group", Glossary: "document", Empty: "document" });
+
+      // A kind that is neither, a group with a body or under a page: error results naming the field, nothing added.
+      const odd = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Odd", kind: "folder" });
+      expect(odd.isError).toBe(true);
+      expect(odd.text).toContain("kind");
+      const withBody = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Bodied", kind: "group", markdown: "Text." });
+      expect(withBody).toMatchObject({ isError: true, text: "markdown: a page group has no content." });
+      const nested = await callTool(client, "insertPage", { spaceId, changeRequestId, title: "Nested", kind: "group", parentPageId: api.body.pages[0].id });
+      expect(nested).toMatchObject({ isError: true, text: "parentPageId: a page group stays at the top level." });
+      const after = await w.owner.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`);
+      const titles = JSON.stringify(after.body.pages);
+      for (const title of ["Odd", "Bodied", "Nested"]) expect(titles).not.toContain(`"${title}"`);
+    } finally {
+      await client.close();
+    }
+  });
+
   test("another organization's token reads and writes nothing of this organization's", async () => {
     const owner = await connect(w.owner);
     const outsider = await connect(other);
@@ -178,6 +212,7 @@ describe.each(MODES)("the API's MCP server over %s", (mode) => {
         ["createChangeRequest", { spaceId }],
         ["updatePage", { spaceId, changeRequestId: cr, pageId, markdown: "Taken over." }],
         ["insertPage", { spaceId, changeRequestId: cr, title: "Spam", markdown: "Spam." }],
+        ["insertPage", { spaceId, changeRequestId: cr, title: "Spam group", kind: "group" }],
         ["movePage", { spaceId, changeRequestId: cr, pageId, parentPageId: null }],
         ["deletePage", { spaceId, changeRequestId: cr, pageId }],
         ["comment", { spaceId, changeRequestId: cr, markdown: "Hello" }],

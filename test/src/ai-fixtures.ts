@@ -43,11 +43,12 @@ export const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initi
  * Bad arguments for a tool of this input schema: each property missing (when required), of every wrong
  * type, empty and too long (the other properties given plausible values).
  */
-export function badArguments(schema: { properties?: Record<string, { type?: string | string[] }>; required?: string[] }): Array<Record<string, unknown>> {
+export function badArguments(schema: { properties?: Record<string, { type?: string | string[]; enum?: unknown[] }>; required?: string[] }): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   const props = schema.properties ?? {};
   const valid: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(props)) valid[name] = sample(prop.type);
+  // An enum's plausible value is its first (any other string would make every case bad for that one field).
+  for (const [name, prop] of Object.entries(props)) valid[name] = prop.enum?.length ? prop.enum[0] : sample(prop.type);
   // One of each kind a schema must refuse: a number, a negative and a fraction, a boolean, null, an object
   // (a query operator too), arrays, an empty and an overlong string.
   const wrong: unknown[] = [-1, 1.5, true, null, { $gt: "" }, ["a"], "", "x".repeat(3000)];

@@ -353,6 +353,34 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect((await browser.get(`${crPath}/release-notes`)).text).toContain("A new page: main has none at this path.");
       expect((await browser.get(`${crPath}/welcome`)).text).toContain("No change to this page.");
 
+      // The same form adds a page group (its second button): a group at the top level, in the API too.
+      const form = await browser.get(crPath);
+      expect(form.text).toContain('<button type="submit" name="kind" value="group">Add group</button>');
+      expect((await browser.submit(crPath, crPath, { intent: "add-page", kind: "group", title: "Reference" })).status).toBe(303);
+      expect((await browser.submit(crPath, crPath, { intent: "add-page", kind: "page", title: "Glossary" })).status).toBe(303);
+      const number = crPath.split("/").pop();
+      const content = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content`);
+      const top = content.body.pages.map((p: { title: string; type: string }) => [p.title, p.type]);
+      expect(top).toEqual(expect.arrayContaining([["Release notes", "document"], ["Reference", "group"], ["Glossary", "document"]]));
+      // The change request's tree shows the group as a heading, not a page to open.
+      const withGroup = await browser.get(crPath);
+      expect(withGroup.text).toContain("<li><strong>Reference</strong>");
+      expect(withGroup.text).toMatch(/<a href="[^"]*\/glossary">Glossary<\/a>/);
+      // Another kind, or no title: a 400 page naming the field, nothing added.
+      const odd = await browser.submit(crPath, crPath, { intent: "add-page", kind: "folder", title: "Odd" });
+      expect(odd.status).toBe(400);
+      expect(odd.text).toContain("kind: add a page or a group.");
+      const untitled = await browser.submit(crPath, crPath, { intent: "add-page", kind: "group", title: " " });
+      expect(untitled.status).toBe(400);
+      expect(untitled.text).toContain("title: a group needs a title.");
+      // Without a session's form token: 403; another organization's member: 404; nothing added either way.
+      expect((await browser.post(crPath, { intent: "add-page", kind: "group", title: "No token" })).status).toBe(403);
+      const bob = new Browser(sys.url);
+      await signIn(bob, w.bob.token);
+      expect((await bob.post(crPath, { _csrf: csrfOf((await bob.get("/app")).text), intent: "add-page", kind: "group", title: "Theirs" })).status).toBe(404);
+      const after = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content`);
+      for (const title of ["Odd", "No token", "Theirs"]) expect(after.body.pages.map((p: { title: string }) => p.title)).not.toContain(title);
+
       await browser.submit(crPath, crPath, { intent: "comment", markdown: "Needs a changelog" });
       const withComment = await browser.get(crPath);
       const commentId = /name="comment" value="([^"]+)"/.exec(withComment.text)![1];

@@ -140,6 +140,19 @@ describe("markdown <-> GitBook JSON document", () => {
     }
   });
 
+  it("writes an image's alt text so it reads back the same, whatever its characters", () => {
+    for (const alt of ["A diagram", "", 'say "cheese"', "a <b> tag </figure>", "x > y & z", "Tom &amp; Jerry", "&quot; typed as is", "&lt&lt;&#34;&", "100% *sure* [1]"]) {
+      const image: Block = { object: "block", type: "image", data: { ref: { kind: "url", url: "https://example.com/a.png" }, alt }, fragments: [], isVoid: true };
+      const doc: JSONDocument = { object: "document", data: {}, nodes: [{ object: "block", type: "images", data: {}, nodes: [image], isVoid: false }] };
+      const md = documentToMarkdown(doc);
+      expect(md).toMatch(/^<figure><img src="https:\/\/example\.com\/a\.png" alt="[^"<>]*"><\/figure>\n$/);
+      expect(markdownToDocument(md)).toEqual(doc);
+    }
+    // GitBook's own Markdown, an entity written for a character, reads as that character.
+    const read = markdownToDocument('<figure><img src="https://example.com/a.png" alt="R&amp;D &quot;lab&quot;"><figcaption><p>c</p></figcaption></figure>\n').nodes[0];
+    expect(read.type === "images" ? read.nodes[0].data.alt : undefined).toBe('R&D "lab"');
+  });
+
   it("resolves links, images, files and includes through the resolver, both ways", () => {
     const resolver: RefResolver = {
       toRef: (href, use) => {

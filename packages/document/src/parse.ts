@@ -78,6 +78,12 @@ md.block.ruler.before("paragraph", "liquid", liquidRule, { alt: ["paragraph", "r
 md.block.ruler.before("fence", "math_block", mathBlockRule, { alt: ["paragraph", "reference", "blockquote", "list"] });
 md.inline.ruler.before("escape", "math_inline", inlineMathRule);
 
+const ALT_ENTITIES: Record<string, string> = { quot: '"', lt: "<", gt: ">", amp: "&" };
+/** A figure's alt attribute as text: the entities serialize.ts's `escapeAlt` writes, decoded in one pass. */
+export function unescapeAlt(alt: string): string {
+  return alt.replace(/&(quot|lt|gt|amp);/g, (_, name: string) => ALT_ENTITIES[name]);
+}
+
 export function parseAttrs(source: string): Record<string, string> {
   const attrs: Record<string, string> = {};
   for (const m of source.matchAll(/([\w-]+)\s*=\s*"([^"]*)"/g)) attrs[m[1]] = m[2];
@@ -394,7 +400,7 @@ class Parser {
     const attrs = parseAttrs(img[1]);
     if (attrs.src === undefined) return undefined;
     const image: Image = { object: "block", type: "image", data: { ref: this.imageRef(attrs.src) }, fragments: [], isVoid: true };
-    if (attrs.alt !== undefined) image.data.alt = attrs.alt;
+    if (attrs.alt !== undefined) image.data.alt = unescapeAlt(attrs.alt);
     const width = lengthOf(attrs.width);
     if (width !== undefined) image.data.width = width;
     // GitBook's dark-mode variant: <picture><source srcset="…" media="(prefers-color-scheme: dark)"><img …></picture>.

@@ -160,7 +160,7 @@ class Serializer {
       case "images": {
         const images = block.type === "image" ? [block] : block.nodes;
         const figures = images.map((img) => {
-          const alt = img.data.alt !== undefined ? ` alt="${img.data.alt}"` : "";
+          const alt = img.data.alt !== undefined ? ` alt="${escapeAlt(img.data.alt)}"` : "";
           const caption = this.fragment(img.fragments, "caption");
           const cap = caption ? `<figcaption><p>${figcaptionText(this.blocks(caption.nodes, " "))}</p></figcaption>` : "";
           const w = img.data.width;
@@ -240,4 +240,13 @@ function prefixLines(text: string, prefix: string, emptyPrefix: string): string 
 export function documentToMarkdown(document: JSONDocument, resolver: RefResolver = {}): string {
   const body = new Serializer(resolver).blocks(document.nodes);
   return body === "" ? "" : `${body}\n`;
+}
+
+/**
+ * An image's alt text as an attribute of the figure's `<img>`: `"`, `<` and `>` as entities (the tag and the
+ * attribute would end there), and `&` where it would start one; any other `&` stays as written. parse.ts's
+ * `unescapeAlt` reads it back, the same text.
+ */
+export function escapeAlt(alt: string): string {
+  return alt.replace(/&(?=#?\w+;)/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

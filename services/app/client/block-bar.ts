@@ -1,12 +1,12 @@
 // The block bar: the settings of the block the cursor is in (or the image selected), beside it: a code block's
-// language, title and line numbers, a hint's style, a tab's title, an image's caption and width, a table's rows
-// and columns (buttons: table.ts). Reached with Tab from the editor (it follows it in the page), Escape goes back
-// to the text. Each change sets the block's GitBook `data` (an image's caption: its `caption` fragment).
+// language, title and line numbers, a hint's style, a tab's title, an image's alt text, caption and width, a
+// table's rows and columns and a column's text alignment (buttons: table.ts). Reached with Tab from the editor
+// (it follows it in the page), Escape goes back to the text. Each change sets the block's GitBook `data` (an image's caption: its `caption` fragment).
 import type { Node as PMNode } from "prosemirror-model";
 import { NodeSelection, Plugin, type EditorState } from "prosemirror-state";
 import type { EditorView } from "prosemirror-view";
 import { TABLE_ACTIONS } from "./table";
-import { captionOf, lengthText, parseLength, withCaption } from "./image";
+import { captionOf, lengthText, parseLength, withAlt, withCaption } from "./image";
 
 type Data = Record<string, unknown>;
 
@@ -32,6 +32,8 @@ const FIELDS: Record<string, Field[]> = {
   hint: [{ key: "style", label: "Hint style", kind: "select", options: ["info", "success", "warning", "danger"] }],
   tabs_item: [{ key: "title", label: "Tab title", kind: "text", maxLength: 200 }],
   image: [
+    // GitBook's image `alt`: what a reader who cannot see the image is told (its box in the editor shows it too).
+    { key: "alt", label: "Alt text", kind: "text", maxLength: 500, write: (node, value) => ({ ...node.attrs, data: withAlt(node.attrs.data, value) }) },
     { key: "caption", label: "Caption", kind: "text", maxLength: 500, read: captionOf, write: (node, value) => ({ ...node.attrs, fragments: withCaption(node.attrs.fragments, value) }) },
     {
       key: "width",
@@ -154,14 +156,20 @@ export function blockBar(): Plugin {
               view.focus();
             }
           });
-          bar.append(label, input);
+          // A label and its field stay together when the bar wraps (a narrow screen).
+          const pair = document.createElement("span");
+          pair.className = "field";
+          pair.append(label, input);
+          bar.append(pair);
         }
       };
 
       const fill = (node: PMNode, state: EditorState) => {
         if (node.type.name === "table") {
           for (const button of bar.querySelectorAll<HTMLButtonElement>("button[data-action]")) {
-            button.disabled = !TABLE_ACTIONS.find((a) => a.id === button.dataset.action)?.run(state);
+            const action = TABLE_ACTIONS.find((a) => a.id === button.dataset.action);
+            button.disabled = !action?.run(state);
+            if (action?.pressed) button.setAttribute("aria-pressed", String(action.pressed(state)));
           }
           return;
         }
@@ -194,7 +202,8 @@ export function blockBar(): Plugin {
         if (dom) {
           const box = (bar.offsetParent ?? document.body).getBoundingClientRect();
           const rect = dom.getBoundingClientRect();
-          bar.style.top = `${rect.top - box.top - bar.offsetHeight}px`;
+          // Above the block, but never above the page's top (a bar wrapped on a narrow screen is taller).
+          bar.style.top = `${Math.max(rect.top - box.top - bar.offsetHeight, -(box.top + window.scrollY))}px`;
           bar.style.left = `${Math.max(0, rect.right - box.left - bar.offsetWidth)}px`;
         }
       };

@@ -1,4 +1,5 @@
-// An image block's caption and width as the block bar edits them. The caption is GitBook's `caption` fragment
+// An image block's alt text, caption and width as the block bar edits them. The alt text is GitBook's image
+// `data.alt` (one line, at most 500 characters; none when emptied). The caption is GitBook's `caption` fragment
 // (one paragraph; typed as plain text, so a caption's marks are kept until its text is changed); the width is
 // GitBook's Length: whole pixels, or a percentage, the two forms the document's Markdown writes (`width="480"`,
 // `width="50%"`), so what is typed is what comes back.
@@ -44,4 +45,13 @@ export function lengthText(width: unknown): string {
   if (typeof width === "number" && Number.isFinite(width)) return String(width);
   if (width && typeof width === "object" && (width as Loose).unit === "%" && typeof (width as Loose).value === "number") return `${String((width as Loose).value)}%`;
   return "";
+}
+
+/** The image's data with its alt text set to `text` (one line, at most 500 characters), or without one when it is empty. */
+export function withAlt(data: unknown, text: string): Loose {
+  const out: Loose = { ...((data as Loose | null) ?? {}) };
+  const alt = text.replace(/\s+/g, " ").trim().slice(0, 500);
+  if (alt) out.alt = alt;
+  else delete out.alt;
+  return out;
 }

@@ -528,10 +528,14 @@ async function changeRequestRoute(as: As, req: AppRequest, viewer: Viewer, space
       await as(changeRequests.setWatch, { ...ref, watching: intent === "watch" });
       return redirect(`${back}#watch`);
     }
+    // A page or a page group at the top level (the form's two buttons: `kind` page or group).
     if (intent === "add-page") {
+      const kind = req.form?.kind ?? "page";
+      if (kind !== "page" && kind !== "group") throw new PageError(400, "That did not work", "kind: add a page or a group.");
       const title = (req.form?.title ?? "").trim().slice(0, 200);
-      if (!title) throw new PageError(400, "That did not work", "A page needs a title.");
-      await as(changeRequests.updateContent, { ...ref, changes: [{ operation: "insert_page", title, document: { markdown: "" } }] });
+      if (!title) throw new PageError(400, "That did not work", kind === "group" ? "title: a group needs a title." : "title: a page needs a title.");
+      const change = { operation: "insert_page", title, document: { markdown: "" }, ...(kind === "group" ? { type: "group" } : {}) };
+      await as(changeRequests.updateContent, { ...ref, changes: [change] });
       return redirect(back);
     }
     if (intent === "approve" || intent === "request-changes") {

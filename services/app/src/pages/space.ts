@@ -275,8 +275,9 @@ ${diffSection(diff, diffLink)}`
 ${
   cr.status === "open" || cr.status === "draft"
     ? html`<form method="post" action="${base}">${csrfField(viewer)}<input type="hidden" name="intent" value="add-page">
-<label for="page-title">New page</label><input type="text" id="page-title" name="title" required maxlength="200" placeholder="Its title">
-<p><button type="submit">Add page</button></p></form>`
+<label for="page-title">New page or group</label><input type="text" id="page-title" name="title" required maxlength="200" placeholder="Its title" aria-describedby="page-group-help">
+<p class="meta" id="page-group-help">A group is a heading of the top level that holds pages; it has no content of its own.</p>
+<p><button type="submit" name="kind" value="page">Add page</button> <button type="submit" name="kind" value="group">Add group</button></p></form>`
     : ""
 }
 <section id="reviews"><h2>Reviews</h2>

@@ -71,7 +71,7 @@ pre{background:var(--soft);padding:.8rem;overflow:auto}
 code{background:var(--soft)}
 .diff ins{display:block;background:var(--ins-bg);text-decoration:none}.diff del{display:block;background:var(--del-bg);text-decoration:none}
 table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:.3rem .6rem}
-table{display:block;max-width:100%;overflow-x:auto}
+table{display:block;max-width:100%;overflow-x:auto}:is(td,th).align-center{text-align:center}:is(td,th).align-right{text-align:right}
 .account a{margin-right:.5rem}
 .bell{text-decoration:none}.bell .count{display:inline-block;min-width:1.3rem;padding:0 .35rem;border-radius:999px;background:#a3161a;color:#fff;font-size:.8rem;font-weight:700;text-align:center}
 .notifications{list-style:none;padding:0}.notification{border-bottom:1px solid var(--line-soft);padding:.3rem 0}.notification.unread{border-left:4px solid var(--link);padding-left:.6rem}

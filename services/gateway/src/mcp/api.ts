@@ -159,12 +159,14 @@ function apiServer(api: Api): McpServer {
   server.registerTool(
     "insertPage",
     {
-      description: "Adds a page to a change request, with a Markdown body (GitBook's syntax), under parentPageId (else at the root), at a position among its siblings.",
+      description:
+        "Adds a page to a change request, with a Markdown body (GitBook's syntax; none: an empty page), under parentPageId (else at the root), at a position among its siblings. kind \"group\" adds a page group instead: a heading of the top level that holds pages, with no body and no parent.",
       inputSchema: {
         spaceId: id,
         changeRequestId: id,
         title: z.string().min(1).max(256),
-        markdown: markdownBody,
+        kind: z.enum(["document", "group"]).optional().describe('"document" (the default): a page; "group": a page group.'),
+        markdown: markdownBody.optional(),
         description: z.string().max(1000).optional(),
         parentPageId: id.optional(),
         position: z.number().int().min(0).max(100_000).optional(),
@@ -172,8 +174,14 @@ function apiServer(api: Api): McpServer {
       },
       annotations: write,
     },
-    async ({ spaceId, changeRequestId, title, markdown, description, parentPageId, position, idempotencyKey: key }) =>
-      fromApi(await changes(spaceId, changeRequestId, { operation: "insert_page", title, description, document: { markdown }, into: parentPageId, at: position }, key)),
+    async ({ spaceId, changeRequestId, title, kind, markdown, description, parentPageId, position, idempotencyKey: key }) => {
+      if (kind === "group") {
+        if (markdown !== undefined) return { content: [{ type: "text", text: "markdown: a page group has no content." }], isError: true };
+        if (parentPageId !== undefined) return { content: [{ type: "text", text: "parentPageId: a page group stays at the top level." }], isError: true };
+        return fromApi(await changes(spaceId, changeRequestId, { operation: "insert_page", type: "group", title, description, document: { markdown: "" }, at: position }, key));
+      }
+      return fromApi(await changes(spaceId, changeRequestId, { operation: "insert_page", title, description, document: { markdown: markdown ?? "" }, into: parentPageId, at: position }, key));
+    },
   );
   server.registerTool(
     "updatePage",
