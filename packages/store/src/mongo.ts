@@ -2,7 +2,7 @@
 import mongoose from "mongoose";
 import { ConflictError } from "@docshelf/errors";
 import { afterQuery, normalizeSort, sortSpec } from "./cursor";
-import { toQuery, type Filter, type Primitive } from "./filter";
+import { Operator, toQuery, type Filter, type Primitive } from "./filter";
 import type { Collection, CollectionSpec, Doc, FindOptions, Store, Update } from "./types";
 import { toModifiers } from "./modifiers";
 import { newId } from "./ids";
@@ -122,6 +122,62 @@ export class DocumentLocks {
   }
 }
 
+/** A plain value a stored field is compared with for equality (null, which also means missing, is not one). */
+type Plain = string | number | boolean;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/** The most ids a filter may name for them to be looked up one by one (more: one query as usual). */
+const MAX_ID_LOOKUPS = 200;
+/** How many of those lookups are on their way at once. */
+const ID_LOOKUPS_AT_ONCE = 16;
+
+/**
+ * The filter's conditions other than on `id` when every one is an equality with a plain value on a top-level
+ * field (what a document can be checked against here as the server would); undefined when any is more.
+ */
+function plainEqualities(filter: Filter): Array<[string, Plain]> | undefined {
+  const out: Array<[string, Plain]> = [];
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === undefined || field === "id") continue;
+    if (field.includes(".") || !isPlain(value)) return undefined;
+    out.push([field, value]);
+  }
+  return out;
+}
+
+/** MongoDB's equality of a stored field with a plain value: the same value, or an array holding it. */
+function matchesAll(stored: Stored, equalities: Array<[string, Plain]>): boolean {
+  return equalities.every(([field, value]) => {
+    const held = stored[field];
+    return held === value || (Array.isArray(held) && held.includes(value));
+  });
+}
+
+/** Ids in the order MongoDB sorts strings: by their UTF-8 bytes. */
+function compareIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * How a filter that names its documents by id can be asked of a server that narrows a query only when it is
+ * exactly `{_id: value}` (FerretDB 1.x on SQLite reads and decodes every document of the collection for any
+ * other, and its PostgreSQL backend narrows little more): the ids (`id` equal to a string, or `op.in` of a few
+ * strings), each looked up alone, and the rest checked here. Undefined when the filter is not of that shape.
+ */
+function idLookups(filter: Filter): { ids: string[]; rest: Array<[string, Plain]> } | undefined {
+  const id = filter.id;
+  let ids: string[];
+  if (typeof id === "string") ids = [id];
+  else if (id instanceof Operator && id.name === "$in" && Array.isArray(id.value) && id.value.length <= MAX_ID_LOOKUPS && id.value.every((v) => typeof v === "string")) {
+    ids = [...new Set(id.value as string[])];
+  } else return undefined;
+  const rest = plainEqualities(filter);
+  return rest ? { ids, rest } : undefined;
+}
+
 class MongoCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
@@ -131,17 +187,54 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   ) {}
 
   /**
+   * The documents of these ids that also match `rest`, each looked up by its id alone (a server with locks is
+   * FerretDB 1.x, which narrows no other query in SQL: see idLookups).
+   */
+  private async lookUp(ids: string[], rest: Array<[string, Plain]>): Promise<Stored[]> {
+    const found: Stored[] = [];
+    for (let i = 0; i < ids.length; i += ID_LOOKUPS_AT_ONCE) {
+      const batch = await Promise.all(ids.slice(i, i + ID_LOOKUPS_AT_ONCE).map((id) => this.raw.findOne({ _id: id })));
+      for (const doc of batch) if (doc && matchesAll(doc as Stored, rest)) found.push(doc as Stored);
+    }
+    return found;
+  }
+
+  /** The filter's id lookups when this server needs them (FerretDB 1.x: the one with document locks). */
+  private lookups(filter: Filter): { ids: string[]; rest: Array<[string, Plain]> } | undefined {
+    if (!this.locks) return undefined;
+    toQuery(filter); // refuses what it refuses for every server (a bad field, a value that is no primitive)
+    return idLookups(filter);
+  }
+
+  /**
    * Runs `work` (an update of the one document matching `filter` and `_id`) under that document's lock
-   * when the server needs one: it finds the candidate, locks it, and `work` re-checks the filter.
+   * when the server needs one: it finds the candidate, locks it, and `work` re-checks the filter. When the
+   * filter's other conditions are plain equalities they are checked here, under the lock, and `work` gets
+   * `{_id}` alone (a query FerretDB 1.x narrows in SQL); every update of that server holds the lock, so the
+   * document cannot change between the check and the update.
    */
   private async locked<R>(filter: Filter, miss: R, work: (query: Record<string, unknown>) => Promise<R | undefined>): Promise<R> {
     const query = toQuery(filter) as Record<string, unknown>;
     const locks = this.locks;
     if (!locks) return (await work(query)) ?? miss;
+    const rest = plainEqualities(filter);
+    const byId = idLookups(filter);
     for (let attempt = 0; attempt < 20; attempt++) {
-      const candidate = typeof query._id === "string" ? query._id : (await this.raw.findOne(query as mongoose.mongo.Filter<Stored>, { projection: { _id: 1 } }))?._id;
+      const candidate =
+        typeof query._id === "string"
+          ? query._id
+          : byId
+            ? (await this.lookUp(byId.ids, byId.rest))[0]?._id
+            : (await this.raw.findOne(query as mongoose.mongo.Filter<Stored>, { projection: { _id: 1 } }))?._id;
       if (candidate === undefined) return miss;
-      const result = await locks.with(`${this.name}:${candidate}`, () => work({ $and: [query, { _id: candidate }] }));
+      const result = await locks.with(`${this.name}:${candidate}`, async () => {
+        if (!rest) return work({ $and: [query, { _id: candidate }] });
+        if (rest.length) {
+          const current = await this.raw.findOne({ _id: candidate });
+          if (!current || !matchesAll(current as Stored, rest)) return undefined;
+        }
+        return work({ _id: candidate });
+      });
       // undefined: the candidate no longer matched once locked (another update got there first); look again.
       if (result !== undefined) return result;
       if (typeof query._id === "string") return miss;
@@ -152,6 +245,13 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const sort = normalizeSort(options.sort);
     let query = toQuery(filter);
+    const byId = this.lookups(filter);
+    const limit = options.limit;
+    if (byId && !options.after && sort.length === 1 && (limit === undefined || (Number.isInteger(limit) && limit > 0))) {
+      const direction = sort[0][1];
+      const docs = (await this.lookUp(byId.ids, byId.rest)).sort((a, b) => compareIds(a._id, b._id) * direction);
+      return docs.slice(0, limit ?? docs.length).map((d) => fromStored<T>(d) as T);
+    }
     if (options.after) query = { $and: [query, afterQuery(sort, options.after)] };
     let cursor = this.raw.find(query as mongoose.mongo.Filter<Stored>).sort(sortSpec(sort));
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
@@ -159,10 +259,14 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter): Promise<T | null> {
+    const byId = this.lookups(filter);
+    if (byId && byId.ids.length === 1) return fromStored<T>((await this.lookUp(byId.ids, byId.rest))[0] ?? null);
     return fromStored<T>((await this.raw.findOne(toQuery(filter) as mongoose.mongo.Filter<Stored>)) as Stored | null);
   }
 
   async count(filter: Filter): Promise<number> {
+    const byId = this.lookups(filter);
+    if (byId) return (await this.lookUp(byId.ids, byId.rest)).length;
     return await this.raw.countDocuments(toQuery(filter) as mongoose.mongo.Filter<Stored>);
   }
 

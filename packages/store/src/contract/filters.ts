@@ -33,6 +33,37 @@ export function filtersContract(h: Harness): void {
       expect(ids(await c.find({ tags: "y" }))).toEqual([b.id]);
     });
 
+    test("a filter naming documents by id (one, or op.in of several) with equalities on other fields matches only those equal on all", async () => {
+      // FerretDB 1.x looks such a filter up id by id and checks the rest itself (mongo.ts, idLookups): the same answers.
+      const c = await fresh();
+      const [a, b, cc] = await seed(c, [
+        { org: "o1", role: "admin", n: 1, tags: ["x", "y"] },
+        { org: "o1", role: "read", n: 2, tags: ["y"] },
+        { org: "o2", role: "read", n: 1, tags: "x" },
+      ]);
+      expect(ids(await c.find({ id: a.id, org: "o1" }))).toEqual([a.id]);
+      expect(await c.find({ id: a.id, org: "o2" })).toEqual([]);
+      expect(await c.findOne({ id: a.id, org: "o2" })).toBeNull();
+      expect(await c.findOne({ id: b.id, org: "o1", n: 2 })).toEqual(b);
+      expect(await c.count({ id: a.id, n: 1 })).toBe(1);
+      expect(await c.count({ id: a.id, n: "1" })).toBe(0);
+      const all = op.in([cc.id, a.id, b.id, "no-such-id", a.id]);
+      expect(ids(await c.find({ id: all, role: "read" }))).toEqual(sortedIds([b, cc]));
+      expect(ids(await c.find({ id: all, role: "read" }, { sort: [["id", -1]] }))).toEqual(sortedIds([b, cc]).reverse());
+      expect(ids(await c.find({ id: all }, { limit: 2 }))).toEqual(sortedIds([a, b, cc]).slice(0, 2));
+      expect(sortedIds(await c.find({ id: all, tags: "x" }))).toEqual(sortedIds([a, cc]));
+      expect(await c.count({ id: all, org: "o1", tags: "y" })).toBe(2);
+      expect(await c.count({ id: op.in([]) })).toBe(0);
+      // Updates: a document that names the id but differs on another field is not touched.
+      expect(await c.updateOne({ id: a.id, org: "o2" }, { $set: { role: "owner" } })).toBeNull();
+      expect((await c.findOne({ id: a.id }))?.role).toBe("admin");
+      expect((await c.updateOne({ id: a.id, org: "o1" }, { $set: { role: "owner" } }))?.role).toBe("owner");
+      const updated = await c.updateOne({ id: op.in([a.id, cc.id]), org: "o2" }, { $inc: { n: 1 } });
+      expect(updated?.id).toBe(cc.id);
+      expect((await c.findOne({ id: cc.id }))?.n).toBe(2);
+      expect(await c.updateOne({ id: op.in([a.id, b.id]), org: "o3" }, { $set: { role: "x" } })).toBeNull();
+    });
+
     test("an empty filter matches every document and an undefined filter value is ignored", async () => {
       const c = await fresh();
       const docs = await seed(c, [{ n: 1 }, { n: 2 }, { n: 3 }]);
