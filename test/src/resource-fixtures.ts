@@ -23,7 +23,9 @@ export async function quietLatencies(api: ApiClient, path: string, loops: number
  * "Worker threads"). With the work on worker processes in sessions of their own (WORKER_ISOLATION=process)
  * the imports ended 4 times sooner there and the worst read was lower, but the rise stayed within
  * the machine's noise (medians -20 ms against 105 ms on threads, quiet p99s of 99 to 1,312 ms: BENCHMARKS.md,
- * "Another tenant's reads during an import"), so 100 ms is still not a bound this machine can check.
+ * "Another tenant's reads during an import"). On an idle machine the same bench measured rises of at most 28 ms
+ * over NATS and 6 ms in one process, both isolations: the target holds, and this bound stays loose for shared CI
+ * machines, to catch work going back onto an event loop (seconds), not to time a noisy machine.
  */
 export const P99_RISE_MAX_MS = 500;
 
