@@ -179,15 +179,11 @@ describe.each(MODES)("arranging pages, changes and teams in the app over %s", (m
       expect(titles(await tree(cr.api)).slice(-1)).toEqual([["Reference", ["Zeta"]]]);
 
       const before = JSON.stringify(await tree(cr.api));
-      const under = await alice.submit(pages, pages, { intent: "add-page", kind: "group", title: "Nested", parent: idOf(await tree(cr.api), "Epsilon") });
-      expect(under.status).toBe(400);
-      expect(under.text).toContain("parent: a group stays at the top level");
-      const odd = await alice.submit(pages, pages, { intent: "add-page", kind: "folder", title: "Odd" });
-      expect(odd.status).toBe(400);
-      expect(odd.text).toContain("kind:");
-      const untitled = await alice.submit(pages, pages, { intent: "add-page", kind: "group", title: " " });
-      expect(untitled.status).toBe(400);
-      expect(untitled.text).toContain("A group needs a title");
+      await alice.refused(pages, [
+        [{ intent: "add-page", kind: "group", title: "Nested", parent: idOf(await tree(cr.api), "Epsilon") }, "parent: a group stays at the top level"],
+        [{ intent: "add-page", kind: "folder", title: "Odd" }, "kind:"],
+        [{ intent: "add-page", kind: "group", title: " " }, "A group needs a title"],
+      ]);
       // A group is not nested by a drag either.
       const dragged = await alice.submit(pages, pages, { intent: "place", page: group.id, target: idOf(await tree(cr.api), "Epsilon"), position: "inside" });
       expect(dragged.status).toBe(400);

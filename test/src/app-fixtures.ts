@@ -60,6 +60,15 @@ export class Browser {
     if (page.status !== 200) throw new Error(`${pagePath}: ${page.status}`);
     return this.post(action, { _csrf: csrfOf(page.text), ...fields });
   }
+
+  /** Submits each form on `pagePath` and expects a 400 page saying its text (the field it names). */
+  async refused(pagePath: string, forms: Array<[Record<string, string>, string]>): Promise<void> {
+    for (const [fields, says] of forms) {
+      const answer = await this.submit(pagePath, pagePath, fields);
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain(says);
+    }
+  }
 }
 
 export function csrfOf(html: string): string {
