@@ -190,9 +190,9 @@ class MongoCollection<T extends Doc> implements Collection<T> {
    * The documents of these ids that also match `rest`, each looked up by its id alone (a server with locks is
    * FerretDB 1.x, which narrows no other query in SQL: see idLookups).
    */
-  private async lookUp(ids: string[], rest: Array<[string, Plain]>): Promise<Stored[]> {
+  private async lookUp(ids: string[], rest: Array<[string, Plain]>, first = false): Promise<Stored[]> {
     const found: Stored[] = [];
-    for (let i = 0; i < ids.length; i += ID_LOOKUPS_AT_ONCE) {
+    for (let i = 0; i < ids.length && !(first && found.length); i += ID_LOOKUPS_AT_ONCE) {
       const batch = await Promise.all(ids.slice(i, i + ID_LOOKUPS_AT_ONCE).map((id) => this.raw.findOne({ _id: id })));
       for (const doc of batch) if (doc && matchesAll(doc as Stored, rest)) found.push(doc as Stored);
     }
@@ -201,9 +201,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   /** The filter's id lookups when this server needs them (FerretDB 1.x: the one with document locks). */
   private lookups(filter: Filter): { ids: string[]; rest: Array<[string, Plain]> } | undefined {
-    if (!this.locks) return undefined;
-    toQuery(filter); // refuses what it refuses for every server (a bad field, a value that is no primitive)
-    return idLookups(filter);
+    return this.locks ? idLookups(filter) : undefined;
   }
 
   /**
@@ -224,7 +222,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
         typeof query._id === "string"
           ? query._id
           : byId
-            ? (await this.lookUp(byId.ids, byId.rest))[0]?._id
+            ? (await this.lookUp(byId.ids, byId.rest, true))[0]?._id
             : (await this.raw.findOne(query as mongoose.mongo.Filter<Stored>, { projection: { _id: 1 } }))?._id;
       if (candidate === undefined) return miss;
       const result = await locks.with(`${this.name}:${candidate}`, async () => {
@@ -259,15 +257,17 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter): Promise<T | null> {
+    const query = toQuery(filter);
     const byId = this.lookups(filter);
     if (byId && byId.ids.length === 1) return fromStored<T>((await this.lookUp(byId.ids, byId.rest))[0] ?? null);
-    return fromStored<T>((await this.raw.findOne(toQuery(filter) as mongoose.mongo.Filter<Stored>)) as Stored | null);
+    return fromStored<T>((await this.raw.findOne(query as mongoose.mongo.Filter<Stored>)) as Stored | null);
   }
 
   async count(filter: Filter): Promise<number> {
+    const query = toQuery(filter);
     const byId = this.lookups(filter);
     if (byId) return (await this.lookUp(byId.ids, byId.rest)).length;
-    return await this.raw.countDocuments(toQuery(filter) as mongoose.mongo.Filter<Stored>);
+    return await this.raw.countDocuments(query as mongoose.mongo.Filter<Stored>);
   }
 
   async insert(doc: T): Promise<T> {
