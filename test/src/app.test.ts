@@ -2,7 +2,7 @@
 // sign-out, CSRF, open redirects), every `urls.app` the API returns opening its page for a member and
 // not for anyone else, escaped content, the CSP, and the write loop (change request, edit, comment).
 import { createHash } from "node:crypto";
-import { addMember, createOrg, createSpace, createUser, type RunningSystem } from "@docshelf/testkit";
+import { addMember, createOrg, createSpace, createUser, expectSchema, withBodies, type RunningSystem } from "@docshelf/testkit";
 import { addPages } from "./sites-serve-fixtures";
 import { countStored } from "./store-snapshot";
 import { MODES, start } from "./modes";
@@ -360,6 +360,8 @@ describe.each(MODES)("the app over %s", (mode) => {
       expect((await browser.submit(crPath, crPath, { intent: "add-page", kind: "page", title: "Glossary" })).status).toBe(303);
       const number = crPath.split("/").pop();
       const content = await w.alice.api.get(`/v1/spaces/${w.spaceId}/change-requests/${number}/content`);
+      // The group the form added is a GitBook page group in the change request's revision.
+      expectSchema("getRevisionOfChangeRequestById", 200, withBodies(content.body));
       const top = content.body.pages.map((p: { title: string; type: string }) => [p.title, p.type]);
       expect(top).toEqual(expect.arrayContaining([["Release notes", "document"], ["Reference", "group"], ["Glossary", "document"]]));
       // The change request's tree shows the group as a heading, not a page to open.
